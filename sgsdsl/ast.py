@@ -1,0 +1,558 @@
+"""The syntax tree: frozen attrs nodes, each with the span it came from.
+
+`eq=False` keeps identity semantics, so later stages can key side tables by node.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from .diagnostics import Span
+
+node = attrs.frozen(eq=False, kw_only=True)
+
+
+@node
+class Name:
+    text: str
+    span: Span
+
+
+# ---- expressions ---------------------------------------------------------------
+
+
+@node
+class Expr:
+    span: Span
+
+
+@node
+class NameRef(Expr):
+    text: str
+
+
+@node
+class IntLit(Expr):
+    value: int
+
+
+@node
+class StrLit(Expr):
+    value: str
+
+
+@node
+class SuitLit(Expr):
+    value: str  # one of ♠♥♣♦
+
+
+@node
+class ListLit(Expr):
+    items: tuple[Expr, ...]
+
+
+@node
+class Attr(Expr):
+    obj: Expr
+    name: Name
+
+
+@node
+class Arg:
+    name: Name | None
+    value: Expr
+
+
+@node
+class Call(Expr):
+    func: Expr
+    args: tuple[Arg, ...]
+
+
+@node
+class Index(Expr):
+    obj: Expr
+    index: Expr
+
+
+@node
+class BinOp(Expr):
+    op: str  # + - * / %
+    left: Expr
+    right: Expr
+
+
+@node
+class Compare(Expr):
+    op: str  # == != < <= > >= in "not in" is
+    left: Expr
+    right: Expr
+
+
+@node
+class BoolOp(Expr):
+    op: str  # and / or
+    items: tuple[Expr, ...]
+
+
+@node
+class Not(Expr):
+    operand: Expr
+
+
+@node
+class Neg(Expr):
+    operand: Expr
+
+
+@node
+class Cond(Expr):
+    test: Expr
+    then: Expr
+    other: Expr
+
+
+@node
+class Filter(Expr):
+    source: Expr
+    pred: Expr
+
+
+@node
+class Choose(Expr):
+    who: Expr
+    prompt: str | None
+    kind: str  # card cards player players option
+    lo: Expr | None
+    hi: Expr | None
+    source: Expr | None
+    where: Expr | None
+
+
+@node
+class Ask(Expr):
+    who: Expr
+    prompt: str
+
+
+@node
+class New(Expr):
+    event: Name
+    args: tuple[Arg, ...]
+
+
+# ---- statements ------------------------------------------------------------------
+
+
+@node
+class Stmt:
+    span: Span
+
+
+@node
+class Block:
+    stmts: tuple[Stmt, ...]
+    span: Span
+
+
+@node
+class Let(Stmt):
+    name: Name
+    value: Expr
+
+
+@node
+class Assign(Stmt):
+    target: Expr
+    op: str  # = += -=
+    value: Expr
+
+
+@node
+class ExprStmt(Stmt):
+    expr: Expr
+
+
+@node
+class If(Stmt):
+    test: Expr
+    then: Block
+    other: Block | None
+
+
+@node
+class For(Stmt):
+    var: Name
+    iter: Expr
+    body: Block
+
+
+@node
+class While(Stmt):
+    test: Expr
+    body: Block
+
+
+@node
+class Repeat(Stmt):
+    count: Expr
+    body: Block
+
+
+@node
+class Open(Stmt):
+    window: Name
+    event: Expr | None
+
+
+@node
+class PhaseStmt(Stmt):
+    phase: Name
+    body: Block
+
+
+@node
+class Log(Stmt):
+    text: str
+    parts: tuple[str | Expr, ...]  # literal text and interpolated expressions
+
+
+@node
+class Stop(Stmt):
+    pass
+
+
+@node
+class Break(Stmt):
+    pass
+
+
+@node
+class Continue(Stmt):
+    pass
+
+
+# ---- declarations ------------------------------------------------------------------
+
+
+@node
+class Decl:
+    span: Span
+
+
+@node
+class Package(Decl):
+    name: Name
+    title: str | None
+
+
+@node
+class Use(Decl):
+    names: tuple[Name, ...]
+
+
+@node
+class Import(Decl):
+    path: str
+
+
+@node
+class EnumItem:
+    name: Name
+    id: Name
+    title: str | None
+    span: Span
+
+
+@node
+class EnumDecl(Decl):
+    name: Name
+    title: str | None
+    items: tuple[EnumItem, ...]
+
+
+@node
+class TypeRef:
+    name: Name
+    elem: Name | None
+    optional: bool
+    span: Span
+
+
+@node
+class Field:
+    name: Name
+    type: TypeRef
+    default: Expr | None
+    doc: str | None
+    span: Span
+
+
+@node
+class EventDecl(Decl):
+    name: Name
+    title: str | None
+    fields: tuple[Field, ...]
+
+
+@node
+class WindowDecl(Decl):
+    name: Name
+    id: Name
+    event: Name
+    subject: Name | None
+    doc: str | None
+
+
+@node
+class FlowDecl(Decl):
+    name: Name
+    id: Name
+    event: Name
+    result: Name | None
+    doc: str | None
+    body: Block
+
+
+@node
+class Param:
+    name: Name
+    type: TypeRef
+
+
+@node
+class QuantityDecl(Decl):
+    name: Name
+    id: Name
+    params: tuple[Param, ...]
+    type: TypeRef
+    base: Expr
+    floor: Expr | None
+    doc: str | None
+
+
+@node
+class CounterDecl(Decl):
+    name: Name
+    id: Name
+    scope: str  # phase turn game
+
+
+@node
+class MarkDecl(Decl):
+    name: Name
+    id: Name
+    doc: str | None
+
+
+@node
+class BindDecl(Decl):
+    role: Name
+    target: Name
+
+
+@node
+class TargetSpec:
+    kind: str  # self all some
+    lo: Expr | None
+    hi: Expr | None
+    where: Expr | None
+    span: Span
+
+
+@node
+class Limit:
+    count: Expr
+    scope: str
+    span: Span
+
+
+@node
+class Trigger:
+    windows: tuple[Name, ...]
+    any: bool
+    forced: bool
+    when: Expr | None
+    limit: Limit | None
+    cost: Block | None
+    target: TargetSpec | None
+    do: Block
+    span: Span
+
+
+@node
+class Active:
+    when: Expr | None
+    limit: Limit | None
+    cost: Block | None
+    target: TargetSpec | None
+    do: Block
+    span: Span
+
+
+@node
+class ViewAs:
+    card: Name
+    count: int
+    hand_only: bool
+    where: Expr | None
+    when: Expr | None
+    mode: str | None  # use / play / None for both
+    span: Span
+
+
+@node
+class Modify:
+    quantity: Name
+    args: tuple[Name, ...]
+    op: str
+    value: Expr
+    when: Expr | None
+    span: Span
+
+
+@node
+class Allow:
+    code: Name
+    reason: str
+    span: Span
+
+
+Facet = Trigger | Active | ViewAs | Modify | Allow
+
+
+@node
+class SkillDecl(Decl):
+    name: Name
+    id: Name
+    types: tuple[str, ...]  # locked lord limited awaken
+    texts: tuple[str, ...]
+    facets: tuple[Facet, ...]
+    counters: tuple[CounterDecl, ...]
+    tests: tuple["TestDecl", ...]
+
+
+@node
+class CardDecl(Decl):
+    name: Name
+    id: Name
+    kind: str  # basic trick delayed equipment
+    slot: str | None  # weapon armor plus_horse minus_horse
+    range: int | None
+    texts: tuple[str, ...]
+    target: TargetSpec | None
+    limit: Limit | None
+    hooks: tuple[tuple[str, Block], ...]  # effect / before / after
+    facets: tuple[Facet, ...]
+
+
+@node
+class HeroDecl(Decl):
+    name: Name
+    id: Name
+    kingdom: Name | None
+    hp_halves: int | None
+    gender: Name | None
+    skills: tuple[Name, ...]
+    pairs: tuple[Name, ...]
+    never_lord: bool
+    texts: tuple[str, ...]
+
+
+@node
+class DeckEntry:
+    suit: str
+    rank: int
+    card: Name
+    span: Span
+
+
+@node
+class DeckDecl(Decl):
+    name: Name
+    id: Name
+    title: str | None
+    entries: tuple[DeckEntry, ...]
+
+
+@node
+class Win:
+    identities: tuple[Name, ...]
+    cond: Expr
+    span: Span
+
+
+@node
+class TableRow:
+    players: int
+    variants: tuple[tuple[Name, ...], ...]
+    span: Span
+
+
+@node
+class ModeDecl(Decl):
+    name: Name
+    id: Name
+    title: str | None
+    texts: tuple[str, ...]
+    players: tuple[int, int] | None
+    table: tuple[TableRow, ...]
+    decks: tuple[Name, ...]
+    heroes: tuple[Name, ...]
+    lord: Name | None
+    setup: Block | None
+    wins: tuple[Win, ...]
+    rules: tuple[SkillDecl, ...]
+
+
+@node
+class CardRef:
+    suit: str | None
+    rank: int | None
+    name: Name
+    span: Span
+
+
+@node
+class Seat:
+    hero: Name
+    hp: int | None
+    max_hp: int | None
+    hand: tuple[CardRef, ...]
+    equip: tuple[CardRef, ...]
+    judge: tuple[CardRef, ...]
+    identity: Name | None
+    flipped: bool
+    chained: bool
+    marks: tuple[tuple[Name, int], ...]
+    span: Span
+
+
+@node
+class Decision:
+    kind: str  # name text many
+    suit: str | None
+    rank: int | None
+    text: str
+    items: tuple["Decision", ...]
+    span: Span
+
+
+@node
+class TestDecl(Decl):
+    title: str
+    mode: Name | None
+    seats: tuple[Seat, ...]
+    deck: tuple[CardRef, ...]
+    start: tuple[Name, Name | None] | None
+    turns: int
+    decides: tuple[tuple[Name, tuple[Decision, ...]], ...]
+    expects: tuple[Expr, ...]
+    logs: tuple[tuple[bool, str, Span], ...]  # (present?, text, span)
+    owner: str | None = None  # id of the skill it sits in
+
+
+@node
+class Module:
+    path: str
+    decls: tuple[Decl, ...]

@@ -1,0 +1,48 @@
+"""Agents answer requests: random-legal, first-legal, scripted (tests) and a terminal human."""
+
+from __future__ import annotations
+
+from .requests import Request
+
+
+class Agent:
+    name = "agent"
+
+    def decide(self, g, req: Request):
+        raise NotImplementedError
+
+
+class FirstAgent(Agent):
+    """Always the first legal answer; declines whatever may be declined. Passive and predictable."""
+
+    name = "first"
+
+    def decide(self, g, req: Request):
+        k = req.kind
+        if k in ("play", "respond", "skill"):
+            return None if req.lo == 0 else req.options[0]
+        if k == "confirm":
+            return False
+        if k in ("cards", "players"):
+            return req.options[: req.lo]
+        return req.options[0]
+
+
+class RandomAgent(Agent):
+    """Uniformly random among the legal answers (declining counts as one of them)."""
+
+    name = "random"
+
+    def decide(self, g, req: Request):
+        rng = g.agent_rng
+        k = req.kind
+        opts = req.options
+        if k in ("play", "respond", "skill"):
+            i = rng.randrange(len(opts) + (1 if req.lo == 0 else 0))
+            return opts[i] if i < len(opts) else None
+        if k == "confirm":
+            return rng.random() < 0.5
+        if k in ("cards", "players"):
+            n = rng.randint(req.lo, req.hi)
+            return rng.sample(opts, n)
+        return opts[rng.randrange(len(opts))]

@@ -1,0 +1,103 @@
+"""The game log: readable lines with Chinese names, and the same events as JSON records.
+
+    [第3回合 出牌阶段] 关羽 使用 杀(♥7) → 曹操
+    [第3回合 出牌阶段] 曹操 发动 【奸雄】  ‹rules/standard/heroes_wei.sgs:12›
+"""
+
+from __future__ import annotations
+
+import json
+
+from .state import Card, Player
+
+
+class GameLog:
+    def __init__(self, windows: bool = False, records: bool = True):
+        self.windows = windows  # also log every window opened (the window trace)
+        self.keep_records = records
+        self.lines: list[str] = []
+        self.records: list[dict] = []
+        self._display: dict[str, str] | None = None
+
+    # -- formatting
+    def display(self, g) -> dict[str, str]:
+        if self._display is None:
+            r = g.rules
+            d = dict(r.enum_names)
+            for table in (r.cards, r.heroes, r.skills):
+                for x in table.values():
+                    d[x.id] = x.name
+            self._display = d
+        return self._display
+
+    def show(self, g, v) -> str:
+        if isinstance(v, Player):
+            return v.name
+        if isinstance(v, Card):
+            return v.label()
+        if isinstance(v, (list, tuple)):
+            return "、".join(self.show(g, x) for x in v) if v else "无"
+        if v is None:
+            return "无"
+        if v is True:
+            return "是"
+        if v is False:
+            return "否"
+        if isinstance(v, str):
+            return self.display(g).get(v, v)
+        return str(v)
+
+    def prefix(self, g) -> str:
+        if g.turn_no == 0:
+            return "[游戏开始]"
+        ph = g.rules.phase_names.get(g.phase, "") if g.phase else ""
+        return f"[第{g.turn_no}回合{' ' + ph if ph else ''}]"
+
+    def _add(self, g, text: str, rec: dict) -> None:
+        self.lines.append(f"{self.prefix(g)} {text}")
+        if self.keep_records:
+            rec.setdefault("parent", g.stack[-1].eid if g.stack else 0)
+            rec["turn"] = g.turn_no
+            rec["phase"] = g.phase
+            rec["text"] = text
+            self.records.append(rec)
+
+    # -- events
+    def say(self, g, parts, loc) -> None:
+        text = "".join(self.show(g, p) for p in parts)
+        if loc:
+            text += f"  ‹{loc}›"
+        rec = {"kind": "say"}
+        if loc:
+            rec["loc"] = loc
+            top = g.stack[-1] if g.stack else None
+            rec["skill"] = top.name if top is not None and top.kind == "skill" else None
+        self._add(g, text, rec)
+
+    def turn(self, g, p) -> None:
+        self.lines.append(f"[第{g.turn_no}回合] ---- {p.name} 的回合 ----")
+        if self.keep_records:
+            self.records.append({"kind": "turn", "turn": g.turn_no, "player": p.name, "seat": p.seat})
+
+    def phase(self, g) -> None:
+        if self.windows:
+            self._add(g, f"进入{g.rules.phase_names.get(g.phase, g.phase)}", {"kind": "phase", "phase_id": g.phase})
+
+    def window(self, g, w) -> None:
+        self._add(g, f"· {w.name}", {"kind": "window", "window": w.id})
+
+    def frame(self, g, f) -> None:
+        if self.keep_records:
+            self.records.append({"kind": f.kind, "id": f.eid, "parent": f.parent, "name": f.name, "loc": f.loc,
+                                 "turn": g.turn_no, "phase": g.phase})
+
+    def end(self, g, over) -> None:
+        winners = "、".join(self.show(g, w) for w in over.winners) or "无"
+        self._add(g, f"游戏结束：{over.reason}；胜利者：{winners}", {"kind": "end", "winners": list(over.winners)})
+
+    # -- output
+    def text(self) -> str:
+        return "\n".join(self.lines) + "\n"
+
+    def jsonl(self) -> str:
+        return "".join(json.dumps(r, ensure_ascii=False, sort_keys=True) + "\n" for r in self.records)

@@ -1,0 +1,30 @@
+"""Decisions: every choice the engine needs is a typed request to an agent."""
+
+from __future__ import annotations
+
+import attrs
+
+
+class Abort(Exception):
+    """A choice that cannot be made (too few candidates): the skill or card is not used."""
+
+
+@attrs.define
+class Request:
+    """kind: play | cards | players | option | confirm | skill | respond | hero
+
+    - play: options are actions ("card", card) / ("viewas", …) / ("active", …); answer one, or None to stop
+    - cards / players: answer a list of lo..hi options
+    - option / hero: answer one option
+    - confirm: answer True or False
+    - skill: answer one listener, or None (only when lo == 0)
+    - respond: answer a card, a ("viewas", …) option, or None
+    """
+
+    kind: str
+    player: object
+    options: list
+    lo: int = 1
+    hi: int = 1
+    prompt: str = ""
+    context: object = None

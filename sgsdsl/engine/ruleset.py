@@ -1,0 +1,69 @@
+"""A ruleset: the tables of several generated modules, merged and indexed for the engine."""
+
+from __future__ import annotations
+
+from .tables import SkillDef, Tables
+
+
+class RulesError(Exception):
+    """A rules bug found at run time (no check caught it). Carries the rules location."""
+
+
+class Ruleset:
+    def __init__(self, tables: list[Tables]):
+        self.tables = tables
+        self.packages = {t.package: t for t in tables}
+        self.enums = {}
+        self.events = {}
+        self.windows = {}
+        self.flows = {}
+        self.quantities = {}
+        self.counters = {}
+        self.binds = {}
+        self.cards = {}
+        self.heroes = {}
+        self.skills: dict[str, SkillDef] = {}
+        self.decks = {}
+        self.modes = {}
+        self.tests = []
+        self.triggers: dict[str, tuple[str, ...]] = {}
+        self.hero_package = {}
+        for t in tables:
+            for kind in ("enums", "events", "windows", "flows", "quantities", "counters", "cards", "heroes",
+                         "skills", "decks", "modes"):
+                table = getattr(self, kind)
+                for d in getattr(t, kind):
+                    table[d.id] = d
+            for h in t.heroes:
+                self.hero_package[h.id] = t.package
+            for c in t.cards:
+                if c.skill is not None:
+                    self.skills[c.skill.id] = c.skill
+            self.binds.update(dict(t.binds))
+            self.tests.extend(t.tests)
+            for wid, skills in t.triggers.items():
+                self.triggers[wid] = self.triggers.get(wid, ()) + skills
+        self.names = {}  # Chinese name or id -> (kind, id), for the CLI
+        for kind in ("cards", "heroes", "skills", "windows", "modes", "decks", "flows", "quantities"):
+            for d in getattr(self, kind).values():
+                self.names.setdefault(d.id, (kind, d.id))
+                self.names.setdefault(d.name, (kind, d.id))
+        self.scoped_counters = {s: tuple(c.id for c in self.counters.values() if c.scope == s)
+                                for s in ("phase", "turn", "game")}
+        phase = self.enums.get("phase")
+        self.phase_names = {i: n for i, n, _ in phase.items} if phase else {}
+        self.phase_order = [i for i, _, _ in phase.items] if phase else []
+        self.enum_names = {i: n for e in self.enums.values() for i, n, _ in e.items}
+
+    def role(self, role: str):
+        """The flow, window, event or quantity bound to an engine role (or None)."""
+        target = self.binds.get(role)
+        if target is None:
+            return None
+        for table in (self.flows, self.windows, self.events, self.quantities):
+            if target in table:
+                return table[target]
+        return None
+
+    def lookup(self, name: str):
+        return self.names.get(name)

@@ -1,0 +1,228 @@
+"""Scenario tests: `test` blocks in rules files set a table, script decisions and state outcomes.
+
+    test "奸雄获得造成伤害的牌" {
+      seat 关羽 hand [♥7 杀]
+      seat 曹操 hp 3
+      start 关羽 出牌阶段
+      decide 关羽: 杀, 曹操
+      decide 曹操: yes
+      expect 曹操.hp == 2 and 杀 in 曹操.hand
+      expect log "曹操 发动 【奸雄】"
+    }
+
+Unscripted requests get the passive answer (decline, pass, or the first legal
+choice). A scripted answer that does not fit the request waits for one it fits;
+answers left over at the end fail the test.
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections import deque
+
+import attrs
+
+from .agents import FirstAgent
+from .game import Game, GameOver
+from .log import GameLog
+from .requests import Request
+from .ruleset import RulesError, Ruleset
+from .state import SUIT_SYMBOL, Card
+from .tables import TestDef
+
+NO = {"no", "pass", "否", "不", "none"}
+YES = {"yes", "是", "ok"}
+SYMBOL_SUIT = {v: k for k, v in SUIT_SYMBOL.items()}
+
+
+@attrs.define
+class TestResult:
+    test: TestDef
+    ok: bool
+    failures: list[str]
+    log: GameLog
+
+    @property
+    def name(self) -> str:
+        return f"{self.test.title} ({self.test.loc})"
+
+
+class ScriptedAgent(FirstAgent):
+    name = "scripted"
+
+    def __init__(self, decisions=()):
+        self.queue = deque(decisions)
+        self.trace: list[str] = []
+
+    def decide(self, g, req: Request):
+        if self.queue:
+            ok, answer = match(g, req, self.queue[0])
+            if ok:
+                self.queue.popleft()
+                return answer
+        return super().decide(g, req)
+
+
+def _names(obj) -> set[str]:
+    if isinstance(obj, Card):
+        return {obj.cdef.name, obj.cdef.id}
+    if hasattr(obj, "heroes"):
+        return {h.name for h in obj.heroes} | {h.id for h in obj.heroes}
+    return set()
+
+
+def _card_fits(c: Card, d) -> bool:
+    _, suit, rank, text = d
+    return text in _names(c) and (suit is None or c.suit == suit) and (rank is None or c.rank == rank)
+
+
+def match(g, req: Request, d):  # noqa: C901 - one case per request kind
+    """Does decision d answer request req? Returns (fits, answer)."""
+    k = req.kind
+    if d[0] == "many":
+        if k not in ("cards", "players"):
+            return False, None
+        picked = []
+        for item in d[1]:
+            ok, ans = match(g, req, item)
+            if not ok or ans[0] in picked:
+                return False, None
+            picked.append(ans[0])
+        return (req.lo <= len(picked) <= req.hi), picked
+    text = d[1] if d[0] == "text" else d[3]
+    if k == "confirm":
+        if text in YES:
+            return True, True
+        if text in NO:
+            return True, False
+        return False, None
+    if text in NO and k in ("play", "respond", "skill") and req.lo == 0:
+        return True, None
+    if k == "play":
+        for opt in req.options:
+            kind, what = opt
+            if kind == "card" and d[0] == "name" and _card_fits(what, d):
+                return True, opt
+            if kind in ("viewas", "active") and text in (what[0].skill.name, what[0].skill.id):
+                return True, opt
+        return False, None
+    if k == "respond":
+        for opt in req.options:
+            if isinstance(opt, Card):
+                if d[0] == "name" and _card_fits(opt, d):
+                    return True, opt
+            elif text in (opt[1][0].skill.name, opt[1][0].skill.id):
+                return True, opt
+        return False, None
+    if k == "cards":
+        for c in req.options:
+            if d[0] == "name" and _card_fits(c, d):
+                return True, [c]
+        return False, None
+    if k == "players":
+        for p in req.options:
+            if text in _names(p):
+                return True, [p]
+        return False, None
+    if k == "skill":
+        for L in req.options:
+            if text in (L.skill.name, L.skill.id):
+                return True, L
+        return False, None
+    if k == "hero":
+        for h in req.options:
+            if text in (h, g.rules.heroes[h].name):
+                return True, h
+        return False, None
+    if k == "option":
+        for o in req.options:
+            shown = SUIT_SYMBOL.get(o, g.rules.enum_names.get(o, o)) if isinstance(o, str) else str(o)
+            if text in (o, shown) or SYMBOL_SUIT.get(text) == o:
+                return True, o
+        return False, None
+    return False, None
+
+
+def _pull(g: Game, spec) -> Card:
+    """The card a test names: taken from the draw pile if the deck has it, else made for the test."""
+    suit, rank, cid = spec
+    for c in reversed(g.draw_pile):
+        if c.cdef.id == cid and (suit is None or c.suit == suit) and (rank is None or c.rank == rank):
+            g.draw_pile.remove(c)
+            c._zone = None
+            return c
+    if cid not in g.rules.cards:
+        raise RulesError(f"unknown card {cid}")
+    return g.new_card(cid, suit or "spade", rank or 1)
+
+
+def setup(rules: Ruleset, t: TestDef, log: GameLog) -> tuple[Game, list[ScriptedAgent]]:
+    mode = rules.modes.get(t.mode) if t.mode else None
+    agents = []
+    for s in t.seats:
+        decisions = [d for who, ds in t.decides if who == s.hero for d in ds]
+        agents.append(ScriptedAgent(decisions))
+    seed = zlib.crc32(t.title.encode("utf-8"))
+    g = Game(rules, players=len(t.seats), seed=seed, agents=agents, mode=mode, log=log, invariants=True,
+             turn_cap=max(t.turns, 1) + 1)
+    g.build_deck(mode.decks if mode is not None else list(rules.decks))
+    for p, s in zip(g.players, t.seats):
+        p.identity = s.identity
+        if mode is not None and mode.lord is not None and s.identity == mode.lord:
+            p.identity_shown = True
+        g.set_hero(p, s.hero)
+        if s.max_hp is not None:
+            p.max_hp = s.max_hp
+        p.hp = s.hp if s.hp is not None else p.max_hp
+        p.flipped, p.chained = s.flipped, s.chained
+        for spec in s.hand:
+            g.move(_pull(g, spec), "hand", p)
+        for spec in s.equip:
+            g.move(_pull(g, spec), "equip", p)
+        for spec in s.judge:
+            g.move(_pull(g, spec), "judge", p)
+        for mark, n in s.marks:
+            g.set_mark(p, mark, n)
+    for spec in reversed(t.deck):  # the first listed ends on top
+        g.move(_pull(g, spec), "draw")
+    if mode is not None:
+        for rule in mode.rules:
+            g.add_rules(rule)
+    if t.start is not None:
+        who, phase = t.start
+        g.first = g.seat_of(who)
+        g.start_phase = phase
+    return g, agents
+
+
+def run_test(rules: Ruleset, t: TestDef, windows: bool = False) -> TestResult:
+    log = GameLog(windows=windows)
+    failures: list[str] = []
+    try:
+        g, agents = setup(rules, t, log)
+        p = g.first or g.players[0]
+        try:
+            for _ in range(t.turns):
+                g.play_turn(p)
+                p = g.extra_turns.pop(0) if g.extra_turns else g.next_alive(p)
+        except GameOver as over:
+            g.over, g.winners, g.end_reason = True, over.winners, over.reason
+            log.end(g, over)
+        for fn, src, loc in t.expects:
+            try:
+                if not fn(g):
+                    failures.append(f"{loc}: expected {src}")
+            except Exception as e:  # a broken expectation is a failure, not a crash
+                failures.append(f"{loc}: expected {src}: {e.__class__.__name__}: {e}")
+        for present, text, loc in t.logs:
+            found = any(text in line for line in log.lines)
+            if present and not found:
+                failures.append(f"{loc}: the log has no line containing {text!r}")
+            if not present and found:
+                failures.append(f"{loc}: the log has a line containing {text!r}")
+        for seat, a in zip(t.seats, agents):
+            if a.queue:
+                failures.append(f"{t.loc}: decisions of {seat.hero} never asked for: {list(a.queue)}")
+    except RulesError as e:
+        failures.append(f"{t.loc}: rules error: {e}")
+    return TestResult(t, not failures, failures, log)

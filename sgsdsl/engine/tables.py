@@ -1,0 +1,313 @@
+"""The runtime surface of generated modules: the table records they build, and helpers.
+
+A generated module imports only this module (as `T`). Everything a module
+declares is reachable from its `TABLES` record.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import attrs
+
+INF = 10**9
+
+table = attrs.frozen(kw_only=True, slots=True)
+
+
+def first(xs):
+    return xs[0] if xs else None
+
+
+def last(xs):
+    return xs[-1] if xs else None
+
+
+def index(xs, i):
+    return xs[i] if xs is not None and -len(xs) <= i < len(xs) else None
+
+
+def is_card(c, name: str) -> bool:
+    """`c is 杀`: false for none, so a condition can test a card that may be missing."""
+    return c is not None and c.name == name
+
+
+def same_suit(a, b) -> bool:
+    return a is not None and b is not None and a.suit is not None and a.suit == b.suit
+
+
+class Event:
+    """Base of every generated event class. `cancelled` ends a flow after the window that set it."""
+
+    __slots__ = ("cancelled", "eid", "parent")
+    TYPE = "event"
+    TITLE = ""
+    FIELDS: tuple[str, ...] = ()
+
+    def __init__(self) -> None:
+        self.cancelled = False
+        self.eid = 0
+        self.parent = 0
+
+    def fields(self) -> dict:
+        return {f: getattr(self, f) for f in self.FIELDS}
+
+    def __repr__(self) -> str:
+        return f"{self.TYPE}({', '.join(f'{k}={v!r}' for k, v in self.fields().items())})"
+
+
+@table
+class EnumDef:
+    id: str
+    title: str | None
+    items: tuple[tuple[str, str, str | None], ...]  # (id, Chinese name, doc)
+    loc: str
+
+
+@table
+class EventDef:
+    id: str
+    title: str | None
+    cls: type
+    fields: tuple[tuple[str, str, str | None], ...]  # (name, type, doc)
+    loc: str
+
+
+@table
+class WindowDef:
+    id: str
+    name: str
+    event: str
+    subject: str | None
+    doc: str | None
+    loc: str
+
+
+@table
+class FlowDef:
+    id: str
+    name: str
+    event: str
+    result: str | None
+    fn: Callable
+    opens: tuple[str, ...]  # the windows its body opens, in order
+    doc: str | None
+    loc: str
+
+
+@table
+class QuantityDef:
+    id: str
+    name: str
+    params: tuple[str, ...]
+    type: str
+    base: Callable
+    floor: Callable | None
+    doc: str | None
+    loc: str
+
+
+@table
+class CounterDef:
+    id: str
+    name: str
+    scope: str | None  # phase / turn / game; None for a mark (kept for the game, shown)
+    loc: str
+
+
+@table
+class LimitDef:
+    count: Callable
+    scope: str
+
+
+@table
+class TargetDef:
+    kind: str  # self / all / some
+    count: Callable | None  # -> (lo, hi)
+    where: Callable | None
+
+
+@table
+class TriggerDef:
+    skill: str
+    index: int
+    windows: tuple[str, ...]
+    any: bool
+    forced: bool
+    when: Callable | None
+    limit: LimitDef | None
+    run: Callable
+    loc: str
+
+
+@table
+class ActiveDef:
+    skill: str
+    index: int
+    when: Callable | None
+    limit: LimitDef | None
+    target: TargetDef | None
+    run: Callable
+    loc: str
+
+
+@table
+class ViewAsDef:
+    skill: str
+    index: int
+    card: str
+    count: int
+    hand_only: bool
+    where: Callable | None
+    when: Callable | None
+    mode: str | None  # use / play / None for both
+    loc: str
+
+
+@table
+class ModifierDef:
+    skill: str
+    quantity: str
+    pattern: tuple[str, ...]  # per parameter: "self", "_" or a bound name
+    op: str  # = += -=
+    value: Callable
+    when: Callable | None
+    loc: str
+
+
+@table
+class SkillDef:
+    id: str
+    name: str
+    types: tuple[str, ...]
+    text: str
+    triggers: tuple[TriggerDef, ...]
+    actives: tuple[ActiveDef, ...]
+    viewas: tuple[ViewAsDef, ...]
+    modifiers: tuple[ModifierDef, ...]
+    allows: tuple[tuple[str, str], ...]
+    loc: str
+
+    @property
+    def locked(self) -> bool:
+        return "locked" in self.types
+
+    @property
+    def lord(self) -> bool:
+        return "lord" in self.types
+
+
+@table
+class CardDef:
+    id: str
+    name: str
+    kind: str
+    slot: str | None
+    range: int
+    text: str
+    target: TargetDef | None
+    limit: LimitDef | None
+    effect: Callable | None
+    before: Callable | None
+    after: Callable | None
+    skill: SkillDef | None  # an equipment's own skill
+    loc: str
+
+
+@table
+class HeroDef:
+    id: str
+    name: str
+    kingdom: str
+    hp_halves: int
+    gender: str
+    skills: tuple[str, ...]
+    pairs: tuple[str, ...]
+    never_lord: bool
+    text: str
+    loc: str
+
+
+@table
+class DeckDef:
+    id: str
+    name: str
+    title: str | None
+    entries: tuple[tuple[str, int, str], ...]  # (suit, rank, card id)
+    loc: str
+
+
+@table
+class WinDef:
+    identities: tuple[str, ...]
+    cond: Callable
+    loc: str
+
+
+@table
+class ModeDef:
+    id: str
+    name: str
+    title: str | None
+    players: tuple[int, int]
+    table: tuple[tuple[int, tuple[tuple[str, ...], ...]], ...]
+    decks: tuple[str, ...]
+    hero_packages: tuple[str, ...]
+    lord: str | None
+    setup: Callable | None
+    wins: tuple[WinDef, ...]
+    rules: tuple[SkillDef, ...]
+    text: str
+    loc: str
+
+
+@table
+class SeatDef:
+    hero: str
+    hp: int | None
+    max_hp: int | None
+    hand: tuple[tuple[str | None, int | None, str], ...]
+    equip: tuple[tuple[str | None, int | None, str], ...]
+    judge: tuple[tuple[str | None, int | None, str], ...]
+    identity: str | None
+    flipped: bool
+    chained: bool
+    marks: tuple[tuple[str, int], ...]
+
+
+@table
+class TestDef:
+    title: str
+    owner: str | None
+    mode: str | None
+    seats: tuple[SeatDef, ...]
+    deck: tuple[tuple[str | None, int | None, str], ...]
+    start: tuple[str, str | None] | None
+    turns: int
+    decides: tuple[tuple[str, tuple], ...]
+    expects: tuple[tuple[Callable, str, str], ...]  # (fn, source text, loc)
+    logs: tuple[tuple[bool, str, str], ...]
+    loc: str
+
+
+@table
+class Tables:
+    package: str
+    title: str | None
+    uses: tuple[str, ...]
+    sources: tuple[str, ...]
+    enums: tuple[EnumDef, ...] = ()
+    events: tuple[EventDef, ...] = ()
+    windows: tuple[WindowDef, ...] = ()
+    flows: tuple[FlowDef, ...] = ()
+    quantities: tuple[QuantityDef, ...] = ()
+    counters: tuple[CounterDef, ...] = ()
+    binds: tuple[tuple[str, str], ...] = ()
+    cards: tuple[CardDef, ...] = ()
+    heroes: tuple[HeroDef, ...] = ()
+    skills: tuple[SkillDef, ...] = ()
+    decks: tuple[DeckDef, ...] = ()
+    modes: tuple[ModeDef, ...] = ()
+    tests: tuple[TestDef, ...] = ()
+    triggers: dict = attrs.field(factory=dict)  # window id -> skill ids (the trigger table)

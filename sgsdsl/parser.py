@@ -1,0 +1,844 @@
+"""Text -> syntax tree. Syntax errors become located diagnostics, never tracebacks."""
+
+from __future__ import annotations
+
+import ast as pyast
+import functools
+import re
+from pathlib import Path
+
+from lark import Lark, Token, Transformer, Tree, v_args
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+
+from . import ast
+from .diagnostics import CompileError, Diagnostic, Span
+
+GRAMMAR = Path(__file__).with_name("grammar.lark")
+RANKS = {"A": 1, "J": 11, "Q": 12, "K": 13}
+
+
+@functools.cache
+def lark_parser() -> Lark:
+    return Lark(
+        GRAMMAR.read_text(encoding="utf-8"),
+        parser="lalr",
+        lexer="contextual",
+        strict=True,
+        propagate_positions=True,
+        maybe_placeholders=True,
+        start=["start", "expr"],
+        cache=False,
+    )
+
+
+def _tok_span(path: str, t: Token) -> Span:
+    return Span(path, t.line or 0, t.column or 0, t.end_line or t.line or 0, t.end_column or t.column or 0)
+
+
+def parse_string_literal(raw: str) -> str:
+    return pyast.literal_eval(raw)
+
+
+def parse_rank(text: str) -> int:
+    return RANKS.get(text) or int(text)
+
+
+class _Builder(Transformer):
+    """Lark tree -> ast nodes. One method per grammar rule or alias."""
+
+    def __init__(self, path: str):
+        super().__init__()
+        self.path = path
+
+    # -- helpers
+    def sp(self, meta) -> Span:
+        if getattr(meta, "empty", True):
+            return Span(self.path, 0, 0, 0, 0)
+        return Span(self.path, meta.line, meta.column, meta.end_line, meta.end_column)
+
+    def nm(self, t: Token) -> ast.Name:
+        return ast.Name(text=str(t), span=_tok_span(self.path, t))
+
+    def s(self, t: Token) -> str:
+        return parse_string_literal(str(t))
+
+    def __default_token__(self, token):
+        return token
+
+    # -- top level
+    @v_args(meta=True)
+    def start(self, meta, items):
+        return list(items)
+
+    @v_args(meta=True)
+    def package_decl(self, meta, c):
+        return ast.Package(name=self.nm(c[0]), title=self.s(c[1]) if c[1] else None, span=self.sp(meta))
+
+    @v_args(meta=True)
+    def use_decl(self, meta, c):
+        return ast.Use(names=tuple(self.nm(t) for t in c), span=self.sp(meta))
+
+    @v_args(meta=True)
+    def import_decl(self, meta, c):
+        return ast.Import(path=self.s(c[0]), span=self.sp(meta))
+
+    @v_args(meta=True)
+    def enum_decl(self, meta, c):
+        title = self.s(c[1]) if c[1] is not None else None
+        return ast.EnumDecl(name=self.nm(c[0]), title=title, items=tuple(c[2:]), span=self.sp(meta))
+
+    @v_args(meta=True)
+    def enum_item(self, meta, c):
+        name = self.nm(c[0])
+        ident = self.nm(c[1]) if c[1] is not None else name
+        return ast.EnumItem(name=name, id=ident, title=self.s(c[2]) if c[2] else None, span=self.sp(meta))
+
+    @v_args(meta=True)
+    def event_decl(self, meta, c):
+        name, cname, title, *fields = c
+        # `event 伤害 damage "..."`: the Chinese title is optional sugar; the id is the type name.
+        if cname is not None:
+            return ast.EventDecl(name=self.nm(cname), title=self.s(title) if title else str(name),
+                                 fields=tuple(fields), span=self.sp(meta))
+        return ast.EventDecl(name=self.nm(name), title=self.s(title) if title else None,
+                             fields=tuple(fields), span=self.sp(meta))
+
+    @v_args(meta=True)
+    def field(self, meta, c):
+        return ast.Field(name=self.nm(c[0]), type=c[1], default=c[2], doc=self.s(c[3]) if c[3] else None,
+                         span=self.sp(meta))
+
+    @v_args(meta=True)
+    def neg_literal(self, meta, c):
+        return ast.IntLit(value=-int(c[0]), span=self.sp(meta))
+
+    @v_args(meta=True)
+    def literal(self, meta, c):
+        span = self.sp(meta)
+        t = c[0]
+        if t.type == "INT":
+            return ast.IntLit(value=int(t), span=span)
+        if t.type == "STRING":
+            return ast.StrLit(value=self.s(t), span=span)
+        return ast.NameRef(text=str(t), span=span)
+
+    @v_args(meta=True)
+    def type(self, meta, c):
+        return ast.TypeRef(name=self.nm(c[0]), elem=self.nm(c[1]) if c[1] else None,
+                           optional=c[2] is not None, span=self.sp(meta))
+
+    @v_args(meta=True)
+    def window_decl(self, meta, c):
+        return ast.WindowDecl(name=self.nm(c[0]), id=self.nm(c[1]), event=self.nm(c[2]),
+                              subject=self.nm(c[3]) if c[3] else None,
+                              doc=self.s(c[4]) if c[4] else None, span=self.sp(meta))
+
+    @v_args(meta=True)
+    def flow_decl(self, meta, c):
+        return ast.FlowDecl(name=self.nm(c[0]), id=self.nm(c[1]), event=self.nm(c[2]),
+                            result=self.nm(c[3]) if c[3] else None, doc=self.s(c[4]) if c[4] else None,
+                            body=c[5], span=self.sp(meta))
+
+    @v_args(meta=True)
+    def quantity_decl(self, meta, c):
+        name, ident, *rest = c
+        params = [x for x in rest if isinstance(x, ast.Param)]
+        tail = [x for x in rest if not isinstance(x, ast.Param)]
+        typ, base, floor, doc = tail
+        return ast.QuantityDecl(name=self.nm(name), id=self.nm(ident), params=tuple(params), type=typ,
+                                base=base, floor=floor, doc=self.s(doc) if doc else None, span=self.sp(meta))
+
+    @v_args(meta=True)
+    def param(self, meta, c):
+        return ast.Param(name=self.nm(c[0]), type=c[1])
+
+    @v_args(meta=True)
+    def counter_decl(self, meta, c):
+        name = self.nm(c[0])
+        return ast.CounterDecl(name=name, id=self.nm(c[1]) if c[1] else name, scope=c[2], span=self.sp(meta))
+
+    @v_args(meta=True)
+    def mark_decl(self, meta, c):
+        name = self.nm(c[0])
+        return ast.MarkDecl(name=name, id=self.nm(c[1]) if c[1] else name, doc=self.s(c[2]) if c[2] else None,
+                            span=self.sp(meta))
+
+    @v_args(meta=True)
+    def bind_decl(self, meta, c):
+        return ast.BindDecl(role=self.nm(c[0]), target=self.nm(c[1]), span=self.sp(meta))
+
+    def scope(self, c):
+        return str(c[0])
+
+    # -- cards
+    def kind_basic(self, c):
+        return ("basic", None, None)
+
+    def kind_trick(self, c):
+        return ("trick", None, None)
+
+    def kind_delayed(self, c):
+        return ("delayed", None, None)
+
+    def kind_weapon(self, c):
+        return ("equipment", "weapon", int(c[0]))
+
+    def kind_armor(self, c):
+        return ("equipment", "armor", None)
+
+    def kind_horse(self, c):
+        return ("equipment", "plus_horse" if str(c[0]).startswith("+") else "minus_horse", None)
+
+    @v_args(meta=True)
+    def card_decl(self, meta, c):
+        name, ident, (kind, slot, rng), *items = c
+        texts, facets, hooks = [], [], []
+        target = limit = None
+        for it in items:
+            if isinstance(it, Token):
+                texts.append(self.s(it))
+            elif isinstance(it, ast.TargetSpec):
+                target = it
+            elif isinstance(it, ast.Limit):
+                limit = it
+            elif isinstance(it, tuple):
+                hooks.append(it)
+            else:
+                facets.append(it)
+        return ast.CardDecl(name=self.nm(name), id=self.nm(ident), kind=kind, slot=slot, range=rng,
+                            texts=tuple(texts), target=target, limit=limit, hooks=tuple(hooks),
+                            facets=tuple(facets), span=self.sp(meta))
+
+    def card_block(self, c):
+        return (str(c[0]), c[1])
+
+    def card_hook(self, c):
+        return c[0]
+
+    # -- heroes
+    @v_args(meta=True)
+    def hero_decl(self, meta, c):
+        name, ident, *items = c
+        d = {"kingdom": None, "hp_halves": None, "gender": None, "skills": (), "pairs": (), "never_lord": False}
+        texts = []
+        for key, val in items:
+            if key == "text":
+                texts.append(val)
+            else:
+                d[key] = val
+        return ast.HeroDecl(name=self.nm(name), id=self.nm(ident), texts=tuple(texts), span=self.sp(meta), **d)
+
+    def hero_text(self, c):
+        return ("text", self.s(c[0]))
+
+    def hero_kingdom(self, c):
+        return ("kingdom", self.nm(c[0]))
+
+    def hero_hp(self, c):
+        return ("hp_halves", round(float(str(c[0])) * 2))
+
+    def hero_gender(self, c):
+        return ("gender", self.nm(c[0]))
+
+    def hero_skills(self, c):
+        return ("skills", c[0])
+
+    def hero_pairs(self, c):
+        return ("pairs", c[0])
+
+    def hero_never_lord(self, c):
+        return ("never_lord", True)
+
+    def name_list(self, c):
+        return tuple(self.nm(t) for t in c)
+
+    # -- skills
+    @v_args(meta=True)
+    def skill_decl(self, meta, c):
+        name, ident, *rest = c
+        types = [x for x in rest if isinstance(x, str) and not isinstance(x, Token)]
+        return self._skill_like(meta, name, ident, types, [x for x in rest if not (isinstance(x, str)
+                                                                                     and not isinstance(x, Token))])
+
+    def _skill_like(self, meta, name, ident, types, items):
+        texts, facets, counters, tests = [], [], [], []
+        for it in items:
+            if isinstance(it, Token):
+                texts.append(self.s(it))
+            elif isinstance(it, ast.CounterDecl):
+                counters.append(it)
+            elif isinstance(it, ast.TestDecl):
+                tests.append(it)
+            else:
+                facets.append(it)
+        canon = {"锁定技": "locked", "主公技": "lord", "限定技": "limited", "觉醒技": "awaken"}
+        return ast.SkillDecl(name=self.nm(name), id=self.nm(ident), types=tuple(canon.get(t, t) for t in types),
+                             texts=tuple(texts), facets=tuple(facets), counters=tuple(counters),
+                             tests=tuple(tests), span=self.sp(meta))
+
+    def skill_type(self, c):
+        return str(c[0])
+
+    def _clauses(self, items):
+        d = {"when": None, "limit": None, "cost": None, "target": None}
+        for it in items:
+            if isinstance(it, ast.Limit):
+                d["limit"] = it
+            elif isinstance(it, ast.TargetSpec):
+                d["target"] = it
+            else:
+                d[it[0]] = it[1]
+        return d
+
+    @v_args(meta=True)
+    def trigger(self, meta, c):
+        names, any_, forced, *clauses = c
+        do = clauses.pop()
+        return ast.Trigger(windows=names, any=any_ is not None, forced=forced is not None, do=do,
+                           span=self.sp(meta), **self._clauses(clauses))
+
+    @v_args(meta=True)
+    def active(self, meta, c):
+        *clauses, do = c
+        return ast.Active(do=do, span=self.sp(meta), **self._clauses(clauses))
+
+    def any(self, c):
+        return True
+
+    def forced(self, c):
+        return True
+
+    def when_clause(self, c):
+        return ("when", c[0])
+
+    @v_args(meta=True)
+    def limit_clause(self, meta, c):
+        return ast.Limit(count=c[0], scope=c[1], span=self.sp(meta))
+
+    def cost_clause(self, c):
+        return ("cost", c[0])
+
+    def target_clause(self, c):
+        return c[0]
+
+    def do_clause(self, c):
+        return c[0]
+
+    @v_args(meta=True)
+    def target_self(self, meta, c):
+        return ast.TargetSpec(kind="self", lo=None, hi=None, where=c[0], span=self.sp(meta))
+
+    @v_args(meta=True)
+    def target_all(self, meta, c):
+        return ast.TargetSpec(kind="all", lo=None, hi=None, where=c[0], span=self.sp(meta))
+
+    @v_args(meta=True)
+    def target_some(self, meta, c):
+        lo, hi = c[0]
+        return ast.TargetSpec(kind="some", lo=lo, hi=hi, where=c[1], span=self.sp(meta))
+
+    def count(self, c):
+        return (c[0], c[2] if len(c) > 2 and c[2] is not None else c[0])
+
+    ccount = count
+
+    @v_args(meta=True)
+    def viewas(self, meta, c):
+        card, n, hand, _kw, where, when, mode = c
+        return ast.ViewAs(card=self.nm(card), count=int(n), hand_only=hand is not None, where=where, when=when,
+                          mode=str(mode) if mode else None, span=self.sp(meta))
+
+    def hand(self, c):
+        return True
+
+    def cards_kw(self, c):
+        return str(c[0])
+
+    def use_mode(self, c):
+        return str(c[0])
+
+    @v_args(meta=True)
+    def modify(self, meta, c):
+        q, *rest = c
+        args = [x for x in rest if isinstance(x, ast.Name)]
+        op, value, when = rest[len(args):]
+        return ast.Modify(quantity=self.nm(q), args=tuple(args), op=op, value=value, when=when, span=self.sp(meta))
+
+    def marg(self, c):
+        return self.nm(c[0])
+
+    def aop(self, c):
+        return str(c[0])
+
+    @v_args(meta=True)
+    def allow(self, meta, c):
+        return ast.Allow(code=self.nm(c[0]), reason=self.s(c[1]), span=self.sp(meta))
+
+    # -- decks and modes
+    @v_args(meta=True)
+    def deck_decl(self, meta, c):
+        name, ident, title, *entries = c
+        return ast.DeckDecl(name=self.nm(name), id=self.nm(ident), title=self.s(title) if title else None,
+                            entries=tuple(e for e in entries if isinstance(e, ast.DeckEntry)), span=self.sp(meta))
+
+    @v_args(meta=True)
+    def deck_entry(self, meta, c):
+        sr = str(c[0])
+        return ast.DeckEntry(suit=sr[0], rank=parse_rank(sr[1:]), card=self.nm(c[1]), span=self.sp(meta))
+
+    @v_args(meta=True)
+    def mode_decl(self, meta, c):
+        name, ident, title, *items = c
+        d = {"texts": [], "players": None, "table": [], "decks": (), "heroes": (), "lord": None, "setup": None, "wins": [], "rules": []}
+        for key, val in items:
+            if key == "table":
+                d[key].extend(val)
+            elif isinstance(d[key], list):
+                d[key].append(val)
+            else:
+                d[key] = val
+        d = {k: tuple(v) if isinstance(v, list) else v for k, v in d.items()}
+        return ast.ModeDecl(name=self.nm(name), id=self.nm(ident), title=self.s(title) if title else None,
+                            span=self.sp(meta), **d)
+
+    def mode_text(self, c):
+        return ("texts", self.s(c[0]))
+
+    def mode_players(self, c):
+        return ("players", (int(c[0]), int(c[2])))
+
+    def mode_table(self, c):
+        return ("table", tuple(c))
+
+    def mode_deck(self, c):
+        return ("decks", c[0])
+
+    def mode_heroes(self, c):
+        return ("heroes", c[0])
+
+    def mode_lord(self, c):
+        return ("lord", self.nm(c[0]))
+
+    def mode_setup(self, c):
+        return ("setup", c[0])
+
+    @v_args(meta=True)
+    def mode_win(self, meta, c):
+        return ("wins", ast.Win(identities=c[0], cond=c[1], span=self.sp(meta)))
+
+    @v_args(meta=True)
+    def mode_rule(self, meta, c):
+        name, ident, *items = c
+        return ("rules", self._skill_like(meta, name, ident, ["locked"], items))
+
+    @v_args(meta=True)
+    def table_row(self, meta, c):
+        return ast.TableRow(players=int(c[0]), variants=tuple(c[1:]), span=self.sp(meta))
+
+    def id_seq(self, c):
+        return tuple(self.nm(t) for t in c)
+
+    # -- tests
+    @v_args(meta=True)
+    def test_decl(self, meta, c):
+        title, *items = c
+        d = {"mode": None, "seats": [], "deck": (), "start": None, "turns": 1, "decides": [], "expects": [], "logs": []}
+        for key, val in items:
+            if isinstance(d[key], list):
+                d[key].append(val)
+            else:
+                d[key] = val
+        d = {k: tuple(v) if isinstance(v, list) else v for k, v in d.items()}
+        return ast.TestDecl(title=self.s(title), span=self.sp(meta), **d)
+
+    def t_mode(self, c):
+        return ("mode", self.nm(c[0]))
+
+    @v_args(meta=True)
+    def t_seat(self, meta, c):
+        hero, *opts = c
+        d = {"hp": None, "max_hp": None, "hand": (), "equip": (), "judge": (), "identity": None, "flipped": False, "chained": False,
+                 "marks": []}
+        for key, val in opts:
+            if key == "marks":
+                d["marks"].append(val)
+            else:
+                d[key] = val
+        d["marks"] = tuple(d["marks"])
+        return ("seats", ast.Seat(hero=self.nm(hero), span=self.sp(meta), **d))
+
+    def t_deck(self, c):
+        return ("deck", c[0])
+
+    def t_start(self, c):
+        return ("start", (self.nm(c[0]), self.nm(c[1]) if c[1] else None))
+
+    def t_turns(self, c):
+        return ("turns", int(c[0]))
+
+    def t_decide(self, c):
+        return ("decides", (self.nm(c[0]), tuple(c[1:])))
+
+    def t_expect(self, c):
+        return ("expects", c[0])
+
+    def t_expect_log(self, c):
+        return ("logs", (True, self.s(c[0]), _tok_span(self.path, c[0])))
+
+    def t_expect_nolog(self, c):
+        return ("logs", (False, self.s(c[0]), _tok_span(self.path, c[0])))
+
+    def s_hp(self, c):
+        return ("hp", int(c[0]))
+
+    def s_maxhp(self, c):
+        return ("max_hp", int(c[0]))
+
+    def s_hand(self, c):
+        return ("hand", c[0])
+
+    def s_equip(self, c):
+        return ("equip", c[0])
+
+    def s_judge(self, c):
+        return ("judge", c[0])
+
+    def s_identity(self, c):
+        return ("identity", self.nm(c[0]))
+
+    def s_flipped(self, c):
+        return ("flipped", True)
+
+    def s_chained(self, c):
+        return ("chained", True)
+
+    def s_mark(self, c):
+        return ("marks", (self.nm(c[0]), int(c[1])))
+
+    def card_list(self, c):
+        return tuple(x for x in c if x is not None)
+
+    @v_args(meta=True)
+    def card_ref(self, meta, c):
+        sr, name = c
+        if sr is None:
+            return ast.CardRef(suit=None, rank=None, name=self.nm(name), span=self.sp(meta))
+        s = str(sr)
+        return ast.CardRef(suit=s[0], rank=parse_rank(s[1:]), name=self.nm(name), span=self.sp(meta))
+
+    @v_args(meta=True)
+    def d_name(self, meta, c):
+        sr, name = c
+        suit = rank = None
+        if sr is not None:
+            suit, rank = str(sr)[0], parse_rank(str(sr)[1:])
+        return ast.Decision(kind="name", suit=suit, rank=rank, text=str(name), items=(), span=self.sp(meta))
+
+    @v_args(meta=True)
+    def d_text(self, meta, c):
+        return ast.Decision(kind="text", suit=None, rank=None, text=self.s(c[0]), items=(), span=self.sp(meta))
+
+    @v_args(meta=True)
+    def d_many(self, meta, c):
+        return ast.Decision(kind="many", suit=None, rank=None, text="",
+                            items=tuple(x for x in c if x is not None), span=self.sp(meta))
+
+    # -- statements
+    @v_args(meta=True)
+    def block(self, meta, c):
+        return ast.Block(stmts=tuple(c), span=self.sp(meta))
+
+    body = block
+
+    @v_args(meta=True)
+    def let_stmt(self, meta, c):
+        return ast.Let(name=self.nm(c[0]), value=c[1], span=self.sp(meta))
+
+    @v_args(meta=True)
+    def expr_stmt(self, meta, c):
+        target, op, value = c
+        if op is None:
+            return ast.ExprStmt(expr=target, span=self.sp(meta))
+        return ast.Assign(target=target, op=op, value=value, span=self.sp(meta))
+
+    @v_args(meta=True)
+    def if_stmt(self, meta, c):
+        test, then, other = c
+        if isinstance(other, ast.If):
+            other = ast.Block(stmts=(other,), span=other.span)
+        return ast.If(test=test, then=then, other=other, span=self.sp(meta))
+
+    @v_args(meta=True)
+    def for_stmt(self, meta, c):
+        return ast.For(var=self.nm(c[0]), iter=c[1], body=c[2], span=self.sp(meta))
+
+    @v_args(meta=True)
+    def while_stmt(self, meta, c):
+        return ast.While(test=c[0], body=c[1], span=self.sp(meta))
+
+    @v_args(meta=True)
+    def repeat_stmt(self, meta, c):
+        return ast.Repeat(count=c[0], body=c[1], span=self.sp(meta))
+
+    @v_args(meta=True)
+    def open_stmt(self, meta, c):
+        return ast.Open(window=self.nm(c[0]), event=c[1], span=self.sp(meta))
+
+    @v_args(meta=True)
+    def phase_stmt(self, meta, c):
+        return ast.PhaseStmt(phase=self.nm(c[0]), body=c[1], span=self.sp(meta))
+
+    @v_args(meta=True)
+    def log_stmt(self, meta, c):
+        tok = c[0]
+        text = self.s(tok)
+        return ast.Log(text=text, parts=tuple(_interpolate(self.path, tok, text)), span=self.sp(meta))
+
+    @v_args(meta=True)
+    def stop_stmt(self, meta, c):
+        return ast.Stop(span=self.sp(meta))
+
+    @v_args(meta=True)
+    def break_stmt(self, meta, c):
+        return ast.Break(span=self.sp(meta))
+
+    @v_args(meta=True)
+    def continue_stmt(self, meta, c):
+        return ast.Continue(span=self.sp(meta))
+
+    # -- expressions
+    @v_args(meta=True)
+    def cond(self, meta, c):
+        return ast.Cond(test=c[0], then=c[1], other=c[2], span=self.sp(meta))
+
+    @v_args(meta=True)
+    def filter(self, meta, c):
+        return ast.Filter(source=c[0], pred=c[1], span=self.sp(meta))
+
+    @v_args(meta=True)
+    def or_expr(self, meta, c):
+        return ast.BoolOp(op="or", items=tuple(c), span=self.sp(meta))
+
+    @v_args(meta=True)
+    def and_expr(self, meta, c):
+        return ast.BoolOp(op="and", items=tuple(c), span=self.sp(meta))
+
+    @v_args(meta=True)
+    def not_(self, meta, c):
+        return ast.Not(operand=c[0], span=self.sp(meta))
+
+    @v_args(meta=True)
+    def comparison(self, meta, c):
+        return ast.Compare(op=c[1], left=c[0], right=c[2], span=self.sp(meta))
+
+    def comp_op(self, c):
+        return " ".join(str(t) for t in c)
+
+    def _binary(self, meta, c):
+        left = c[0]
+        for i in range(1, len(c), 2):
+            right = c[i + 1]
+            span = Span(self.path, left.span.line, left.span.col, right.span.end_line, right.span.end_col)
+            left = ast.BinOp(op=c[i], left=left, right=right, span=span)
+        return left
+
+    sum = v_args(meta=True)(_binary)
+    product = v_args(meta=True)(_binary)
+
+    def add_op(self, c):
+        return str(c[0])
+
+    mul_op = add_op
+
+    @v_args(meta=True)
+    def neg(self, meta, c):
+        return ast.Neg(operand=c[0], span=self.sp(meta))
+
+    @v_args(meta=True)
+    def attr(self, meta, c):
+        return ast.Attr(obj=c[0], name=self.nm(c[1]), span=self.sp(meta))
+
+    @v_args(meta=True)
+    def call(self, meta, c):
+        return ast.Call(func=c[0], args=tuple(a for a in c[1:] if a is not None), span=self.sp(meta))
+
+    @v_args(meta=True)
+    def index(self, meta, c):
+        return ast.Index(obj=c[0], index=c[1], span=self.sp(meta))
+
+    @v_args(meta=True)
+    def name(self, meta, c):
+        return ast.NameRef(text=str(c[0]), span=_tok_span(self.path, c[0]))
+
+    @v_args(meta=True)
+    def int(self, meta, c):
+        return ast.IntLit(value=int(c[0]), span=_tok_span(self.path, c[0]))
+
+    @v_args(meta=True)
+    def string(self, meta, c):
+        return ast.StrLit(value=self.s(c[0]), span=_tok_span(self.path, c[0]))
+
+    @v_args(meta=True)
+    def suit(self, meta, c):
+        return ast.SuitLit(value=str(c[0]), span=_tok_span(self.path, c[0]))
+
+    @v_args(meta=True)
+    def list(self, meta, c):
+        return ast.ListLit(items=tuple(x for x in c if x is not None), span=self.sp(meta))
+
+    @v_args(meta=True)
+    def ask(self, meta, c):
+        return ast.Ask(who=c[0], prompt=self.s(c[1]), span=self.sp(meta))
+
+    @v_args(meta=True)
+    def new(self, meta, c):
+        return ast.New(event=self.nm(c[0]), args=tuple(a for a in c[1:] if a is not None), span=self.sp(meta))
+
+    @v_args(meta=True)
+    def pos_arg(self, meta, c):
+        return ast.Arg(name=None, value=c[0])
+
+    @v_args(meta=True)
+    def kw_arg(self, meta, c):
+        return ast.Arg(name=self.nm(c[0]), value=c[1])
+
+    @v_args(meta=True)
+    def choose(self, meta, c):
+        who, prompt, kind, cnt, source, where = c
+        lo, hi = cnt if cnt is not None else (None, None)
+        return ast.Choose(who=who, prompt=self.s(prompt) if prompt else None, kind=kind, lo=lo, hi=hi,
+                          source=source, where=where, span=self.sp(meta))
+
+    def choose_kind(self, c):
+        return str(c[0])
+
+
+_INTERP = re.compile(r"\{([^{}]*)\}")
+
+
+def _interpolate(path: str, tok: Token, text: str):
+    """Split a log string into literal text and `{expr}` parts (parsed as expressions)."""
+    parts: list = []
+    pos = 0
+    for m in _INTERP.finditer(text):
+        if m.start() > pos:
+            parts.append(text[pos:m.start()])
+        src = m.group(1)
+        # Columns inside the string: approximate (escapes shift them) but on the right line.
+        col = (tok.column or 0) + 1 + m.start(1)
+        parts.append(parse_expr(src, path, tok.line or 0, col))
+        pos = m.end()
+    if pos < len(text):
+        parts.append(text[pos:])
+    return parts
+
+
+def parse_expr(src: str, path: str, line: int, col: int) -> ast.Expr:
+    try:
+        tree = lark_parser().parse(src, start="expr")
+    except UnexpectedInput as e:
+        span = Span(path, line, col, line, col + len(src))
+        raise CompileError([Diagnostic("SGS001", f"cannot parse '{{{src}}}' as an expression", span,
+                                       help="log text interpolates expressions written as {expr}")]) from e
+    builder = _Builder(path)
+    result = builder.transform(tree)
+    return _shift(result, line, col - 1)
+
+
+def _shift(node, line: int, dcol: int):
+    """Move spans of an expression parsed out of a string to where the string sits."""
+    import attrs as _attrs
+
+    if isinstance(node, Span):
+        return Span(node.file, line, node.col + dcol, line, node.end_col + dcol)
+    if isinstance(node, tuple):
+        return tuple(_shift(x, line, dcol) for x in node)
+    if _attrs.has(type(node)):
+        changes = {}
+        for f in _attrs.fields(type(node)):
+            v = getattr(node, f.name)
+            if isinstance(v, (Span, tuple)) or _attrs.has(type(v)):
+                changes[f.name] = _shift(v, line, dcol)
+        return _attrs.evolve(node, **changes)
+    return node
+
+
+# ---- syntax errors ---------------------------------------------------------------
+
+_TOKEN_WORDS = {
+    "NAME": "a name", "INT": "a number", "STRING": "a string", "SUIT": "a suit (♠♥♣♦)",
+    "SUITRANK": "a suit and rank such as ♠A or ♥10", "HALF": "a number", "HORSE": "+1 or -1",
+    "$END": "the end of the file", "QMARK": "'?'", "DOTDOT": "'..'",
+}
+
+
+def _describe(term: str) -> str:
+    if term in _TOKEN_WORDS:
+        return _TOKEN_WORDS[term]
+    try:
+        pat = lark_parser().get_terminal(term).pattern
+        if pat.type == "str":
+            return f"'{pat.value}'"
+    except KeyError:
+        pass
+    return term.lower()
+
+
+def _expected(terms) -> str:
+    words = sorted({_describe(t) for t in terms if not t.startswith("__")})
+    if len(words) > 8:
+        keywords = [w for w in words if w.startswith("'")]
+        others = [w for w in words if not w.startswith("'")]
+        words = others + keywords[:6] + ["…"]
+    return ", ".join(words)
+
+
+def _syntax_diagnostic(path: str, text: str, e: UnexpectedInput) -> Diagnostic:
+    line, col = getattr(e, "line", 0) or 0, getattr(e, "column", 0) or 0
+    if isinstance(e, UnexpectedEOF) or (isinstance(e, UnexpectedToken) and e.token.type == "$END"):
+        lines = text.splitlines() or [""]
+        line, col = len(lines), len(lines[-1]) + 1
+        return Diagnostic("SGS003", "the file ends too early", Span(path, line, col, line, col + 1),
+                          help=f"expected {_expected(e.expected)}; is a '}}' missing?")
+    if isinstance(e, UnexpectedCharacters):
+        ch = text[e.pos_in_stream] if e.pos_in_stream < len(text) else "?"
+        return Diagnostic("SGS002", f"unexpected character {ch!r}", Span(path, line, col, line, col + 1),
+                          help=f"expected {_expected(e.allowed)}" if e.allowed else None)
+    tok = e.token
+    width = len(str(tok)) or 1
+    span = Span(path, line, col, line, col + width)
+    shown = str(tok)
+    msg = f"unexpected {_describe(tok.type) if tok.type in _TOKEN_WORDS else repr(shown)}"
+    if tok.type == "NAME" or tok.type in _TOKEN_WORDS:
+        msg = f"unexpected {_TOKEN_WORDS.get(tok.type, 'name')} '{shown}'"
+    hint = f"expected {_expected(e.expected)}"
+    if shown in _KEYWORDS_AS_NAMES and "NAME" in e.expected:
+        hint += f"; '{shown}' is a keyword here, pick another name"
+    return Diagnostic("SGS001", msg, span, help=hint)
+
+
+_KEYWORDS_AS_NAMES = {"card", "cards", "player", "players", "option", "target", "limit", "effect", "deck", "lord",
+                      "win", "rule", "on", "when", "do", "cost", "per", "phase", "turn", "game", "hand", "use"}
+
+
+def parse(text: str, path: str) -> ast.Module:
+    """Parse one file. Raises CompileError with a located diagnostic on bad input."""
+    try:
+        tree = lark_parser().parse(text, start="start")
+    except UnexpectedInput as e:
+        raise CompileError([_syntax_diagnostic(path, text, e)]) from None
+    try:
+        decls = _Builder(path).transform(tree)
+    except VisitError as e:
+        if isinstance(e.orig_exc, CompileError):
+            raise e.orig_exc from None
+        if isinstance(e.orig_exc, (ValueError, SyntaxError)):
+            meta = getattr(e.obj, "meta", None)
+            line = getattr(meta, "line", 1) if meta and not getattr(meta, "empty", True) else 1
+            col = getattr(meta, "column", 1) if meta and not getattr(meta, "empty", True) else 1
+            raise CompileError([Diagnostic("SGS004", f"malformed literal: {e.orig_exc}",
+                                           Span(path, line, col, line, col + 1),
+                                           help="strings use \"...\" with Python-style escapes")]) from None
+        raise
+    assert isinstance(decls, list) or isinstance(decls, Tree)
+    return ast.Module(path=path, decls=tuple(decls))

@@ -1,0 +1,256 @@
+"""The language's built-in surface: types, attributes, constants, functions and engine roles.
+
+This is the contract between the compiler and the engine. The checker types
+expressions against it, the code generator emits its templates, and
+docs/language.md lists it. Nothing here names a card, a skill or a hero: those
+live in rules/.
+
+Type strings: built-in names (`int`, `player` ...), declared enum and event
+names, `list[T]`, and a trailing `?` for "may be none".
+"""
+
+from __future__ import annotations
+
+import attrs
+
+BUILTIN_TYPES: dict[str, str] = {
+    "int": "整数", "bool": "真假", "text": "文本", "player": "角色", "card": "牌",
+    "cardname": "牌名 (a card declaration)", "hero": "武将", "skill": "技能", "suit": "花色 ♠♥♣♦",
+    "color": "颜色 red/black", "kind": "牌的类别 basic/trick/delayed/equipment",
+    "slot": "装备栏 weapon/armor/plus_horse/minus_horse", "zone": "区域", "how": "使用 or 打出",
+    "phase_any": "", "any": "",
+}
+# Types a designer may write in declarations (the rest are internal).
+DECLARABLE = [t for t in BUILTIN_TYPES if t not in ("phase_any", "any")]
+
+# Aliases accepted in type positions.
+TYPE_ALIASES = {"players": "list[player]", "cards": "list[card]", "heroes": "list[hero]"}
+
+
+@attrs.frozen
+class Attr:
+    type: str
+    doc: str
+
+
+ATTRS: dict[str, dict[str, Attr]] = {
+    "player": {
+        "hp": Attr("int", "当前体力值"),
+        "max_hp": Attr("int", "体力上限"),
+        "lost_hp": Attr("int", "已损失的体力值"),
+        "alive": Attr("bool", "存活"),
+        "dead": Attr("bool", "已死亡"),
+        "wounded": Attr("bool", "已受伤 (体力值小于体力上限)"),
+        "dying": Attr("bool", "处于濒死状态 (体力值小于1)"),
+        "hand": Attr("list[card]", "手牌"),
+        "hand_count": Attr("int", "手牌数"),
+        "equips": Attr("list[card]", "装备区里的牌"),
+        "judges": Attr("list[card]", "判定区里的牌, in the order they were placed"),
+        "cards": Attr("list[card]", "手牌和装备区里的牌 (the rules' 「牌」)"),
+        "all_cards": Attr("list[card]", "手牌、装备区和判定区里的牌 (「区域里的牌」)"),
+        "card_count": Attr("int", "手牌和装备区里的牌数"),
+        "weapon": Attr("card?", "武器"),
+        "armor": Attr("card?", "防具"),
+        "plus_horse": Attr("card?", "+1坐骑"),
+        "minus_horse": Attr("card?", "-1坐骑"),
+        "kingdom": Attr("kingdom", "势力"),
+        "gender": Attr("gender", "性别"),
+        "identity": Attr("identity?", "身份"),
+        "identity_shown": Attr("bool", "身份牌已亮出"),
+        "flipped": Attr("bool", "武将牌背面朝上"),
+        "chained": Attr("bool", "处于连环状态"),
+        "seat": Attr("int", "座次 (0 = first seat)"),
+        "next": Attr("player", "下家 (next living player in seat order)"),
+        "prev": Attr("player", "上家 (previous living player)"),
+        "hero": Attr("hero?", "主将"),
+        "heroes": Attr("list[hero]", "武将牌 (one, or two in 国战)"),
+        "name": Attr("text", "显示名 (the hero's Chinese name)"),
+    },
+    "card": {
+        "name": Attr("cardname", "牌名"),
+        "title": Attr("text", "牌名 (Chinese)"),
+        "suit": Attr("suit?", "花色 (none for a virtual card of mixed suits)"),
+        "color": Attr("color?", "颜色"),
+        "red": Attr("bool", "红色 (♥ or ♦)"),
+        "black": Attr("bool", "黑色 (♠ or ♣)"),
+        "rank": Attr("int", "点数 1–13 (0 for a virtual card)"),
+        "kind": Attr("kind", "类别"),
+        "slot": Attr("slot?", "装备栏"),
+        "range": Attr("int", "武器的攻击范围"),
+        "zone": Attr("zone?", "所在区域"),
+        "owner": Attr("player?", "所在区域的角色"),
+        "virtual": Attr("bool", "虚拟牌 (视为使用的牌)"),
+        "subcards": Attr("list[card]", "一张虚拟牌所用的实体牌"),
+    },
+    "cardname": {
+        "kind": Attr("kind", "类别"),
+        "slot": Attr("slot?", "装备栏"),
+        "title": Attr("text", "牌名 (Chinese)"),
+    },
+    "hero": {
+        "kingdom": Attr("kingdom", "势力"),
+        "gender": Attr("gender", "性别"),
+        "title": Attr("text", "武将名"),
+        "max_hp": Attr("int", "体力上限 (halves rounded down)"),
+    },
+    "skill": {"title": Attr("text", "技能名")},
+}
+# Every event has this writable field besides those its declaration gives.
+EVENT_BUILTIN_FIELDS = {"cancelled": Attr("bool", "被防止/取消: a flow stops after a window that sets it")}
+PLAYER_WRITABLE: set[str] = set()  # player state changes go through primitives, never assignment
+
+
+@attrs.frozen
+class Const:
+    type: str
+    py: str
+    doc: str
+
+
+_SUITS = {"♠": "spade", "♥": "heart", "♣": "club", "♦": "diamond"}
+SUIT_IDS = _SUITS
+SUIT_SYMBOLS = {v: k for k, v in _SUITS.items()}
+
+CONSTS: dict[str, Const] = {
+    "true": Const("bool", "True", "真"),
+    "false": Const("bool", "False", "假"),
+    "none": Const("none", "None", "无"),
+    "inf": Const("int", "T.INF", "无限 (a large number for unlimited counts)"),
+    "red": Const("color", "'red'", "红色"), "红色": Const("color", "'red'", "red"),
+    "black": Const("color", "'black'", "黑色"), "黑色": Const("color", "'black'", "black"),
+    "spade": Const("suit", "'spade'", "♠ 黑桃"), "heart": Const("suit", "'heart'", "♥ 红桃"),
+    "club": Const("suit", "'club'", "♣ 梅花"), "diamond": Const("suit", "'diamond'", "♦ 方块"),
+    "basic": Const("kind", "'basic'", "基本牌"), "基本牌": Const("kind", "'basic'", "basic"),
+    "trick": Const("kind", "'trick'", "非延时类锦囊牌"), "锦囊牌": Const("kind", "'trick'", "trick"),
+    "delayed": Const("kind", "'delayed'", "延时类锦囊牌"), "延时锦囊": Const("kind", "'delayed'", "delayed"),
+    "equipment": Const("kind", "'equipment'", "装备牌"), "装备牌": Const("kind", "'equipment'", "equipment"),
+    "weapon": Const("slot", "'weapon'", "武器"), "armor": Const("slot", "'armor'", "防具"),
+    "plus_horse": Const("slot", "'plus_horse'", "+1坐骑"), "minus_horse": Const("slot", "'minus_horse'", "-1坐骑"),
+    "hand_zone": Const("zone", "'hand'", "手牌区"), "手牌区": Const("zone", "'hand'", "hand_zone"),
+    "equip_zone": Const("zone", "'equip'", "装备区"), "装备区": Const("zone", "'equip'", "equip_zone"),
+    "judge_zone": Const("zone", "'judge'", "判定区"), "判定区": Const("zone", "'judge'", "judge_zone"),
+    "draw_pile": Const("zone", "'draw'", "牌堆 (top)"), "牌堆": Const("zone", "'draw'", "draw_pile"),
+    "discard_pile": Const("zone", "'discard'", "弃牌堆"), "弃牌堆": Const("zone", "'discard'", "discard_pile"),
+    "processing": Const("zone", "'processing'", "处理区"), "处理区": Const("zone", "'processing'", "processing"),
+    "as_use": Const("how", "'use'", "使用"), "使用": Const("how", "'use'", "as_use"),
+    "as_play": Const("how", "'play'", "打出"), "打出": Const("how", "'play'", "as_play"),
+}
+
+# Names whose meaning depends on where they are written (checked by the type checker).
+CONTEXT_NAMES = {
+    "self": "the skill's owner, or the card's user",
+    "event": "the event of the window, flow or card being settled",
+    "it": "the candidate inside `where`",
+    "card": "the card being used (card declarations)",
+    "targets": "the targets chosen by a `target` clause",
+    "target": "the one target chosen by a `target` clause",
+    "current": "the player whose turn it is",
+    "players": "living players in seat order from the current player",
+    "all_players": "every player, dead or alive, in seat order",
+}
+
+
+@attrs.frozen
+class Func:
+    params: tuple[tuple[str, str, str | None], ...]  # (name, type, default python literal or None)
+    ret: str
+    template: str  # python with {param} holes; each hole is a compiled expression
+    doc: str
+    kind: str = "builtin"  # builtin | primitive
+
+
+def _f(sig: str, ret: str, template: str, doc: str, kind: str = "builtin") -> Func:
+    params = []
+    for part in filter(None, (p.strip() for p in sig.split(","))):
+        name, _, rest = part.partition(":")
+        typ, _, default = rest.partition("=")
+        params.append((name.strip(), typ.strip(), default.strip() or None))
+    return Func(tuple(params), ret, template, doc, kind)
+
+
+def _p(sig: str, ret: str, method: str, doc: str) -> Func:
+    names = [p.split(":")[0].strip() for p in sig.split(",") if p.strip()]
+    return _f(sig, ret, f"g.{method}(" + ", ".join("{" + n + "}" for n in names) + ")", doc, "primitive")
+
+
+FUNCS: dict[str, Func] = {
+    # -- pure functions
+    "len": _f("x: list[any]", "int", "len({x})", "元素个数"),
+    "count": _f("x: list[any]", "int", "len({x})", "元素个数 (same as len)"),
+    "empty": _f("x: list[any]", "bool", "(not {x})", "没有元素"),
+    "first": _f("x: list[any]", "elem?", "T.first({x})", "第一个元素, or none"),
+    "last": _f("x: list[any]", "elem?", "T.last({x})", "最后一个元素, or none"),
+    "reverse": _f("x: list[any]", "same", "list(reversed({x}))", "倒序"),
+    "min": _f("a: int, b: int", "int", "min({a}, {b})", "较小者"),
+    "max": _f("a: int, b: int", "int", "max({a}, {b})", "较大者"),
+    "abs": _f("a: int", "int", "abs({a})", "绝对值"),
+    "seat_distance": _f("a: player, b: player", "int", "g.seat_distance({a}, {b})",
+                        "座次距离: the fewer steps between two living players around the table"),
+    "others": _f("p: player", "list[player]", "g.others({p})", "其他存活角色, in seat order from p's next"),
+    "has_skill": _f("p: player, s: skill", "bool", "g.has_skill({p}, {s})", "拥有技能"),
+    "virtual": _f("name: cardname, cards: list[card] = []", "card", "g.virtual({name}, {cards})",
+                  "一张视为的牌 (a virtual card, made of the given real cards)"),
+    "ongoing": _f("type: eventtype", "event?", "g.ongoing({type})",
+                  "the innermost event of that type being settled, or none"),
+    "random": _f("x: list[any]", "elem", "g.random_of({x})", "随机取一个元素 (the game's seeded RNG)"),
+    "is_lord": _f("p: player", "bool", "g.is_lord({p})", "主公 (the mode's `lord` identity, and alive)"),
+    "same_suit": _f("a: card, b: card", "bool", "T.same_suit({a}, {b})", "花色相同 (false if either has none)"),
+    # -- primitive actions (the engine's only ways to change the game)
+    "draw": _p("p: player, n: int = 1", "list[card]", "draw", "摸牌: p draws n cards from the draw pile"),
+    "gain": _p("p: player, cards: list[card]", "none", "gain", "获得: cards go to p's hand"),
+    "discard": _p("p: player?, cards: list[card]", "none", "discard",
+                  "弃置: cards go to the discard pile (p is who discards)"),
+    "put": _p("cards: list[card], zone: zone, owner: player? = None", "none", "put",
+              "置入: move cards to a zone (owner for hand/equip/judge zones; draw_pile = top)"),
+    "put_bottom": _p("cards: list[card]", "none", "put_bottom", "置于牌堆底"),
+    "reveal_top": _p("n: int", "list[card]", "reveal_top", "亮出牌堆顶的n张牌 into the processing zone"),
+    "peek": _p("n: int", "list[card]", "peek", "观看牌堆顶的n张牌 (they stay where they are)"),
+    "equip": _p("p: player, card: card", "none", "equip", "装备: to p's slot; the old card goes to the discard pile"),
+    "change_hp": _p("p: player, delta: int", "none", "change_hp", "体力值变化 (raw: no windows)"),
+    "change_max_hp": _p("p: player, delta: int", "none", "change_max_hp", "体力上限变化"),
+    "kill": _p("p: player", "none", "kill", "死亡: p leaves the game (raw: no windows)"),
+    "check_victory": _p("", "none", "check_victory", "检查胜利条件: ends the game at once if a mode's `win` holds"),
+    "flip": _p("p: player", "none", "flip", "翻面"),
+    "set_chained": _p("p: player, on: bool", "none", "set_chained", "横置/重置"),
+    "reveal_identity": _p("p: player", "none", "reveal_identity", "亮出身份牌"),
+    "add_skill": _p("p: player, s: skill", "none", "add_skill", "获得技能"),
+    "remove_skill": _p("p: player, s: skill", "none", "remove_skill", "失去技能"),
+    "skip": _p("ph: phase", "none", "skip", "跳过本回合的一个阶段"),
+    "give_turn": _p("p: player", "none", "give_turn", "令p在此回合结束后进行一个额外的回合"),
+    "play_phase": _p("p: player", "none", "play_phase",
+                     "出牌阶段的行动: p uses cards and active skills until they stop"),
+    "ask_card": _p("p: player, pattern: cardname, how: how = 'use', prompt: text = ''", "card?", "ask_card",
+                   "询问p打出或使用一张牌 (hand cards or view-as skills); none if declined"),
+    "card_effect": _p("card: card, aim: @aim", "none", "card_effect", "执行牌的效果 (the card's `effect` block)"),
+    "card_before": _p("card: card, use: @use", "none", "card_before", "牌的`before` block, once per use"),
+    "card_after": _p("card: card, use: @use", "none", "card_after", "牌的`after` block, once per use"),
+    "deal_identities": _p("", "none", "deal_identities", "按模式的身份表随机分发身份牌"),
+    "draw_heroes": _p("n: int, exclude: list[hero] = ()", "list[hero]", "draw_heroes",
+                      "从武将牌堆随机抽n张 (不抽 exclude 中的武将)"),
+    "pick_hero": _p("p: player, heroes: list[hero]", "hero", "pick_hero", "p从给出的武将中选择一名; the rest return"),
+    "set_hero": _p("p: player, h: hero", "none", "set_hero", "p扮演武将h (体力上限、势力、技能)"),
+    "start_from": _p("p: player", "none", "start_from", "由p开始第一个回合"),
+}
+
+
+@attrs.frozen
+class Role:
+    kind: str  # flow | window | event | quantity
+    needs: tuple[tuple[str, str], ...]  # fields (flow/window/event) or params (quantity)
+    ret: str | None
+    doc: str
+
+
+ROLES: dict[str, Role] = {
+    "turn": Role("flow", (("player", "player"),), None, "the flow run for every turn; the engine picks the player"),
+    "use": Role("flow", (("source", "player"), ("card", "card"), ("targets", "list[player]")), None,
+                "the flow that uses a card chosen in the play phase or by ask_use"),
+    "aim": Role("event", (("source", "player"), ("target", "player"), ("card", "card")), None,
+                "the event type that card `effect` blocks receive"),
+    "moved": Role("window", (("cards", "list[card]"), ("loser", "player?"), ("gainer", "player?"),
+                             ("to", "zone"), ("lost_hand", "int"), ("lost_equip", "int")), None,
+                  "the window opened after cards move (skipped when no skill listens)"),
+    "targetable": Role("quantity", (("user", "player"), ("target", "player"), ("card", "card")), "bool",
+                       "whether a card may be used on a target, besides the card's own `where`"),
+}
+REQUIRED_ROLES = ("turn", "use", "aim")

@@ -1,0 +1,1041 @@
+"""Type checking of every body, and the annotations the code generator reads.
+
+Each expression gets a type string (see surface.py). Names are resolved
+through the local scope, the context (self, event, it …), built-in
+constants, then the global declarations. An event field read at a window
+whose event lacks it is an error here.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from . import ast
+from .diagnostics import Diagnostic, Note, suggest
+from .model import Model
+from .surface import ATTRS, BUILTIN_TYPES, CONSTS, EVENT_BUILTIN_FIELDS, FUNCS, ROLES, TYPE_ALIASES
+
+# ---- annotations for the code generator -----------------------------------------
+
+
+@attrs.frozen
+class Ref:
+    py: str
+
+
+@attrs.frozen
+class AttrNote:
+    kind: str  # py | mark
+    name: str
+
+
+@attrs.frozen
+class CallNote:
+    kind: str  # func | flow | quantity
+    target: str  # template (func) or id (flow, quantity)
+    args: tuple  # func: ((param, node|None, default)...); flow: ((field, node)...); quantity: (node...)
+
+
+@attrs.frozen
+class LocalNote:
+    py: str
+
+
+# ---- types ------------------------------------------------------------------------
+
+
+def opt(t: str) -> bool:
+    return t.endswith("?")
+
+
+def strip(t: str) -> str:
+    return t[:-1] if t.endswith("?") else t
+
+
+def is_list(t: str) -> bool:
+    return strip(t).startswith("list[")
+
+
+def elem(t: str) -> str:
+    s = strip(t)
+    return s[5:-1] if s.startswith("list[") else "any"
+
+
+def compatible(src: str, dst: str) -> bool:
+    if src == "any" or dst == "any" or src == "error" or dst == "error":
+        return True
+    if src == "none":
+        return True  # none is a value of every type; a required one fails at run time with a rules location
+    s, d = strip(src), strip(dst)
+    if s == d:
+        return True
+    if s.startswith("list[") and d.startswith("list["):
+        return compatible(elem(s), elem(d))
+    if d == "list[card]" and s == "card":
+        return True  # primitives take one card or a list
+    return False
+
+
+@attrs.define
+class Env:
+    scope: list[dict[str, tuple[str, str]]]  # name -> (type, python)
+    self_type: str | None = None  # "player" where `self` exists
+    event: str | None = None  # event type of `event`
+    card: bool = False
+    targets: bool = False
+    flow_event: str | None = None  # set inside a flow: `open W` without `with` uses it
+    loops: int = 0
+    its: int = 0
+    test_heroes: dict | None = None
+    where: str = ""
+
+    def lookup(self, name: str):
+        for s in reversed(self.scope):
+            if name in s:
+                return s[name]
+        return None
+
+    def push(self):
+        self.scope.append({})
+
+    def pop(self):
+        self.scope.pop()
+
+
+def _mangle(name: str, taken: set[str]) -> str:
+    base = f"v_{name}" if name.isascii() and name.isidentifier() else f"v{len(taken)}"
+    py = base
+    n = 1
+    while py in taken:
+        n += 1
+        py = f"{base}_{n}"
+    taken.add(py)
+    return py
+
+
+class Checker:
+    def __init__(self, model: Model):
+        self.m = model
+        self.diags: list[Diagnostic] = []
+        self.locals_taken: set[str] = set()
+        self.pkg = ""
+
+    def err(self, code, msg, span, help=None, notes=()):
+        self.diags.append(Diagnostic(code, msg, span, help=help, notes=tuple(notes)))
+
+    def note(self, node, value):
+        self.m.notes[node] = value
+
+    # ---- visibility across packages
+    def visible(self, decl, span, what: str) -> None:
+        owner = self.m.package_of(decl)
+        if owner in ("?", self.pkg):
+            return
+        if owner not in self._reach(self.pkg):
+            self.err("SGS101", f"{what} is declared in package '{owner}', which this package does not use", span,
+                     help=f"add `use {owner}` at the top of the file")
+
+    def _reach(self, pkg: str) -> set[str]:
+        seen, todo = set(), [pkg]
+        while todo:
+            p = todo.pop()
+            if p in seen or p not in self.m.packages:
+                continue
+            seen.add(p)
+            todo.extend(self.m.packages[p].uses)
+        return seen
+
+    # ---- type references
+    def typeref(self, t: ast.TypeRef) -> str:
+        name = t.name.text
+        if t.elem is not None:
+            if name != "list":
+                self.err("SGS109", f"only `list[T]` takes a parameter, not '{name}'", t.name.span)
+                return "error"
+            inner = self._typename(t.elem)
+            return f"list[{inner}]" + ("?" if t.optional else "")
+        return self._typename(t.name) + ("?" if t.optional else "")
+
+    def _typename(self, n: ast.Name) -> str:
+        if n.text in TYPE_ALIASES:
+            return TYPE_ALIASES[n.text]
+        if n.text in BUILTIN_TYPES or n.text in self.m.types:
+            if n.text in self.m.types:
+                self.visible(self.m.types[n.text], n.span, f"type '{n.text}'")
+            return n.text
+        self.err("SGS109", f"unknown type '{n.text}'", n.span,
+                 help=suggest(n.text, list(BUILTIN_TYPES) + list(self.m.types) + list(TYPE_ALIASES))
+                 or "built-in types: int, bool, text, player, card, cardname, hero, skill, suit, color, zone")
+        return "error"
+
+    def field_type(self, event: str, fname: str) -> str | None:
+        d = self.m.events.get(event)
+        if fname in EVENT_BUILTIN_FIELDS:
+            return EVENT_BUILTIN_FIELDS[fname].type
+        if d is None:
+            return None
+        for f in d.fields:
+            if f.name.text == fname:
+                return self.typeref(f.type)
+        return None
+
+    def event_fields(self, event: str) -> list[tuple[str, str, ast.Field]]:
+        d = self.m.events.get(event)
+        return [(f.name.text, self.typeref(f.type), f) for f in d.fields] if d else []
+
+    def role_type(self, role: str) -> str:
+        target = self.m.role_target(role)
+        if isinstance(target, ast.EventDecl):
+            return target.name.text
+        if isinstance(target, (ast.FlowDecl, ast.WindowDecl)):
+            return target.event.text
+        return "any"
+
+    # ---- expressions
+    def expr(self, e: ast.Expr, env: Env) -> str:
+        t = self._expr(e, env)
+        self.m.notes[("type", e)] = t
+        return t
+
+    def want(self, e: ast.Expr, env: Env, typ: str, what: str) -> str:
+        t = self.expr(e, env)
+        if not compatible(t, typ):
+            self.err("SGS201", f"{what} must be {_show(typ)}, not {_show(t)}", e.span)
+        return t
+
+    def _expr(self, e: ast.Expr, env: Env) -> str:  # noqa: C901 - one case per node kind
+        match e:
+            case ast.IntLit():
+                return "int"
+            case ast.StrLit():
+                return "text"
+            case ast.SuitLit():
+                return "suit"
+            case ast.NameRef():
+                return self.name(e, env)
+            case ast.ListLit():
+                ts = [self.expr(x, env) for x in e.items]
+                base = next((strip(t) for t in ts if t not in ("none", "any", "error")), "any")
+                for x, t in zip(e.items, ts):
+                    if not compatible(t, base):
+                        self.err("SGS201", f"a list mixes {_show(base)} and {_show(t)}", x.span)
+                return f"list[{base}]"
+            case ast.Attr():
+                return self.attr(e, env)
+            case ast.Call():
+                return self.call(e, env)
+            case ast.Index():
+                t = self.expr(e.obj, env)
+                self.want(e.index, env, "int", "an index")
+                if not is_list(t) and t not in ("any", "error"):
+                    self.err("SGS201", f"only a list can be indexed, not {_show(t)}", e.obj.span)
+                    return "error"
+                return strip(elem(t)) + "?"
+            case ast.BinOp():
+                lt, rt = self.expr(e.left, env), self.expr(e.right, env)
+                if e.op == "+" and (is_list(lt) or is_list(rt)):
+                    if not compatible(rt, lt) and not compatible(lt, rt):
+                        self.err("SGS201", f"cannot add {_show(rt)} to {_show(lt)}", e.span)
+                    return strip(lt) if is_list(lt) else strip(rt)
+                for side, t in ((e.left, lt), (e.right, rt)):
+                    if not compatible(t, "int") or t == "none":
+                        self.err("SGS201", f"'{e.op}' needs numbers, not {_show(t)}", side.span)
+                return "int"
+            case ast.Neg():
+                self.want(e.operand, env, "int", "a negated value")
+                return "int"
+            case ast.Not():
+                self.expr(e.operand, env)
+                return "bool"
+            case ast.BoolOp():
+                for x in e.items:
+                    self.expr(x, env)
+                return "bool"
+            case ast.Compare():
+                return self.compare(e, env)
+            case ast.Cond():
+                self.expr(e.test, env)
+                a, b = self.expr(e.then, env), self.expr(e.other, env)
+                if not compatible(a, b) and not compatible(b, a):
+                    self.err("SGS201", f"the two branches give {_show(a)} and {_show(b)}", e.span)
+                return a if a != "none" else b
+            case ast.Filter():
+                src = self.expr(e.source, env)
+                if not is_list(src) and src not in ("any", "error"):
+                    self.err("SGS201", f"`where` filters a list, not {_show(src)}", e.source.span)
+                self.with_it(e, env, elem(src), lambda: self.expr(e.pred, env))
+                return strip(src) if is_list(src) else "list[any]"
+            case ast.Choose():
+                return self.choose(e, env)
+            case ast.Ask():
+                self.want(e.who, env, "player", "who is asked")
+                return "bool"
+            case ast.New():
+                ev = e.event.text
+                if ev not in self.m.events:
+                    self.err("SGS109", f"unknown event type '{ev}'", e.event.span, help=suggest(ev, self.m.events))
+                    return "error"
+                self.visible(self.m.events[ev], e.event.span, f"event type '{ev}'")
+                self.note(e, CallNote("new", ev, self.bind_fields(ev, e.args, env, e.span)))
+                return ev
+        self.err("SGS001", "this expression is not supported here", e.span)
+        return "error"
+
+    def with_it(self, node, env: Env, typ: str, fn):
+        env.its += 1
+        py = f"it{env.its}" if env.its > 1 else "it"
+        self.note(node, LocalNote(py))
+        env.push()
+        env.scope[-1]["it"] = (strip(typ), py)
+        try:
+            return fn()
+        finally:
+            env.pop()
+            env.its -= 1
+
+    def name(self, e: ast.NameRef, env: Env) -> str:
+        n = e.text
+        local = env.lookup(n)
+        if local is not None:
+            self.note(e, Ref(local[1]))
+            return local[0]
+        if n == "self":
+            if env.self_type is None:
+                self.err("SGS204", "`self` has no meaning here", e.span,
+                         help="`self` is the owner of a skill or the user of a card; flows and modes have none")
+                return "error"
+            self.note(e, Ref("me"))
+            return env.self_type
+        if n == "event":
+            if env.event is None:
+                self.err("SGS204", "`event` has no meaning here", e.span,
+                         help="`event` exists in triggers (the window's event), flows and card effects")
+                return "error"
+            self.note(e, Ref("ev"))
+            return env.event
+        if n == "card" and env.card:
+            self.note(e, Ref("card"))
+            return "card"
+        if n in ("targets", "target") and env.targets:
+            self.note(e, Ref("targets" if n == "targets" else "targets[0]"))
+            return "list[player]" if n == "targets" else "player"
+        if n == "current":
+            self.note(e, Ref("g.current"))
+            return "player?"
+        if n == "players":
+            self.note(e, Ref("g.alive_from_current()"))
+            return "list[player]"
+        if n == "all_players":
+            self.note(e, Ref("g.players"))
+            return "list[player]"
+        if n == "it":
+            self.err("SGS204", "`it` exists only inside a `where`", e.span)
+            return "error"
+        if n in CONSTS:
+            c = CONSTS[n]
+            self.note(e, Ref(c.py))
+            return c.type
+        if env.test_heroes is not None and n in env.test_heroes:
+            self.note(e, Ref(f"g.seat_of({env.test_heroes[n]!r})"))
+            return "player"
+        sym = self.m.values.get(n)
+        if sym is not None:
+            self.visible(sym.decl, e.span, f"'{n}'")
+            self.note(e, Ref(sym.py))
+            if sym.kind in ("deck", "mode"):
+                self.err("SGS201", f"'{n}' is a {sym.kind}, which has no value in expressions", e.span)
+                return "error"
+            return sym.type
+        if n in self.m.types:
+            self.note(e, Ref(repr(n)))
+            return f"eventtype:{n}" if n in self.m.events else "error"
+        pool = [k for k, v in self.m.values.items()] + list(CONSTS) + [k for s in env.scope for k in s]
+        code, what = "SGS101", "name"
+        if n in self.m.windows:
+            self.err("SGS201", f"'{n}' is a window; windows are only named after `on` and `open`", e.span)
+            return "error"
+        self.err(code, f"unknown {what} '{n}'", e.span, help=suggest(n, pool) or _ctx_help(n, env))
+        return "error"
+
+    def attr(self, e: ast.Attr, env: Env) -> str:
+        t = self.expr(e.obj, env)
+        a = e.name.text
+        base = strip(t)
+        if base in ("any", "error"):
+            self.note(e, AttrNote("py", a))
+            return "any"
+        if base in self.m.events:
+            ft = self.field_type(base, a)
+            if ft is None:
+                names = [f.name.text for f in self.m.events[base].fields] + list(EVENT_BUILTIN_FIELDS)
+                where = f" (at {env.where})" if env.where else ""
+                self.err("SGS107", f"event '{base}'{where} has no field '{a}'", e.name.span,
+                         help=suggest(a, names) or f"its fields: {', '.join(names)}")
+                return "error"
+            self.note(e, AttrNote("py", a))
+            return ft
+        if base == "player" and a in self.m.counters:
+            c = self.m.counters[a]
+            self.visible(c, e.name.span, f"counter '{a}'")
+            self.note(e, AttrNote("mark", c.id.text))
+            return "int"
+        table = ATTRS.get(base)
+        if table is None or a not in table:
+            pool = list(table or {}) + (list(self.m.counters) if base == "player" else [])
+            self.err("SGS108", f"{_show(base)} has no attribute '{a}'", e.name.span,
+                     help=suggest(a, pool) or (f"its attributes: {', '.join(pool)}" if pool else None))
+            return "error"
+        self.note(e, AttrNote("py", a))
+        return table[a].type
+
+    def compare(self, e: ast.Compare, env: Env) -> str:
+        lt, rt = self.expr(e.left, env), self.expr(e.right, env)
+        if e.op == "is":
+            if not compatible(lt, "card") or not compatible(rt, "cardname"):
+                self.err("SGS201", f"`is` compares a card with a card name, not {_show(lt)} with {_show(rt)}", e.span,
+                         help="write `event.card is 杀`; for other values use ==")
+        elif e.op in ("in", "not in"):
+            if not is_list(rt) and rt not in ("any", "error"):
+                self.err("SGS201", f"`{e.op}` needs a list on its right, not {_show(rt)}", e.right.span)
+            elif not compatible(lt, elem(rt)) and not (lt == "card" and elem(rt) == "cardname"):
+                self.err("SGS201", f"cannot look for {_show(lt)} in {_show(rt)}", e.span)
+        elif e.op in ("==", "!="):
+            if not compatible(lt, rt) and not compatible(rt, lt):
+                hint = "compare `event.card.name` (a card name) with 杀" if {strip(lt), strip(rt)} == {"card", "cardname"} else None
+                self.err("SGS201", f"comparing {_show(lt)} with {_show(rt)} is always {'false' if e.op == '==' else 'true'}",
+                         e.span, help=hint)
+        else:
+            for side, t in ((e.left, lt), (e.right, rt)):
+                if not compatible(t, "int") or t == "none":
+                    self.err("SGS201", f"'{e.op}' compares numbers, not {_show(t)}", side.span)
+        return "bool"
+
+    def choose(self, e: ast.Choose, env: Env) -> str:
+        self.want(e.who, env, "player", "who chooses")
+        for x in (e.lo, e.hi):
+            if x is not None:
+                self.want(x, env, "int", "a count")
+        kind = e.kind
+        if kind == "option":
+            if e.source is None:
+                self.err("SGS208", "`choose … option` needs `from [\"…\", \"…\"]`", e.span)
+                return "error"
+            src = self.expr(e.source, env)
+            if not is_list(src) and src not in ("any", "error"):
+                self.err("SGS201", f"options are a list, not {_show(src)}", e.source.span)
+            if e.where is not None:
+                self.err("SGS208", "options take no `where`", e.where.span)
+            return strip(elem(src)) if is_list(src) else "any"
+        item = "card" if kind.startswith("card") else "player"
+        if e.source is not None:
+            self.want(e.source, env, f"list[{item}]", f"what {kind} are chosen from")
+        if e.where is not None:
+            self.with_it(e, env, item, lambda: self.expr(e.where, env))
+        if kind in ("card", "player") and e.lo is not None:
+            self.err("SGS208", f"`choose … {kind}` picks exactly one; write `{kind}s 1..2` for a count", e.lo.span)
+        return item if kind in ("card", "player") else f"list[{item}]"
+
+    def call(self, e: ast.Call, env: Env) -> str:
+        if not isinstance(e.func, ast.NameRef):
+            self.err("SGS113", "only named functions can be called", e.func.span)
+            return "error"
+        n = e.func.text
+        if n in FUNCS:
+            return self.call_func(e, n, FUNCS[n], env)
+        if n in self.m.flows:
+            f = self.m.flows[n]
+            self.visible(f, e.func.span, f"flow '{n}'")
+            ev = f.event.text
+            if len(e.args) == 1 and e.args[0].name is None:
+                # `settle(a)`: run the flow on an event that already exists
+                t = self.expr(e.args[0].value, env)
+                if strip(t) == ev:
+                    self.note(e, CallNote("run", f.id.text, (e.args[0].value,)))
+                    return self.field_type(ev, f.result.text) or "error" if f.result is not None else ev
+            self.note(e, CallNote("flow", f.id.text, self.bind_fields(ev, e.args, env, e.span)))
+            if f.result is not None:
+                return self.field_type(ev, f.result.text) or "error"
+            return ev
+        if n in self.m.quantities:
+            q = self.m.quantities[n]
+            self.visible(q, e.func.span, f"quantity '{n}'")
+            params = [(p.name.text, self.typeref(p.type), None) for p in q.params]
+            args = self.bind_params(e, params, env, f"quantity '{n}'")
+            for (pname, ptype, _), (_, node, _) in zip(params, args):
+                if node is not None:
+                    self.want(node, env, ptype, f"argument '{pname}' of '{n}'")
+            self.note(e, CallNote("quantity", q.id.text, tuple(a for _, a, _ in args)))
+            return self.typeref(q.type)
+        pool = list(FUNCS) + list(self.m.flows) + list(self.m.quantities)
+        self.err("SGS113", f"unknown function '{n}'", e.func.span,
+                 help=suggest(n, pool) or "calls name a primitive, a builtin, a flow or a quantity")
+        for a in e.args:
+            self.expr(a.value, env)
+        return "error"
+
+    def bind_params(self, e: ast.Call, params, env: Env, what: str):
+        """Match call arguments to (name, type, default) params; type-check each."""
+        out = {p[0]: None for p in params}
+        pos = [a for a in e.args if a.name is None]
+        kws = [a for a in e.args if a.name is not None]
+        if len(pos) > len(params):
+            self.err("SGS202", f"{what} takes {len(params)} argument(s), {len(pos)} given", e.span,
+                     help="parameters: " + ", ".join(p[0] for p in params))
+        for (pname, ptype, _), a in zip(params, pos):
+            out[pname] = a.value
+        names = [p[0] for p in params]
+        for a in kws:
+            if a.name.text not in out:
+                self.err("SGS202", f"{what} has no parameter '{a.name.text}'", a.name.span,
+                         help=suggest(a.name.text, names) or "parameters: " + ", ".join(names))
+                self.expr(a.value, env)
+                continue
+            if out[a.name.text] is not None:
+                self.err("SGS202", f"argument '{a.name.text}' given twice", a.name.span)
+            out[a.name.text] = a.value
+        result = []
+        for pname, ptype, default in params:
+            node = out[pname]
+            if node is None and default is None:
+                self.err("SGS202", f"{what} needs argument '{pname}'", e.span)
+            result.append((pname, node, default))
+        return [(p, n, d) for p, n, d in result]
+
+    def call_func(self, e: ast.Call, n: str, f, env: Env) -> str:
+        params = []
+        for pname, ptype, default in f.params:
+            if ptype.startswith("@"):
+                ptype = self.role_type(ptype[1:])
+            params.append((pname, ptype, default))
+        args = self.bind_params(e, params, env, f"'{n}'")
+        types = {}
+        for (pname, ptype, _), (_, node, _) in zip(params, args):
+            if node is None:
+                continue
+            if ptype == "eventtype":
+                t = self.expr(node, env)
+                if not t.startswith("eventtype:"):
+                    self.err("SGS201", f"'{n}' takes the name of an event type", node.span)
+                    types[pname] = "error"
+                else:
+                    types[pname] = t.split(":", 1)[1]
+                continue
+            if ptype == "phase" and "phase" not in self.m.types:
+                self.err("SGS109", "the rules declare no `enum phase`", e.span)
+            types[pname] = self.want(node, env, ptype, f"argument '{pname}' of '{n}'")
+        self.note(e, CallNote("func", f.template, tuple(args)))
+        ret = f.ret
+        first = types.get(f.params[0][0], "any") if f.params else "any"
+        if ret == "elem?":
+            return strip(elem(first)) + "?"
+        if ret == "elem":
+            return strip(elem(first))
+        if ret == "same":
+            return first
+        if ret == "event?":
+            return types.get("type", "any") + "?"
+        return ret
+
+    def bind_fields(self, ev: str, args, env: Env, span):
+        fields = self.event_fields(ev)
+        params = [(name, typ, "d" if (f.default is not None or opt(typ) or typ.startswith("list[")
+                                      or typ in ("int", "bool", "text")) else None)
+                  for name, typ, f in fields]
+        fake = ast.Call(func=ast.NameRef(text=ev, span=span), args=tuple(args), span=span)
+        bound = self.bind_params(fake, params, env, f"event '{ev}'")
+        for (pname, ptype, _), (_, node, _) in zip(params, bound):
+            if node is not None:
+                self.want(node, env, ptype, f"field '{pname}'")
+        return tuple((p, node) for p, node, _ in bound if node is not None)
+
+    # ---- statements
+    def block(self, b: ast.Block | None, env: Env) -> None:
+        if b is None:
+            return
+        env.push()
+        for s in b.stmts:
+            self.stmt(s, env)
+        env.pop()
+
+    def stmt(self, s: ast.Stmt, env: Env) -> None:  # noqa: C901
+        match s:
+            case ast.Let():
+                t = self.expr(s.value, env)
+                py = _mangle(s.name.text, self.locals_taken)
+                self.note(s, LocalNote(py))
+                env.scope[-1][s.name.text] = ("any" if t == "none" else t, py)
+            case ast.Assign():
+                self.assign(s, env)
+            case ast.ExprStmt():
+                if not isinstance(s.expr, ast.Call):
+                    self.err("SGS203", "an expression on its own does nothing", s.span,
+                             help="call a primitive or a flow, or assign with `=`")
+                self.expr(s.expr, env)
+            case ast.If():
+                self.expr(s.test, env)
+                self.block(s.then, env)
+                self.block(s.other, env)
+            case ast.For():
+                t = self.expr(s.iter, env)
+                if not is_list(t) and t not in ("any", "error"):
+                    self.err("SGS201", f"`for` walks a list, not {_show(t)}", s.iter.span)
+                env.push()
+                py = _mangle(s.var.text, self.locals_taken)
+                self.note(s, LocalNote(py))
+                env.scope[-1][s.var.text] = (strip(elem(t)), py)
+                env.loops += 1
+                self.block(s.body, env)
+                env.loops -= 1
+                env.pop()
+            case ast.While():
+                self.expr(s.test, env)
+                env.loops += 1
+                self.block(s.body, env)
+                env.loops -= 1
+            case ast.Repeat():
+                self.want(s.count, env, "int", "a repeat count")
+                env.loops += 1
+                self.block(s.body, env)
+                env.loops -= 1
+            case ast.Open():
+                self.open(s, env)
+            case ast.PhaseStmt():
+                if env.flow_event is None:
+                    self.err("SGS204", "`phase` belongs in a flow", s.span)
+                sym = self.m.values.get(s.phase.text)
+                if sym is None or sym.type != "phase":
+                    self.err("SGS101", f"'{s.phase.text}' is not a value of `enum phase`", s.phase.span,
+                             help=suggest(s.phase.text, [k for k, v in self.m.values.items() if v.type == "phase"]))
+                else:
+                    self.note(s, Ref(sym.py))
+                self.block(s.body, env)
+            case ast.Log():
+                for p in s.parts:
+                    if isinstance(p, ast.Expr):
+                        self.expr(p, env)
+            case ast.Break() | ast.Continue():
+                if env.loops == 0:
+                    self.err("SGS204", f"`{'break' if isinstance(s, ast.Break) else 'continue'}` outside a loop", s.span)
+            case ast.Stop():
+                pass
+
+    def assign(self, s: ast.Assign, env: Env) -> None:
+        vt = self.expr(s.value, env)
+        tgt = s.target
+        if isinstance(tgt, ast.NameRef):
+            local = env.lookup(tgt.text)
+            if local is None:
+                self.err("SGS203", f"'{tgt.text}' is not a variable", tgt.span,
+                         help=f"declare it first with `let {tgt.text} = …`")
+                return
+            self.note(tgt, Ref(local[1]))
+            tt = local[0]
+        elif isinstance(tgt, ast.Attr):
+            tt = self.expr(tgt, env)
+            ot = strip(self.m.notes.get(("type", tgt.obj), "any"))
+            note = self.m.notes.get(tgt)
+            writable = ot in self.m.events or (ot == "player" and isinstance(note, AttrNote) and note.kind == "mark")
+            if not writable and tt != "error":
+                self.err("SGS203", f"'{tgt.name.text}' of {_show(ot)} cannot be assigned", tgt.span,
+                         help="event fields, counters and marks can be written; change players through primitives")
+                return
+        else:
+            self.err("SGS203", "only variables, event fields, counters and marks can be assigned", tgt.span)
+            return
+        if s.op in ("+=", "-="):
+            if not (compatible(tt, "int") or (s.op == "+=" and is_list(tt))):
+                self.err("SGS201", f"'{s.op}' needs a number or a list, not {_show(tt)}", s.span)
+        if not compatible(vt, tt) and not (s.op == "+=" and is_list(tt) and compatible(vt, elem(tt))):
+            self.err("SGS201", f"cannot assign {_show(vt)} to {_show(tt)}", s.value.span)
+
+    def open(self, s: ast.Open, env: Env) -> None:
+        w = self.m.windows.get(s.window.text)
+        if w is None:
+            self.err("SGS104", f"unknown window '{s.window.text}'", s.window.span,
+                     help=suggest(s.window.text, self.m.windows))
+            if s.event is not None:
+                self.expr(s.event, env)
+            return
+        self.visible(w, s.window.span, f"window '{s.window.text}'")
+        self.note(s, Ref(w.id.text))
+        if s.event is not None:
+            t = self.expr(s.event, env)
+            if strip(t) != w.event.text and t not in ("any", "error"):
+                self.err("SGS205", f"window '{w.name.text}' carries a '{w.event.text}' event, not {_show(t)}",
+                         s.event.span)
+        elif env.flow_event is None and env.event is None:
+            self.err("SGS204", "`open` outside a flow needs `with <event>`", s.span)
+        elif (env.flow_event or env.event) != w.event.text:
+            self.err("SGS205", f"window '{w.name.text}' carries a '{w.event.text}' event but this flow's event is "
+                     f"'{env.flow_event or env.event}'", s.window.span, help="write `open … with <event>`")
+
+
+def _show(t: str) -> str:
+    if t.startswith("eventtype:"):
+        return f"event type {t.split(':')[1]}"
+    return {"none": "none", "error": "an erroneous value"}.get(t, f"a {t}" if not t.startswith("list[") else t)
+
+
+def _ctx_help(n: str, env: Env) -> str | None:
+    if n in ("self", "event", "card", "target", "targets"):
+        return f"`{n}` does not exist here"
+    return None
+
+
+# ---- declarations ------------------------------------------------------------------------
+
+
+def check(model: Model) -> list[Diagnostic]:
+    c = DeclChecker(model)
+    c.run()
+    return c.diags
+
+
+class DeclChecker(Checker):
+    def run(self) -> None:
+        self.check_roles()
+        for pkg in self.m.packages.values():
+            self.pkg = pkg.name
+            for d in pkg.decls:
+                self.decl(d)
+        for t in self.m.tests:
+            self.pkg = self.m.package_of(t)
+            self.test(t)
+
+    def env(self, **kw) -> Env:
+        return Env(scope=[{}], **kw)
+
+    def check_roles(self) -> None:
+        m = self.m
+        for role, b in m.binds.items():
+            spec = ROLES[role]
+            target = m.role_target(role)
+            kinds = {"flow": ast.FlowDecl, "window": ast.WindowDecl, "event": ast.EventDecl,
+                     "quantity": ast.QuantityDecl}
+            if not isinstance(target, kinds[spec.kind]):
+                self.err("SGS206", f"role '{role}' needs a {spec.kind}; '{b.target.text}' is not one", b.target.span,
+                         help=spec.doc)
+                continue
+            if spec.kind == "quantity":
+                got = [self.typeref(p.type) for p in target.params]
+                need = [t for _, t in spec.needs]
+                if got != need or self.typeref(target.type) != spec.ret:
+                    self.err("SGS206", f"role '{role}' needs a quantity ({', '.join(need)}) -> {spec.ret}",
+                             b.target.span)
+                continue
+            ev = target.name.text if isinstance(target, ast.EventDecl) else target.event.text
+            for fname, ftype in spec.needs:
+                have = self.field_type(ev, fname)
+                if have is None or not compatible(have, ftype):
+                    self.err("SGS206", f"role '{role}' needs event '{ev}' to have field '{fname}: {ftype}'",
+                             b.target.span, help=spec.doc)
+        from .surface import REQUIRED_ROLES
+
+        if m.packages and any(p.shipped for p in m.packages.values()):
+            for role in REQUIRED_ROLES:
+                if role not in m.binds:
+                    first = next(iter(m.packages.values()))
+                    span = first.decls[0].span if first.decls else None
+                    if span is not None:
+                        self.err("SGS207", f"no rules bind the engine role '{role}'", span,
+                                 help=f"add `bind {role} <name>` to the core rules: {ROLES[role].doc}")
+
+    def decl(self, d) -> None:  # noqa: C901
+        match d:
+            case ast.EventDecl():
+                for f in d.fields:
+                    t = self.typeref(f.type)
+                    if f.default is not None:
+                        dt = self.expr(f.default, self.env())
+                        if not compatible(dt, t):
+                            self.err("SGS201", f"default of '{f.name.text}' must be {_show(t)}, not {_show(dt)}",
+                                     f.default.span)
+            case ast.WindowDecl():
+                ev = self.m.events.get(d.event.text)
+                if ev is None:
+                    self.err("SGS109", f"unknown event type '{d.event.text}'", d.event.span,
+                             help=suggest(d.event.text, self.m.events))
+                else:
+                    self.visible(ev, d.event.span, f"event type '{d.event.text}'")
+                    if d.subject is not None:
+                        ft = self.field_type(d.event.text, d.subject.text)
+                        if ft is None or strip(ft) != "player":
+                            self.err("SGS107", f"`for {d.subject.text}`: event '{d.event.text}' has no player field "
+                                     f"'{d.subject.text}'", d.subject.span,
+                                     help=suggest(d.subject.text, [f.name.text for f in ev.fields]))
+            case ast.FlowDecl():
+                if d.event.text not in self.m.events:
+                    self.err("SGS109", f"unknown event type '{d.event.text}'", d.event.span,
+                             help=suggest(d.event.text, self.m.events))
+                    return
+                self.visible(self.m.events[d.event.text], d.event.span, f"event type '{d.event.text}'")
+                if d.result is not None and self.field_type(d.event.text, d.result.text) is None:
+                    self.err("SGS107", f"event '{d.event.text}' has no field '{d.result.text}' to return",
+                             d.result.span)
+                env = self.env(event=d.event.text, flow_event=d.event.text, where=f"flow {d.name.text}")
+                self.block(d.body, env)
+            case ast.QuantityDecl():
+                env = self.env()
+                for p in d.params:
+                    env.scope[-1][p.name.text] = (self.typeref(p.type), f"a_{p.name.text}")
+                    self.check_ascii_param(p.name)
+                qt = self.typeref(d.type)
+                bt = self.expr(d.base, env)
+                if not compatible(bt, qt):
+                    self.err("SGS201", f"quantity '{d.name.text}' is {_show(qt)} but its base is {_show(bt)}",
+                             d.base.span)
+                if d.floor is not None:
+                    self.want(d.floor, env, "int", "a floor")
+            case ast.CounterDecl() | ast.MarkDecl() | ast.BindDecl() | ast.EnumDecl():
+                pass
+            case ast.CardDecl():
+                self.card(d)
+            case ast.HeroDecl():
+                self.hero(d)
+            case ast.SkillDecl():
+                self.skill(d, owner=True)
+            case ast.DeckDecl():
+                self.deck(d)
+            case ast.ModeDecl():
+                self.mode(d)
+
+    def check_ascii_param(self, n: ast.Name) -> None:
+        if not (n.text.isascii() and n.text.isidentifier()):
+            self.err("SGS103", f"parameter names are ascii: '{n.text}'", n.span)
+
+    def value_of(self, n: ast.Name, typ: str, what: str, code: str = "SGS101"):
+        sym = self.m.values.get(n.text)
+        if sym is None or sym.type != typ:
+            pool = [k for k, v in self.m.values.items() if v.type == typ]
+            self.err(code, f"unknown {what} '{n.text}'", n.span, help=suggest(n.text, pool))
+            return None
+        self.visible(sym.decl, n.span, f"'{n.text}'")
+        return sym
+
+    def hero(self, d: ast.HeroDecl) -> None:
+        if d.kingdom is None or d.hp_halves is None or d.gender is None:
+            missing = [k for k, v in (("kingdom", d.kingdom), ("hp", d.hp_halves), ("gender", d.gender)) if v is None]
+            self.err("SGS208", f"hero '{d.name.text}' lacks {', '.join(missing)}", d.name.span,
+                     help="e.g. `hero 曹操 caocao { kingdom 魏  hp 4  gender male  skills 奸雄, 护驾 }`")
+        if d.kingdom is not None:
+            self.value_of(d.kingdom, "kingdom", "kingdom")
+        if d.gender is not None:
+            self.value_of(d.gender, "gender", "gender")
+        if d.hp_halves is not None and d.hp_halves < 1:
+            self.err("SGS208", "a hero's hp must be at least 1", d.span)
+        for s in d.skills:
+            self.value_of(s, "skill", "skill", "SGS106")
+        for p in d.pairs:
+            self.value_of(p, "hero", "hero", "SGS112")
+
+    def skill_env(self, owner: bool, **kw) -> Env:
+        return self.env(self_type="player" if owner else None, **kw)
+
+    def windows_event(self, t: ast.Trigger) -> str | None:
+        evs = []
+        for w in t.windows:
+            wd = self.m.windows.get(w.text)
+            if wd is None:
+                self.err("SGS104", f"unknown window '{w.text}'", w.span, help=suggest(w.text, self.m.windows))
+                continue
+            self.visible(wd, w.span, f"window '{w.text}'")
+            evs.append((w, wd))
+        types = {wd.event.text for _, wd in evs}
+        if len(types) > 1:
+            w, wd = evs[-1]
+            self.err("SGS205", "the windows of one trigger must carry the same event type", w.span,
+                     notes=[Note(x.span, f"'{y.name.text}' carries '{y.event.text}'") for x, y in evs])
+        return evs[0][1].event.text if evs else None
+
+    def facets(self, facets, owner: bool, where: str) -> None:
+        for f in facets:
+            match f:
+                case ast.Trigger():
+                    ev = self.windows_event(f)
+                    names = "、".join(w.text for w in f.windows)
+                    env = self.skill_env(owner, event=ev or "error", where=f"{where} on {names}")
+                    self.clauses(f, env)
+                case ast.Active():
+                    env = self.skill_env(owner, where=where)
+                    self.clauses(f, env)
+                case ast.ViewAs():
+                    self.value_of(f.card, "cardname", "card", "SGS105")
+                    if f.count < 1:
+                        self.err("SGS208", "a view-as skill needs at least one card", f.span)
+                    env = self.skill_env(owner, where=where)
+                    if f.where is not None:
+                        self.with_it(f, env, "card", lambda: self.expr(f.where, env))
+                    if f.when is not None:
+                        self.expr(f.when, env)
+                case ast.Modify():
+                    self.modify(f, owner)
+                case ast.Allow():
+                    from .diagnostics import CODES
+
+                    if f.code.text not in CODES and not f.code.text.startswith("SGS3"):
+                        self.err("SGS101", f"unknown diagnostic code '{f.code.text}'", f.code.span)
+
+    def clauses(self, f, env: Env) -> None:
+        if f.when is not None:
+            self.expr(f.when, env)
+        if f.limit is not None:
+            self.want(f.limit.count, env, "int", "a use limit")
+        env.push()
+        if f.cost is not None:
+            for s in f.cost.stmts:  # cost locals stay visible in `do`
+                self.stmt(s, env)
+        if f.target is not None:
+            self.target(f.target, env)
+            env.targets = True
+        self.block(f.do, env)
+        env.pop()
+
+    def target(self, t: ast.TargetSpec, env: Env) -> None:
+        for x in (t.lo, t.hi):
+            if x is not None:
+                self.want(x, env, "int", "a target count")
+        if t.where is not None:
+            self.with_it(t, env, "player", lambda: self.expr(t.where, env))
+
+    def modify(self, f: ast.Modify, owner: bool) -> None:
+        q = self.m.quantities.get(f.quantity.text)
+        if q is None:
+            self.err("SGS101", f"unknown quantity '{f.quantity.text}'", f.quantity.span,
+                     help=suggest(f.quantity.text, self.m.quantities))
+            return
+        self.visible(q, f.quantity.span, f"quantity '{f.quantity.text}'")
+        self.note(f, Ref(q.id.text))
+        if len(f.args) != len(q.params):
+            self.err("SGS202", f"quantity '{f.quantity.text}' has {len(q.params)} parameter(s), the pattern gives "
+                     f"{len(f.args)}", f.span, help="write `self`, `_` or a name for each parameter")
+        env = self.skill_env(owner)
+        for a, p in zip(f.args, q.params):
+            if a.text in ("self", "_"):
+                continue
+            self.check_ascii_param(a)
+            env.scope[-1][a.text] = (self.typeref(p.type), f"a_{a.text}")
+        qt = self.typeref(q.type)
+        vt = self.expr(f.value, env)
+        if f.op in ("+=", "-=") and not compatible(qt, "int"):
+            self.err("SGS201", f"'{f.op}' needs a numeric quantity; '{q.name.text}' is {_show(qt)}", f.span)
+        if not compatible(vt, qt):
+            self.err("SGS201", f"quantity '{q.name.text}' is {_show(qt)}, the value is {_show(vt)}", f.value.span)
+        if f.when is not None:
+            self.expr(f.when, env)
+
+    def skill(self, d: ast.SkillDecl, owner: bool) -> None:
+        if not d.facets:
+            self.err("SGS208", f"skill '{d.name.text}' has no rules", d.name.span,
+                     help="give it `on …`, `active`, `viewas` or `modify`")
+        self.facets(d.facets, owner, f"skill {d.name.text}")
+
+    def card(self, d: ast.CardDecl) -> None:
+        env = self.env(self_type="player", card=True, where=f"card {d.name.text}")
+        if d.target is not None:
+            if d.kind == "equipment":
+                self.err("SGS208", "equipment goes to its user's slot and takes no `target`", d.target.span)
+            self.target(d.target, env)
+        if d.limit is not None:
+            self.want(d.limit.count, env, "int", "a use limit")
+        hooks = {}
+        for name, block in d.hooks:
+            if name in hooks:
+                self.err("SGS102", f"card '{d.name.text}' has two `{name}` blocks", block.span)
+            hooks[name] = block
+            role = "aim" if name == "effect" else "use"
+            ev = self.role_type(role)
+            self.block(block, self.env(self_type="player", card=True, event=ev, where=f"card {d.name.text}"))
+        if d.kind == "equipment" and "effect" in hooks:
+            self.err("SGS208", "equipment has no `effect`; give it triggers or modifiers instead", hooks["effect"].span)
+        if d.kind == "equipment" and d.slot == "weapon" and d.range is None:
+            self.err("SGS208", "a weapon needs its attack range: `weapon 3`", d.span)
+        self.facets(d.facets, True, f"card {d.name.text}")
+
+    def deck(self, d: ast.DeckDecl) -> None:
+        for e in d.entries:
+            sym = self.m.values.get(e.card.text)
+            if sym is None or sym.kind != "card":
+                self.err("SGS105", f"unknown card '{e.card.text}'", e.card.span,
+                         help=suggest(e.card.text, [k for k, v in self.m.values.items() if v.kind == "card"]))
+            else:
+                self.visible(sym.decl, e.card.span, f"card '{e.card.text}'")
+            if not 1 <= e.rank <= 13:
+                self.err("SGS209", f"rank {e.rank} does not exist", e.span, help="ranks run A, 2–10, J, Q, K")
+
+    def mode(self, d: ast.ModeDecl) -> None:
+        ident = self.m.enums.get("identity")
+        if d.players is not None and d.players[0] > d.players[1]:
+            self.err("SGS210", f"player range {d.players[0]}..{d.players[1]} is empty", d.span)
+        for row in d.table:
+            for variant in row.variants:
+                for n in variant:
+                    self.value_of(n, "identity", "identity")
+                if len(variant) != row.players:
+                    self.err("SGS210", f"the identities for {row.players} players number {len(variant)}",
+                             variant[0].span if variant else row.span,
+                             help="each row lists one identity per player")
+        if d.table and ident is None:
+            self.err("SGS109", "an identity table needs `enum identity`", d.span)
+        for n in d.decks:
+            sym = self.m.values.get(n.text)
+            if sym is None or sym.kind != "deck":
+                self.err("SGS101", f"unknown deck '{n.text}'", n.span,
+                         help=suggest(n.text, [k for k, v in self.m.values.items() if v.kind == "deck"]))
+        for n in d.heroes:
+            if n.text not in self.m.packages:
+                self.err("SGS110", f"no rules package named '{n.text}'", n.span, help=suggest(n.text, self.m.packages))
+        if d.lord is not None:
+            self.value_of(d.lord, "identity", "identity")
+        if d.setup is not None:
+            self.block(d.setup, self.env(where=f"mode {d.name.text} setup"))
+        for w in d.wins:
+            for n in w.identities:
+                self.value_of(n, "identity", "identity")
+            self.expr(w.cond, self.env())
+        for r in d.rules:
+            self.skill(r, owner=False)
+
+    def test(self, t: ast.TestDecl) -> None:
+        heroes = {}
+        for s in t.seats:
+            h = self.m.heroes.get(s.hero.text)
+            if h is None:
+                self.err("SGS112", f"unknown hero '{s.hero.text}'", s.hero.span,
+                         help=suggest(s.hero.text, [k for k, v in self.m.values.items() if v.kind == "hero"]))
+                continue
+            if h.name.text in heroes:
+                self.err("SGS211", f"hero '{h.name.text}' sits twice", s.hero.span)
+            heroes[h.name.text] = heroes[h.id.text] = h.id.text
+            for ref in s.hand + s.equip + s.judge:
+                self.card_ref(ref)
+            if s.identity is not None:
+                self.value_of(s.identity, "identity", "identity")
+            for n, _ in s.marks:
+                if n.text not in self.m.counters:
+                    self.err("SGS101", f"unknown mark '{n.text}'", n.span, help=suggest(n.text, self.m.counters))
+        if not t.seats:
+            self.err("SGS211", "a test needs at least one `seat`", t.span)
+        for ref in t.deck:
+            self.card_ref(ref)
+        if t.mode is not None and t.mode.text not in self.m.modes:
+            self.err("SGS101", f"unknown mode '{t.mode.text}'", t.mode.span, help=suggest(t.mode.text, self.m.modes))
+        if t.start is not None:
+            who, ph = t.start
+            if who.text not in heroes:
+                self.err("SGS211", f"'{who.text}' has no seat in this test", who.span)
+            if ph is not None:
+                sym = self.m.values.get(ph.text)
+                if sym is None or sym.type != "phase":
+                    self.err("SGS101", f"'{ph.text}' is not a phase", ph.span,
+                             help=suggest(ph.text, [k for k, v in self.m.values.items() if v.type == "phase"]))
+        for who, _ in t.decides:
+            if who.text not in heroes:
+                self.err("SGS211", f"'{who.text}' has no seat in this test", who.span)
+        for e in t.expects:
+            self.expr(e, self.env(test_heroes=heroes))
+
+    def card_ref(self, ref: ast.CardRef) -> None:
+        sym = self.m.values.get(ref.name.text)
+        if sym is None or sym.kind != "card":
+            self.err("SGS105", f"unknown card '{ref.name.text}'", ref.name.span,
+                     help=suggest(ref.name.text, [k for k, v in self.m.values.items() if v.kind == "card"]))
