@@ -35,16 +35,18 @@ def _fail_compile(e: CompileError, sources=None) -> None:
     sys.exit(1)
 
 
-def _rules(paths: list[Path]):
-    from .loader import shipped, with_files
+def _rules(paths: list[Path], fresh: bool = True):
+    """Rules for a command: compiled in memory from rules/ (and PATHS), or generated/ when `fresh` is off."""
+    from .engine.ruleset import Ruleset
+    from .loader import shipped
 
-    if not paths:
+    if not paths and not fresh:
         return shipped()
-    b = compiler.build(extra=paths)
+    b = compiler.build(extra=paths or None)
     if b.errors:
         click.echo(render_all(b.errors, b.sources), err=True)
         sys.exit(1)
-    return with_files(paths)[0]
+    return Ruleset([m.TABLES for m in compiler.modules_in_memory(b)])
 
 
 @click.group(epilog=EXIT_HELP)

@@ -88,6 +88,8 @@ class FunctionWriter:
                 rt = n.get(("type", e.right), "any")
                 if e.op in ("in", "not in") and lt == "card" and strip(elem(rt)) == "cardname":
                     left = f"{left}.name"
+                if e.op in ("in", "not in") and lt == "cardname" and strip(elem(rt)) == "card":
+                    right = f"[c.name for c in {right}]"
                 op = {"==": "==", "!=": "!="}.get(e.op, e.op)
                 if e.op in ("==", "!=") and ("None" in (left, right)):
                     op = "is" if e.op == "==" else "is not"

@@ -397,7 +397,7 @@ class Checker:
         elif e.op in ("in", "not in"):
             if not is_list(rt) and rt not in ("any", "error"):
                 self.err("SGS201", f"`{e.op}` needs a list on its right, not {_show(rt)}", e.right.span)
-            elif not compatible(lt, elem(rt)) and not (lt == "card" and elem(rt) == "cardname"):
+            elif not compatible(lt, elem(rt)) and not ({strip(lt), strip(elem(rt))} == {"card", "cardname"}):
                 self.err("SGS201", f"cannot look for {_show(lt)} in {_show(rt)}", e.span)
         elif e.op in ("==", "!="):
             if not compatible(lt, rt) and not compatible(rt, lt):

@@ -736,8 +736,6 @@ class Game:
             raise Abort(f"not enough cards to choose {lo}")
         if hi == 0:
             return []
-        if lo == hi == len(cards):
-            return cards
         return self.decide(Request("cards", p, cards, lo=lo, hi=hi, prompt=prompt))
 
     def choose_card(self, p: Player, cards, prompt: str = "") -> Card:

@@ -24,6 +24,7 @@ import attrs
 
 from .agents import FirstAgent
 from .game import Game, GameOver
+from .invariants import InvariantError
 from .log import GameLog
 from .requests import Request
 from .ruleset import RulesError, Ruleset
@@ -163,7 +164,7 @@ def setup(rules: Ruleset, t: TestDef, log: GameLog) -> tuple[Game, list[Scripted
         decisions = [d for who, ds in t.decides if who == s.hero for d in ds]
         agents.append(ScriptedAgent(decisions))
     seed = zlib.crc32(t.title.encode("utf-8"))
-    g = Game(rules, players=len(t.seats), seed=seed, agents=agents, mode=mode, log=log, invariants=True,
+    g = Game(rules, players=len(t.seats), seed=seed, agents=agents, mode=mode, log=log, invariants=False,
              turn_cap=max(t.turns, 1) + 1)
     g.build_deck(mode.decks if mode is not None else list(rules.decks))
     for p, s in zip(g.players, t.seats):
@@ -192,10 +193,14 @@ def setup(rules: Ruleset, t: TestDef, log: GameLog) -> tuple[Game, list[Scripted
         who, phase = t.start
         g.first = g.seat_of(who)
         g.start_phase = phase
+    g.check_invariants = True
+    g.verify()
     return g, agents
 
 
 def run_test(rules: Ruleset, t: TestDef, windows: bool = False) -> TestResult:
+    from ..sim import rules_location
+
     log = GameLog(windows=windows)
     failures: list[str] = []
     try:
@@ -223,6 +228,9 @@ def run_test(rules: Ruleset, t: TestDef, windows: bool = False) -> TestResult:
         for seat, a in zip(t.seats, agents):
             if a.queue:
                 failures.append(f"{t.loc}: decisions of {seat.hero} never asked for: {list(a.queue)}")
-    except RulesError as e:
-        failures.append(f"{t.loc}: rules error: {e}")
+    except (RulesError, InvariantError) as e:
+        failures.append(f"{t.loc}: {e}")
+    except Exception as e:  # the rules broke at run time: say where
+        loc = rules_location(e.__traceback__)
+        failures.append(f"{t.loc}: {e.__class__.__name__}: {e}" + (f" (at {loc})" if loc else ""))
     return TestResult(t, not failures, failures, log)
