@@ -6,6 +6,11 @@ from ..compiler import Build
 from ..diagnostics import Diagnostic
 
 FAMILIES: list = []  # each: a function (build) -> list[Diagnostic]
+CATALOGUE: dict[str, tuple[str, str]] = {}  # SGS3nn -> (kebab-case name, why it matters)
+
+
+def catalogue() -> dict[str, tuple[str, str]]:
+    return dict(sorted(CATALOGUE.items()))
 
 
 def run_checks(b: Build, only_designer: bool = False) -> list[Diagnostic]:
