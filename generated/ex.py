@@ -17,19 +17,52 @@ def c_hanbing_skill_on0_when(g, me, ev):
 def c_hanbing_skill_on0(g, me, ev):
     # 寒冰剑 on 造成伤害时 — rules/ex/ex.sgs:7
     ev.cancelled = True
+    v_t_2 = ev.target
     for _ in range(2):
-        if (ev.target.card_count > 0):
-            g.discard(me, g.choose_card(me, ev.target.cards, '弃置其一张牌'))
+        if ((v_t_2.hand_count > 0) and ((not v_t_2.equips) or g.ask(me, '弃置其一张手牌（随机）？'))):
+            g.discard(me, g.random_of(v_t_2.hand))
+        elif (not (not v_t_2.equips)):
+            g.discard(me, g.choose_card(me, v_t_2.equips, '弃置其装备区里的一张牌'))
 
 
 def c_renwang_skill_mod0(g, me, a_c, _1):
-    # 仁王盾 modifies 有效 — rules/ex/ex.sgs:19
+    # 仁王盾 modifies 有效 — rules/ex/ex.sgs:56
     return False
 
 
 def c_renwang_skill_mod0_when(g, me, a_c, _1):
-    # 仁王盾 modifies 有效: when — rules/ex/ex.sgs:19
+    # 仁王盾 modifies 有效: when — rules/ex/ex.sgs:56
     return (T.is_card(a_c, 'sha') and a_c.black and g.q('armor_valid', me))
+
+
+def t_1_expect0(g):
+    # test 寒冰剑：防止杀造成的伤害，依次弃置目标的两张牌 — rules/ex/ex.sgs:31
+    return (g.seat_of('lvmeng').hp == 4)
+
+
+def t_1_expect1(g):
+    # test 寒冰剑：防止杀造成的伤害，依次弃置目标的两张牌 — rules/ex/ex.sgs:32
+    return ((len(g.seat_of('lvmeng').hand) == 1) and (g.seat_of('lvmeng').minus_horse is None))
+
+
+def t_2_expect0(g):
+    # test 寒冰剑：不发动则照常造成伤害 — rules/ex/ex.sgs:42
+    return ((g.seat_of('zhangliao').hp == 3) and (len(g.seat_of('zhangliao').hand) == 1))
+
+
+def t_3_expect0(g):
+    # test 寒冰剑：目标只有一张牌时弃置这一张 — rules/ex/ex.sgs:50
+    return ((g.seat_of('zhangliao').hp == 4) and (g.seat_of('zhangliao').card_count == 0))
+
+
+def t_4_expect0(g):
+    # test 仁王盾：黑色杀对你无效 — rules/ex/ex.sgs:64
+    return (g.seat_of('zhangliao').hp == 4)
+
+
+def t_5_expect0(g):
+    # test 仁王盾：红色杀照常生效 — rules/ex/ex.sgs:73
+    return (g.seat_of('zhangliao').hp == 3)
 
 
 TABLES = T.Tables(
@@ -69,16 +102,95 @@ TABLES = T.Tables(
                 actives=(),
                 viewas=(),
                 modifiers=(
-                    T.ModifierDef(skill='renwang', quantity='effective', pattern=('c', 'self'), op='=', value=c_renwang_skill_mod0, when=c_renwang_skill_mod0_when, loc='rules/ex/ex.sgs:19'),
+                    T.ModifierDef(skill='renwang', quantity='effective', pattern=('c', 'self'), op='=', value=c_renwang_skill_mod0, when=c_renwang_skill_mod0_when, loc='rules/ex/ex.sgs:56'),
                 ),
                 allows=(),
-                loc='rules/ex/ex.sgs:17',
+                loc='rules/ex/ex.sgs:54',
             ),
-            loc='rules/ex/ex.sgs:17',
+            loc='rules/ex/ex.sgs:54',
         ),
     ),
     decks=(
-        T.DeckDef(id='ex', name='标准版EX', title='EX扩展游戏牌 (4张)', entries=(('spade', 2, 'hanbing'), ('club', 2, 'renwang'), ('heart', 12, 'shandian'), ('diamond', 12, 'wuxie')), loc='rules/ex/ex.sgs:22'),
+        T.DeckDef(id='ex', name='标准版EX', title='EX扩展游戏牌 (4张)', entries=(('spade', 2, 'hanbing'), ('club', 2, 'renwang'), ('heart', 12, 'shandian'), ('diamond', 12, 'wuxie')), loc='rules/ex/ex.sgs:77'),
+    ),
+    tests=(
+        T.TestDef(
+            title='寒冰剑：防止杀造成的伤害，依次弃置目标的两张牌', owner=None, mode=None,
+            seats=(
+                T.SeatDef(hero='xuchu', hp=None, max_hp=None, hand=(('spade', 7, 'sha'),), equip=(('spade', 2, 'hanbing'),), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhangliao', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='lvmeng', hp=None, max_hp=None, hand=(('diamond', 2, 'shan'), ('heart', 3, 'tao')), equip=(('heart', 5, 'chitu'),), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='huanggai', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('xuchu', 'chupai'), turns=1,
+            decides=(('xuchu', (('name', None, None, '杀'), ('name', None, None, '吕蒙'), ('name', None, None, 'yes'), ('name', None, None, 'no'), ('name', None, None, '赤兔'))),),
+            expects=(
+                (t_1_expect0, '吕蒙.hp == 4', 'rules/ex/ex.sgs:31'),
+                (t_1_expect1, 'count(吕蒙.hand) == 1 and 吕蒙.minus_horse == none', 'rules/ex/ex.sgs:32'),
+            ),
+            logs=((True, '许褚 弃置 赤兔(♥5)', 'rules/ex/ex.sgs:33'), (False, '受到', 'rules/ex/ex.sgs:34')),
+            loc='rules/ex/ex.sgs:24',
+        ),
+        T.TestDef(
+            title='寒冰剑：不发动则照常造成伤害', owner=None, mode=None,
+            seats=(
+                T.SeatDef(hero='xuchu', hp=None, max_hp=None, hand=(('spade', 7, 'sha'),), equip=(('spade', 2, 'hanbing'),), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhangliao', hp=None, max_hp=None, hand=(('diamond', 2, 'shan'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('xuchu', 'chupai'), turns=1,
+            decides=(('xuchu', (('name', None, None, '杀'), ('name', None, None, '张辽'), ('name', None, None, 'no'))),),
+            expects=(
+                (t_2_expect0, '张辽.hp == 3 and count(张辽.hand) == 1', 'rules/ex/ex.sgs:42'),
+            ),
+            logs=(),
+            loc='rules/ex/ex.sgs:37',
+        ),
+        T.TestDef(
+            title='寒冰剑：目标只有一张牌时弃置这一张', owner=None, mode=None,
+            seats=(
+                T.SeatDef(hero='xuchu', hp=None, max_hp=None, hand=(('heart', 10, 'sha'),), equip=(('spade', 2, 'hanbing'),), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhangliao', hp=None, max_hp=None, hand=(), equip=(('club', 2, 'renwang'),), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('xuchu', 'chupai'), turns=1,
+            decides=(('xuchu', (('name', None, None, '杀'), ('name', None, None, '张辽'), ('name', None, None, 'yes'))),),
+            expects=(
+                (t_3_expect0, '张辽.hp == 4 and 张辽.card_count == 0', 'rules/ex/ex.sgs:50'),
+            ),
+            logs=((True, '许褚 弃置 仁王盾(♣2)', 'rules/ex/ex.sgs:51'),),
+            loc='rules/ex/ex.sgs:45',
+        ),
+        T.TestDef(
+            title='仁王盾：黑色杀对你无效', owner=None, mode=None,
+            seats=(
+                T.SeatDef(hero='xuchu', hp=None, max_hp=None, hand=(('club', 7, 'sha'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhangliao', hp=None, max_hp=None, hand=(), equip=(('club', 2, 'renwang'),), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('xuchu', 'chupai'), turns=1,
+            decides=(('xuchu', (('name', None, None, '杀'), ('name', None, None, '张辽'))),),
+            expects=(
+                (t_4_expect0, '张辽.hp == 4', 'rules/ex/ex.sgs:64'),
+            ),
+            logs=((True, '杀(♣7) 对 张辽 无效', 'rules/ex/ex.sgs:65'),),
+            loc='rules/ex/ex.sgs:59',
+        ),
+        T.TestDef(
+            title='仁王盾：红色杀照常生效', owner=None, mode=None,
+            seats=(
+                T.SeatDef(hero='xuchu', hp=None, max_hp=None, hand=(('heart', 10, 'sha'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhangliao', hp=None, max_hp=None, hand=(), equip=(('club', 2, 'renwang'),), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('xuchu', 'chupai'), turns=1,
+            decides=(('xuchu', (('name', None, None, '杀'), ('name', None, None, '张辽'))),),
+            expects=(
+                (t_5_expect0, '张辽.hp == 3', 'rules/ex/ex.sgs:73'),
+            ),
+            logs=((False, '无效', 'rules/ex/ex.sgs:74'),),
+            loc='rules/ex/ex.sgs:68',
+        ),
+    ),
+    hints=(
+        ('hanbing', 'self', 3),
+        ('renwang', 'self', 5),
     ),
     # The trigger table: window id -> the skills that listen there.
     triggers={

@@ -13,48 +13,52 @@ def m_identity_setup(g):
     # mode 身份局 setup — rules/modes/identity.sgs:21
     g.deal_identities()
     for v_p_3 in [it for it in g.players if (it.identity == 'lord')]:
-        g.pick_hero(v_p_3, (['caocao', 'liubei', 'sunquan'] + g.draw_heroes(2, ['caocao', 'liubei', 'sunquan'])))
+        g.pick_hero(v_p_3, (['caocao', 'liubei', 'sunquan'] + g.draw_heroes(2, ['caocao', 'liubei', 'sunquan'], True)))
         g.change_max_hp(v_p_3, 1)
         g.change_hp(v_p_3, 1)
         g.start_from(v_p_3)
     for v_p_4 in [it for it in g.players if (it.identity != 'lord')]:
-        g.pick_hero(v_p_4, g.draw_heroes((2 if (len(g.players) == 10) else 3), ()))
+        g.pick_hero(v_p_4, g.draw_heroes((2 if (len(g.players) == 10) else 3), (), False))
+    v_start = g.new_event('game')
+    g.open('heroes_shown', v_start)
     for v_p_5 in list(g.players):
         g.draw(v_p_5, 4)
+    g.open('dealing', v_start)
+    g.open('game_start', v_start)
 
 
 def m_identity_win0(g):
-    # mode 身份局 win — rules/modes/identity.sgs:36
+    # mode 身份局 win — rules/modes/identity.sgs:40
     return ((len(g.alive_from_current()) == 1) and (T.first(g.alive_from_current()).identity == 'renegade'))
 
 
 def m_identity_win1(g):
-    # mode 身份局 win — rules/modes/identity.sgs:37
+    # mode 身份局 win — rules/modes/identity.sgs:41
     return (len([it for it in g.alive_from_current() if (it.identity == 'lord')]) == 0)
 
 
 def m_identity_win2(g):
-    # mode 身份局 win — rules/modes/identity.sgs:38
+    # mode 身份局 win — rules/modes/identity.sgs:42
     return (len([it for it in g.alive_from_current() if ((it.identity == 'rebel') or (it.identity == 'renegade'))]) == 0)
 
 
 def m_identity_kill_rebel_on0_when(g, me, ev):
-    # 杀死反贼 on 执行奖惩时: when — rules/modes/identity.sgs:41
+    # 杀死反贼 on 执行奖惩时: when — rules/modes/identity.sgs:45
     return ((ev.killer is not None) and ev.killer.alive and (ev.who.identity == 'rebel'))
 
 
 def m_identity_kill_rebel_on0(g, me, ev):
-    # 杀死反贼 on 执行奖惩时 — rules/modes/identity.sgs:41
+    # 杀死反贼 on 执行奖惩时 — rules/modes/identity.sgs:45
     g.draw(ev.killer, 3)
 
 
 def m_identity_lord_kills_loyalist_on0_when(g, me, ev):
-    # 主公误杀忠臣 on 执行奖惩时: when — rules/modes/identity.sgs:47
+    # 主公误杀忠臣 on 执行奖惩时: when — rules/modes/identity.sgs:51
     return ((ev.killer is not None) and ev.killer.alive and (ev.killer.identity == 'lord') and (ev.who.identity == 'loyalist'))
 
 
 def m_identity_lord_kills_loyalist_on0(g, me, ev):
-    # 主公误杀忠臣 on 执行奖惩时 — rules/modes/identity.sgs:47
+    # 主公误杀忠臣 on 执行奖惩时 — rules/modes/identity.sgs:51
     g.discard(ev.killer, ev.killer.cards)
 
 
@@ -70,39 +74,45 @@ TABLES = T.Tables(
             decks=('standard',), hero_packages=('standard',), lord='lord',
             setup=m_identity_setup,
             wins=(
-                T.WinDef(identities=('renegade',), cond=m_identity_win0, loc='rules/modes/identity.sgs:36'),
-                T.WinDef(identities=('rebel',), cond=m_identity_win1, loc='rules/modes/identity.sgs:37'),
-                T.WinDef(identities=('lord', 'loyalist'), cond=m_identity_win2, loc='rules/modes/identity.sgs:38'),
+                T.WinDef(identities=('renegade',), cond=m_identity_win0, loc='rules/modes/identity.sgs:40'),
+                T.WinDef(identities=('rebel',), cond=m_identity_win1, loc='rules/modes/identity.sgs:41'),
+                T.WinDef(identities=('lord', 'loyalist'), cond=m_identity_win2, loc='rules/modes/identity.sgs:42'),
             ),
             rules=(
                 T.SkillDef(
                 id='kill_rebel', name='杀死反贼', types=('locked',),
                 text='任何角色杀死反贼，摸三张牌。',
                 triggers=(
-                    T.TriggerDef(skill='kill_rebel', index=0, windows=('rewards',), any=False, forced=True, when=m_identity_kill_rebel_on0_when, limit=None, run=m_identity_kill_rebel_on0, loc='rules/modes/identity.sgs:41'),
+                    T.TriggerDef(skill='kill_rebel', index=0, windows=('rewards',), any=False, forced=True, when=m_identity_kill_rebel_on0_when, limit=None, run=m_identity_kill_rebel_on0, loc='rules/modes/identity.sgs:45'),
                 ),
                 actives=(),
                 viewas=(),
                 modifiers=(),
                 allows=(),
-                loc='rules/modes/identity.sgs:39',
+                loc='rules/modes/identity.sgs:43',
             ),
                 T.SkillDef(
                 id='lord_kills_loyalist', name='主公误杀忠臣', types=('locked',),
                 text='主公杀死忠臣，弃置所有手牌和装备区里的牌。',
                 triggers=(
-                    T.TriggerDef(skill='lord_kills_loyalist', index=0, windows=('rewards',), any=False, forced=True, when=m_identity_lord_kills_loyalist_on0_when, limit=None, run=m_identity_lord_kills_loyalist_on0, loc='rules/modes/identity.sgs:47'),
+                    T.TriggerDef(skill='lord_kills_loyalist', index=0, windows=('rewards',), any=False, forced=True, when=m_identity_lord_kills_loyalist_on0_when, limit=None, run=m_identity_lord_kills_loyalist_on0, loc='rules/modes/identity.sgs:51'),
                 ),
                 actives=(),
                 viewas=(),
                 modifiers=(),
                 allows=(),
-                loc='rules/modes/identity.sgs:45',
+                loc='rules/modes/identity.sgs:49',
             ),
             ),
             text='主公和忠臣消灭所有反贼和内奸；反贼杀死主公；内奸成为最后的幸存者。',
             loc='rules/modes/identity.sgs:5',
         ),
+    ),
+    hints=(
+        ('lord', 'lordside', 1),
+        ('loyalist', 'lordside', 1),
+        ('rebel', 'rebel', 1),
+        ('renegade', 'loner', 1),
     ),
     # The trigger table: window id -> the skills that listen there.
     triggers={

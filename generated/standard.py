@@ -8,6 +8,8 @@ Regenerate with `sgsdsl compile`. Sources:
     rules/standard/heroes_shu.sgs
     rules/standard/heroes_wei.sgs
     rules/standard/heroes_wu.sgs
+    rules/standard/hints.sgs
+    rules/standard/timing.sgs
 """
 
 from sgsdsl.engine import tables as T
@@ -32,26 +34,31 @@ def q_trick_range(g, a_p, a_c):
 
 def q_can_attack(g, a_p):
     # quantity 可借刀 — rules/standard/basic.sgs:10
-    return (len([it for it in g.alive_from_current() if g.q('in_range', a_p, it)]) > 0)
+    return (len([it for it in g.alive_from_current() if g.q('can_attack_target', a_p, it)]) > 0)
+
+
+def q_can_attack_target(g, a_p, a_v):
+    # quantity 可被借刀杀 — rules/standard/basic.sgs:12
+    return (g.q('in_range', a_p, a_v) and g.q('targetable', a_p, a_v, g.virtual('sha', [])))
 
 
 def c_sha_count(g, me, card):
-    # card 杀 target count — rules/standard/basic.sgs:15
+    # card 杀 target count — rules/standard/basic.sgs:17
     return (1, g.q('sha_targets', me, card))
 
 
 def c_sha_where(g, me, card, it):
-    # card 杀 legal target — rules/standard/basic.sgs:15
+    # card 杀 legal target — rules/standard/basic.sgs:17
     return g.q('in_range', me, it)
 
 
 def c_sha_limit(g, me, card):
-    # card 杀: limit — rules/standard/basic.sgs:16
+    # card 杀: limit — rules/standard/basic.sgs:18
     return g.q('sha_limit', me)
 
 
 def c_sha_effect(g, me, ev, card):
-    # card 杀 effect — rules/standard/basic.sgs:17
+    # card 杀 effect — rules/standard/basic.sgs:19
     v_dodged = False
     if (not ev.unavoidable):
         v_dodged = True
@@ -67,18 +74,18 @@ def c_sha_effect(g, me, ev, card):
 
 
 def c_juedou_count(g, me, card):
-    # card 决斗 target count — rules/standard/basic.sgs:44
+    # card 决斗 target count — rules/standard/basic.sgs:189
     n = 1
     return (n, n)
 
 
 def c_juedou_where(g, me, card, it):
-    # card 决斗 legal target — rules/standard/basic.sgs:44
+    # card 决斗 legal target — rules/standard/basic.sgs:189
     return (it != me)
 
 
 def c_juedou_effect(g, me, ev, card):
-    # card 决斗 effect — rules/standard/basic.sgs:45
+    # card 决斗 effect — rules/standard/basic.sgs:190
     v_a_6 = ev.target
     v_b = me
     while g.loop_guard() and True:
@@ -90,105 +97,115 @@ def c_juedou_effect(g, me, ev, card):
         if (not v_ok):
             g.call_flow('damage', source=v_b, target=v_a_6, card=ev.card)
             return
-        v_t_2 = v_a_6
+        v_t_3 = v_a_6
         v_a_6 = v_b
-        v_b = v_t_2
+        v_b = v_t_3
 
 
 def c_guohe_count(g, me, card):
-    # card 过河拆桥 target count — rules/standard/basic.sgs:69
+    # card 过河拆桥 target count — rules/standard/basic.sgs:241
     n = 1
     return (n, n)
 
 
 def c_guohe_where(g, me, card, it):
-    # card 过河拆桥 legal target — rules/standard/basic.sgs:69
+    # card 过河拆桥 legal target — rules/standard/basic.sgs:241
     return ((it != me) and (len(it.all_cards) > 0))
 
 
 def c_guohe_effect(g, me, ev, card):
-    # card 过河拆桥 effect — rules/standard/basic.sgs:70
-    g.discard(me, g.choose_card(me, ev.target.all_cards, '弃置其区域里的一张牌'))
+    # card 过河拆桥 effect — rules/standard/basic.sgs:242
+    v_t_4 = ev.target
+    v_shown = (v_t_4.equips + v_t_4.judges)
+    if ((v_t_4.hand_count > 0) and ((not v_shown) or g.ask(me, '弃置其一张手牌（随机）？'))):
+        g.discard(me, g.random_of(v_t_4.hand))
+    else:
+        g.discard(me, g.choose_card(me, v_shown, '弃置其装备区或判定区里的一张牌'))
 
 
 def c_shunshou_count(g, me, card):
-    # card 顺手牵羊 target count — rules/standard/basic.sgs:77
+    # card 顺手牵羊 target count — rules/standard/basic.sgs:309
     n = 1
     return (n, n)
 
 
 def c_shunshou_where(g, me, card, it):
-    # card 顺手牵羊 legal target — rules/standard/basic.sgs:77
+    # card 顺手牵羊 legal target — rules/standard/basic.sgs:309
     return ((it != me) and (g.q('distance', me, it) <= g.q('trick_range', me, card)) and (len(it.all_cards) > 0))
 
 
 def c_shunshou_effect(g, me, ev, card):
-    # card 顺手牵羊 effect — rules/standard/basic.sgs:78
-    g.gain(me, g.choose_card(me, ev.target.all_cards, '获得其区域里的一张牌'))
+    # card 顺手牵羊 effect — rules/standard/basic.sgs:310
+    v_t_5 = ev.target
+    v_shown_2 = (v_t_5.equips + v_t_5.judges)
+    if ((v_t_5.hand_count > 0) and ((not v_shown_2) or g.ask(me, '获得其一张手牌（随机）？'))):
+        g.gain(me, g.random_of(v_t_5.hand))
+    else:
+        g.gain(me, g.choose_card(me, v_shown_2, '获得其装备区或判定区里的一张牌'))
 
 
 def c_wuzhong_effect(g, me, ev, card):
-    # card 无中生有 effect — rules/standard/basic.sgs:86
+    # card 无中生有 effect — rules/standard/basic.sgs:368
     g.draw(me, 2)
 
 
 def c_nanman_where(g, me, card, it):
-    # card 南蛮入侵 legal target — rules/standard/basic.sgs:93
+    # card 南蛮入侵 legal target — rules/standard/basic.sgs:386
     return (it != me)
 
 
 def c_nanman_effect(g, me, ev, card):
-    # card 南蛮入侵 effect — rules/standard/basic.sgs:94
+    # card 南蛮入侵 effect — rules/standard/basic.sgs:387
     if (g.call_flow('respond', who=ev.target, pattern='sha', how='play', cause=ev) is None):
         g.call_flow('damage', source=me, target=ev.target, card=ev.card)
 
 
 def c_wanjian_where(g, me, card, it):
-    # card 万箭齐发 legal target — rules/standard/basic.sgs:103
+    # card 万箭齐发 legal target — rules/standard/basic.sgs:410
     return (it != me)
 
 
 def c_wanjian_effect(g, me, ev, card):
-    # card 万箭齐发 effect — rules/standard/basic.sgs:104
+    # card 万箭齐发 effect — rules/standard/basic.sgs:411
     if (g.call_flow('respond', who=ev.target, pattern='shan', cause=ev) is None):
         g.call_flow('damage', source=me, target=ev.target, card=ev.card)
 
 
 def c_taoyuan_effect(g, me, ev, card):
-    # card 桃园结义 effect — rules/standard/basic.sgs:114
+    # card 桃园结义 effect — rules/standard/basic.sgs:434
     g.call_flow('recover', source=me, target=ev.target, card=ev.card)
 
 
 def c_wugu_before(g, me, ev, card):
-    # card 五谷丰登 before — rules/standard/basic.sgs:122
+    # card 五谷丰登 before — rules/standard/basic.sgs:454
     ev.revealed = g.reveal_top(len(ev.targets))
     g.say(me, ' 亮出 ', ev.revealed)
 
 
 def c_wugu_effect(g, me, ev, card):
-    # card 五谷丰登 effect — rules/standard/basic.sgs:126
+    # card 五谷丰登 effect — rules/standard/basic.sgs:458
     g.gain(ev.target, g.choose_card(ev.target, [it for it in ev.use.revealed if (it.zone == 'processing')], '获得一张亮出的牌'))
 
 
 def c_wugu_after(g, me, ev, card):
-    # card 五谷丰登 after — rules/standard/basic.sgs:129
+    # card 五谷丰登 after — rules/standard/basic.sgs:461
     g.discard(None, [it for it in ev.revealed if (it.zone == 'processing')])
 
 
 def c_jiedao_count(g, me, card):
-    # card 借刀杀人 target count — rules/standard/basic.sgs:136
+    # card 借刀杀人 target count — rules/standard/basic.sgs:486
     n = 1
     return (n, n)
 
 
 def c_jiedao_where(g, me, card, it):
-    # card 借刀杀人 legal target — rules/standard/basic.sgs:136
+    # card 借刀杀人 legal target — rules/standard/basic.sgs:486
     return ((it != me) and (it.weapon is not None) and g.q('can_attack', it))
 
 
 def c_jiedao_effect(g, me, ev, card):
-    # card 借刀杀人 effect — rules/standard/basic.sgs:137
-    v_victim = g.choose_player(me, [it for it in g.alive_from_current() if g.q('in_range', ev.target, it)], '选择【杀】的目标')
+    # card 借刀杀人 effect — rules/standard/basic.sgs:487
+    v_victim = g.choose_player(me, [it for it in g.alive_from_current() if g.q('can_attack_target', ev.target, it)], '选择【杀】的目标')
     v_c_4 = g.ask_card(ev.target, 'sha', 'use', '借刀杀人：使用一张【杀】')
     if (v_c_4 is not None):
         g.call_flow('use_card', source=ev.target, card=v_c_4, targets=[v_victim])
@@ -197,24 +214,24 @@ def c_jiedao_effect(g, me, ev, card):
 
 
 def c_lebu_count(g, me, card):
-    # card 乐不思蜀 target count — rules/standard/basic.sgs:150
+    # card 乐不思蜀 target count — rules/standard/basic.sgs:565
     n = 1
     return (n, n)
 
 
 def c_lebu_where(g, me, card, it):
-    # card 乐不思蜀 legal target — rules/standard/basic.sgs:150
+    # card 乐不思蜀 legal target — rules/standard/basic.sgs:565
     return (it != me)
 
 
 def c_lebu_effect(g, me, ev, card):
-    # card 乐不思蜀 effect — rules/standard/basic.sgs:151
+    # card 乐不思蜀 effect — rules/standard/basic.sgs:566
     if ((not ev.nullified) and (g.call_flow('judge', who=ev.target, reason='乐不思蜀').card.suit != 'heart')):
         g.skip('chupai')
 
 
 def c_shandian_effect(g, me, ev, card):
-    # card 闪电 effect — rules/standard/basic.sgs:161
+    # card 闪电 effect — rules/standard/basic.sgs:621
     if (not ev.nullified):
         v_c_5 = g.call_flow('judge', who=ev.target, reason='闪电').card
         if ((v_c_5.suit == 'spade') and (v_c_5.rank >= 2) and (v_c_5.rank <= 9)):
@@ -232,22 +249,22 @@ def c_zhuge_skill_mod0(g, me, _0):
 
 
 def c_qinggang_skill_mod0(g, me, a_p):
-    # 青釭剑 modifies 防具有效 — rules/standard/equipment.sgs:11
+    # 青釭剑 modifies 防具有效 — rules/standard/equipment.sgs:34
     return False
 
 
 def c_qinggang_skill_mod0_when(g, me, a_p):
-    # 青釭剑 modifies 防具有效: when — rules/standard/equipment.sgs:11
+    # 青釭剑 modifies 防具有效: when — rules/standard/equipment.sgs:34
     return ((g.ongoing('aim') is not None) and (g.ongoing('aim').source == me) and T.is_card(g.ongoing('aim').card, 'sha') and (g.ongoing('aim').target == a_p))
 
 
 def c_cixiong_skill_on0_when(g, me, ev):
-    # 雌雄双股剑 on 指定目标后: when — rules/standard/equipment.sgs:17
+    # 雌雄双股剑 on 指定目标后: when — rules/standard/equipment.sgs:70
     return (T.is_card(ev.card, 'sha') and (ev.target.gender != me.gender))
 
 
 def c_cixiong_skill_on0(g, me, ev):
-    # 雌雄双股剑 on 指定目标后 — rules/standard/equipment.sgs:17
+    # 雌雄双股剑 on 指定目标后 — rules/standard/equipment.sgs:70
     v_o = '令其摸一张牌'
     if (ev.target.hand_count > 0):
         v_o = g.choose_option(ev.target, ['弃置一张手牌', '令其摸一张牌'], '雌雄双股剑')
@@ -258,86 +275,86 @@ def c_cixiong_skill_on0(g, me, ev):
 
 
 def c_qinglong_skill_on0_when(g, me, ev):
-    # 青龙偃月刀 on 杀被抵消时: when — rules/standard/equipment.sgs:32
-    return ev.target.alive
+    # 青龙偃月刀 on 杀被抵消时: when — rules/standard/equipment.sgs:111
+    return (ev.target.alive and g.q('targetable', me, ev.target, g.virtual('sha', [])))
 
 
 def c_qinglong_skill_on0(g, me, ev):
-    # 青龙偃月刀 on 杀被抵消时 — rules/standard/equipment.sgs:32
+    # 青龙偃月刀 on 杀被抵消时 — rules/standard/equipment.sgs:111
     v_c_6 = g.ask_card(me, 'sha', 'use', '青龙偃月刀：再使用一张【杀】')
     if (v_c_6 is not None):
         g.call_flow('use_card', source=me, card=v_c_6, targets=[ev.target])
 
 
 def c_guanshi_skill_on0_when(g, me, ev):
-    # 贯石斧 on 杀被抵消时: when — rules/standard/equipment.sgs:47
+    # 贯石斧 on 杀被抵消时: when — rules/standard/equipment.sgs:190
     return (len([it for it in me.cards if (it != me.weapon)]) >= 2)
 
 
 def c_guanshi_skill_on0(g, me, ev):
-    # 贯石斧 on 杀被抵消时 — rules/standard/equipment.sgs:47
+    # 贯石斧 on 杀被抵消时 — rules/standard/equipment.sgs:190
     g.discard(me, g.choose_cards(me, [it for it in me.cards if (it != me.weapon)], 2, None, '弃置两张牌'))
     ev.hit = True
 
 
 def c_fangtian_skill_mod0(g, me, _0, a_c):
-    # 方天画戟 modifies 杀目标上限 — rules/standard/equipment.sgs:55
+    # 方天画戟 modifies 杀目标上限 — rules/standard/equipment.sgs:229
     return 2
 
 
 def c_fangtian_skill_mod0_when(g, me, _0, a_c):
-    # 方天画戟 modifies 杀目标上限: when — rules/standard/equipment.sgs:55
+    # 方天画戟 modifies 杀目标上限: when — rules/standard/equipment.sgs:229
     return (len([it for it in me.hand if ((it != a_c) and (it not in a_c.subcards))]) == 0)
 
 
 def c_qilin_skill_on0_when(g, me, ev):
-    # 麒麟弓 on 造成伤害时: when — rules/standard/equipment.sgs:60
+    # 麒麟弓 on 造成伤害时: when — rules/standard/equipment.sgs:249
     return (T.is_card(ev.card, 'sha') and ((ev.target.plus_horse is not None) or (ev.target.minus_horse is not None)))
 
 
 def c_qilin_skill_on0(g, me, ev):
-    # 麒麟弓 on 造成伤害时 — rules/standard/equipment.sgs:60
+    # 麒麟弓 on 造成伤害时 — rules/standard/equipment.sgs:249
     g.discard(me, g.choose_card(me, [it for it in [ev.target.plus_horse, ev.target.minus_horse] if (it is not None)], '弃置一张坐骑牌'))
 
 
 def c_bagua_skill_on0_when(g, me, ev):
-    # 八卦阵 on 需要响应时: when — rules/standard/equipment.sgs:67
+    # 八卦阵 on 需要响应时: when — rules/standard/equipment.sgs:273
     return ((ev.pattern == 'shan') and (ev.card is None) and g.q('armor_valid', me))
 
 
 def c_bagua_skill_on0(g, me, ev):
-    # 八卦阵 on 需要响应时 — rules/standard/equipment.sgs:67
+    # 八卦阵 on 需要响应时 — rules/standard/equipment.sgs:273
     if g.call_flow('judge', who=me, reason='八卦阵').card.red:
         ev.card = g.virtual('shan', [])
 
 
 def c_jueying_skill_mod0(g, me, _0, _1):
-    # 绝影 modifies 距离 — rules/standard/equipment.sgs:74
+    # 绝影 modifies 距离 — rules/standard/equipment.sgs:315
     return 1
 
 
 def c_dilu_skill_mod0(g, me, _0, _1):
-    # 的卢 modifies 距离 — rules/standard/equipment.sgs:75
+    # 的卢 modifies 距离 — rules/standard/equipment.sgs:331
     return 1
 
 
 def c_zhuahuang_skill_mod0(g, me, _0, _1):
-    # 爪黄飞电 modifies 距离 — rules/standard/equipment.sgs:76
+    # 爪黄飞电 modifies 距离 — rules/standard/equipment.sgs:354
     return 1
 
 
 def c_chitu_skill_mod0(g, me, _0, _1):
-    # 赤兔 modifies 距离 — rules/standard/equipment.sgs:77
+    # 赤兔 modifies 距离 — rules/standard/equipment.sgs:366
     return 1
 
 
 def c_dawan_skill_mod0(g, me, _0, _1):
-    # 大宛 modifies 距离 — rules/standard/equipment.sgs:78
+    # 大宛 modifies 距离 — rules/standard/equipment.sgs:379
     return 1
 
 
 def c_zixing_skill_mod0(g, me, _0, _1):
-    # 紫骍 modifies 距离 — rules/standard/equipment.sgs:79
+    # 紫骍 modifies 距离 — rules/standard/equipment.sgs:393
     return 1
 
 
@@ -352,83 +369,85 @@ def sk_jijiu_viewas0_when(g, me):
 
 
 def sk_qingnang_active0_when(g, me):
-    # 青囊 active: when — rules/standard/heroes_qun.sgs:11
+    # 青囊 active: when — rules/standard/heroes_qun.sgs:33
     return (me.hand_count > 0)
 
 
 def sk_qingnang_active0_count(g, me):
-    # 青囊 active target count — rules/standard/heroes_qun.sgs:11
+    # 青囊 active target count — rules/standard/heroes_qun.sgs:33
     n = 1
     return (n, n)
 
 
 def sk_qingnang_active0_where(g, me, it):
-    # 青囊 active legal target — rules/standard/heroes_qun.sgs:11
+    # 青囊 active legal target — rules/standard/heroes_qun.sgs:33
     return it.wounded
 
 
 def sk_qingnang_active0(g, me):
-    # 青囊 active — rules/standard/heroes_qun.sgs:11
+    # 青囊 active — rules/standard/heroes_qun.sgs:33
     g.discard(me, g.choose_card(me, me.hand, '弃置一张手牌'))
     targets = g.choose_players(me, [it for it in g.alive_from_current() if it.wounded], 1, None, '青囊 active')
     g.call_flow('recover', source=me, target=targets[0])
 
 
 def sk_qingnang_active0_limit(g, me):
-    # 青囊 active: limit — rules/standard/heroes_qun.sgs:11
+    # 青囊 active: limit — rules/standard/heroes_qun.sgs:33
     return 1
 
 
 def sk_wushuang_on0_when(g, me, ev):
-    # 无双 on 指定目标后: when — rules/standard/heroes_qun.sgs:19
+    # 无双 on 指定目标后: when — rules/standard/heroes_qun.sgs:67
     return (T.is_card(ev.card, 'sha') or T.is_card(ev.card, 'juedou'))
 
 
 def sk_wushuang_on0(g, me, ev):
-    # 无双 on 指定目标后 — rules/standard/heroes_qun.sgs:19
+    # 无双 on 指定目标后 — rules/standard/heroes_qun.sgs:67
     ev.need = 2
 
 
 def sk_wushuang_on1_when(g, me, ev):
-    # 无双 on 成为目标后: when — rules/standard/heroes_qun.sgs:20
+    # 无双 on 成为目标后: when — rules/standard/heroes_qun.sgs:68
     return T.is_card(ev.card, 'juedou')
 
 
 def sk_wushuang_on1(g, me, ev):
-    # 无双 on 成为目标后 — rules/standard/heroes_qun.sgs:20
+    # 无双 on 成为目标后 — rules/standard/heroes_qun.sgs:68
     ev.need_back = 2
 
 
 def sk_lijian_active0_when(g, me):
-    # 离间 active: when — rules/standard/heroes_qun.sgs:26
+    # 离间 active: when — rules/standard/heroes_qun.sgs:116
     return (me.card_count > 0)
 
 
 def sk_lijian_active0_count(g, me):
-    # 离间 active target count — rules/standard/heroes_qun.sgs:26
+    # 离间 active target count — rules/standard/heroes_qun.sgs:116
     n = 2
     return (n, n)
 
 
 def sk_lijian_active0_where(g, me, it):
-    # 离间 active legal target — rules/standard/heroes_qun.sgs:26
+    # 离间 active legal target — rules/standard/heroes_qun.sgs:116
     return ((it != me) and (it.gender == 'male'))
 
 
 def sk_lijian_active0(g, me):
-    # 离间 active — rules/standard/heroes_qun.sgs:26
+    # 离间 active — rules/standard/heroes_qun.sgs:116
     g.discard(me, g.choose_card(me, me.cards, '弃置一张牌'))
     targets = g.choose_players(me, [it for it in g.alive_from_current() if ((it != me) and (it.gender == 'male'))], 2, None, '离间 active')
-    g.call_flow('use_card', source=T.index(targets, 1), card=g.virtual('juedou', []), targets=[T.index(targets, 0)], no_nullify=True)
+    v_victim_2 = g.choose_player(me, [it for it in targets if g.q('targetable', (T.index(targets, 1) if (it == T.index(targets, 0)) else T.index(targets, 0)), it, g.virtual('juedou', []))], '【决斗】的目标')
+    v_user = (T.index(targets, 1) if (v_victim_2 == T.index(targets, 0)) else T.index(targets, 0))
+    g.call_flow('use_card', source=v_user, card=g.virtual('juedou', []), targets=[v_victim_2], no_nullify=True)
 
 
 def sk_lijian_active0_limit(g, me):
-    # 离间 active: limit — rules/standard/heroes_qun.sgs:26
+    # 离间 active: limit — rules/standard/heroes_qun.sgs:116
     return 1
 
 
 def sk_biyue_on0(g, me, ev):
-    # 闭月 on 结束阶段开始时 — rules/standard/heroes_qun.sgs:32
+    # 闭月 on 结束阶段开始时 — rules/standard/heroes_qun.sgs:178
     g.draw(me, 1)
 
 
@@ -460,85 +479,85 @@ def sk_rende_active0(g, me):
 
 
 def sk_jijiang_on0_when(g, me, ev):
-    # 激将 on 需要响应时: when — rules/standard/heroes_shu.sgs:18
+    # 激将 on 需要响应时: when — rules/standard/heroes_shu.sgs:42
     return ((ev.pattern == 'sha') and (ev.card is None) and (len([it for it in g.others(me) if (it.kingdom == 'shu')]) > 0))
 
 
 def sk_jijiang_on0(g, me, ev):
-    # 激将 on 需要响应时 — rules/standard/heroes_shu.sgs:18
-    for v_p_6 in [it for it in g.others(me) if (it.kingdom == 'shu')]:
+    # 激将 on 需要响应时 — rules/standard/heroes_shu.sgs:42
+    for v_p_6 in [it for it in g.alive_from_current() if ((it != me) and (it.kingdom == 'shu'))]:
         if (g.call_flow('respond', who=v_p_6, pattern='sha', how='play') is not None):
             ev.card = g.virtual('sha', [])
             return
 
 
 def sk_wusheng_viewas0_where(g, me, it):
-    # 武圣 viewas 杀 — rules/standard/heroes_shu.sgs:31
+    # 武圣 viewas 杀 — rules/standard/heroes_shu.sgs:92
     return it.red
 
 
 def sk_paoxiao_mod0(g, me, _0):
-    # 咆哮 modifies 杀次数上限 — rules/standard/heroes_shu.sgs:37
+    # 咆哮 modifies 杀次数上限 — rules/standard/heroes_shu.sgs:142
     return T.INF
 
 
 def sk_guanxing_on0(g, me, ev):
-    # 观星 on 准备阶段开始时 — rules/standard/heroes_shu.sgs:43
+    # 观星 on 准备阶段开始时 — rules/standard/heroes_shu.sgs:155
     v_cs_2 = g.peek(min(len(g.alive_from_current()), 5))
-    v_bottom = g.choose_cards(me, v_cs_2, 0, 5, '置于牌堆底的牌')
+    v_bottom = g.choose_cards(me, v_cs_2, 0, 5, '置于牌堆底的牌，先选的在上')
     v_top = g.choose_cards(me, [it for it in v_cs_2 if (it not in v_bottom)], (len(v_cs_2) - len(v_bottom)), None, '置于牌堆顶的牌，先选的在上')
     g.put_bottom(v_bottom)
     g.put(list(reversed(v_top)), 'draw', None)
 
 
 def sk_kongcheng_mod0(g, me, _0, _1, a_c):
-    # 空城 modifies 可成为目标 — rules/standard/heroes_shu.sgs:53
+    # 空城 modifies 可成为目标 — rules/standard/heroes_shu.sgs:192
     return False
 
 
 def sk_kongcheng_mod0_when(g, me, _0, _1, a_c):
-    # 空城 modifies 可成为目标: when — rules/standard/heroes_shu.sgs:53
+    # 空城 modifies 可成为目标: when — rules/standard/heroes_shu.sgs:192
     return ((me.hand_count == 0) and (T.is_card(a_c, 'sha') or T.is_card(a_c, 'juedou')))
 
 
 def sk_longdan_viewas0_where(g, me, it):
-    # 龙胆 viewas 闪 — rules/standard/heroes_shu.sgs:59
+    # 龙胆 viewas 闪 — rules/standard/heroes_shu.sgs:231
     return T.is_card(it, 'sha')
 
 
 def sk_longdan_viewas1_where(g, me, it):
-    # 龙胆 viewas 杀 — rules/standard/heroes_shu.sgs:60
+    # 龙胆 viewas 杀 — rules/standard/heroes_shu.sgs:232
     return T.is_card(it, 'shan')
 
 
 def sk_mashu_mod0(g, me, _0, _1):
-    # 马术 modifies 距离 — rules/standard/heroes_shu.sgs:66
+    # 马术 modifies 距离 — rules/standard/heroes_shu.sgs:265
     return 1
 
 
 def sk_tieqi_on0_when(g, me, ev):
-    # 铁骑 on 指定目标后: when — rules/standard/heroes_shu.sgs:70
+    # 铁骑 on 指定目标后: when — rules/standard/heroes_shu.sgs:288
     return T.is_card(ev.card, 'sha')
 
 
 def sk_tieqi_on0(g, me, ev):
-    # 铁骑 on 指定目标后 — rules/standard/heroes_shu.sgs:70
+    # 铁骑 on 指定目标后 — rules/standard/heroes_shu.sgs:288
     if g.call_flow('judge', who=me, reason='铁骑').card.red:
         ev.unavoidable = True
 
 
 def sk_jizhi_on0_when(g, me, ev):
-    # 集智 on 使用牌时: when — rules/standard/heroes_shu.sgs:78
+    # 集智 on 使用牌时: when — rules/standard/heroes_shu.sgs:317
     return (ev.card.kind == 'trick')
 
 
 def sk_jizhi_on0(g, me, ev):
-    # 集智 on 使用牌时 — rules/standard/heroes_shu.sgs:78
+    # 集智 on 使用牌时 — rules/standard/heroes_shu.sgs:317
     g.draw(me, 1)
 
 
 def sk_qicai_mod0(g, me, _0, _1):
-    # 奇才 modifies 锦囊牌距离限制 — rules/standard/heroes_shu.sgs:82
+    # 奇才 modifies 锦囊牌距离限制 — rules/standard/heroes_shu.sgs:347
     return T.INF
 
 
@@ -553,35 +572,35 @@ def sk_jianxiong_on0(g, me, ev):
 
 
 def sk_hujia_on0_when(g, me, ev):
-    # 护驾 on 需要响应时: when — rules/standard/heroes_wei.sgs:11
+    # 护驾 on 需要响应时: when — rules/standard/heroes_wei.sgs:38
     return ((ev.pattern == 'shan') and (ev.card is None) and (len([it for it in g.others(me) if (it.kingdom == 'wei')]) > 0))
 
 
 def sk_hujia_on0(g, me, ev):
-    # 护驾 on 需要响应时 — rules/standard/heroes_wei.sgs:11
-    for v_p_7 in [it for it in g.others(me) if (it.kingdom == 'wei')]:
+    # 护驾 on 需要响应时 — rules/standard/heroes_wei.sgs:38
+    for v_p_7 in [it for it in g.alive_from_current() if ((it != me) and (it.kingdom == 'wei'))]:
         if (g.call_flow('respond', who=v_p_7, pattern='shan', how='play') is not None):
             ev.card = g.virtual('shan', [])
             return
 
 
 def sk_fankui_on0_when(g, me, ev):
-    # 反馈 on 受到伤害后: when — rules/standard/heroes_wei.sgs:24
+    # 反馈 on 受到伤害后: when — rules/standard/heroes_wei.sgs:98
     return ((ev.source is not None) and (ev.source != me) and (ev.source.card_count > 0))
 
 
 def sk_fankui_on0(g, me, ev):
-    # 反馈 on 受到伤害后 — rules/standard/heroes_wei.sgs:24
+    # 反馈 on 受到伤害后 — rules/standard/heroes_wei.sgs:98
     g.gain(me, g.choose_card(me, ev.source.cards, '获得伤害来源的一张牌'))
 
 
 def sk_guicai_on0_when(g, me, ev):
-    # 鬼才 on 判定牌生效前: when — rules/standard/heroes_wei.sgs:30
+    # 鬼才 on 判定牌生效前: when — rules/standard/heroes_wei.sgs:133
     return (me.hand_count > 0)
 
 
 def sk_guicai_on0(g, me, ev):
-    # 鬼才 on 判定牌生效前 — rules/standard/heroes_wei.sgs:30
+    # 鬼才 on 判定牌生效前 — rules/standard/heroes_wei.sgs:133
     v_c_7 = g.choose_card(me, me.hand, '打出一张手牌代替判定牌')
     g.say(me, ' 打出 ', v_c_7, ' 代替判定牌 ', ev.card)
     g.put(v_c_7, 'processing', None)
@@ -590,12 +609,12 @@ def sk_guicai_on0(g, me, ev):
 
 
 def sk_ganglie_on0_when(g, me, ev):
-    # 刚烈 on 受到伤害后: when — rules/standard/heroes_wei.sgs:42
+    # 刚烈 on 受到伤害后: when — rules/standard/heroes_wei.sgs:164
     return ((ev.source is not None) and ev.source.alive)
 
 
 def sk_ganglie_on0(g, me, ev):
-    # 刚烈 on 受到伤害后 — rules/standard/heroes_wei.sgs:42
+    # 刚烈 on 受到伤害后 — rules/standard/heroes_wei.sgs:164
     v_src = ev.source
     if (g.call_flow('judge', who=me, reason='刚烈').card.suit != 'heart'):
         v_o_2 = '受到1点伤害'
@@ -608,12 +627,12 @@ def sk_ganglie_on0(g, me, ev):
 
 
 def sk_tuxi_on0_when(g, me, ev):
-    # 突袭 on 摸牌阶段开始时: when — rules/standard/heroes_wei.sgs:59
+    # 突袭 on 摸牌阶段开始时: when — rules/standard/heroes_wei.sgs:208
     return (len([it for it in g.others(me) if (it.hand_count > 0)]) > 0)
 
 
 def sk_tuxi_on0(g, me, ev):
-    # 突袭 on 摸牌阶段开始时 — rules/standard/heroes_wei.sgs:59
+    # 突袭 on 摸牌阶段开始时 — rules/standard/heroes_wei.sgs:208
     targets = g.choose_players(me, [it for it in g.alive_from_current() if ((it != me) and (it.hand_count > 0))], 1, 2, '突袭 on 摸牌阶段开始时')
     ev.draw_given_up = True
     for v_p_8 in list(targets):
@@ -621,50 +640,52 @@ def sk_tuxi_on0(g, me, ev):
 
 
 def sk_luoyi_on0_when(g, me, ev):
-    # 裸衣 on 摸牌阶段摸牌时: when — rules/standard/heroes_wei.sgs:71
+    # 裸衣 on 摸牌阶段摸牌时: when — rules/standard/heroes_wei.sgs:244
     return (ev.draw_count > 0)
 
 
 def sk_luoyi_on0(g, me, ev):
-    # 裸衣 on 摸牌阶段摸牌时 — rules/standard/heroes_wei.sgs:71
+    # 裸衣 on 摸牌阶段摸牌时 — rules/standard/heroes_wei.sgs:244
     ev.draw_count -= 1
     g.set_mark(me, 'luoyi_on', 1)
 
 
 def sk_luoyi_on1_when(g, me, ev):
-    # 裸衣 on 造成伤害时: when — rules/standard/heroes_wei.sgs:75
+    # 裸衣 on 造成伤害时: when — rules/standard/heroes_wei.sgs:248
     return ((me.marks.get('luoyi_on', 0) > 0) and (T.is_card(ev.card, 'sha') or T.is_card(ev.card, 'juedou')))
 
 
 def sk_luoyi_on1(g, me, ev):
-    # 裸衣 on 造成伤害时 — rules/standard/heroes_wei.sgs:75
+    # 裸衣 on 造成伤害时 — rules/standard/heroes_wei.sgs:248
     ev.amount += 1
 
 
 def sk_tiandu_on0_when(g, me, ev):
-    # 天妒 on 判定牌生效后: when — rules/standard/heroes_wei.sgs:81
+    # 天妒 on 判定牌生效后: when — rules/standard/heroes_wei.sgs:293
     return (ev.card.zone == 'processing')
 
 
 def sk_tiandu_on0(g, me, ev):
-    # 天妒 on 判定牌生效后 — rules/standard/heroes_wei.sgs:81
+    # 天妒 on 判定牌生效后 — rules/standard/heroes_wei.sgs:293
     g.gain(me, ev.card)
 
 
 def sk_yiji_on0(g, me, ev):
-    # 遗计 on 受到伤害后 — rules/standard/heroes_wei.sgs:85
-    for _ in range(ev.amount):
+    # 遗计 on 受到伤害后 — rules/standard/heroes_wei.sgs:317
+    v_n_2 = 0
+    while g.loop_guard() and ((v_n_2 < ev.amount) and ((v_n_2 == 0) or g.ask(me, '再发动一次【遗计】？'))):
+        v_n_2 += 1
         for v_c_8 in list(g.peek(2)):
             g.gain(g.choose_player(me, g.alive_from_current(), '将一张「遗计」牌交给一名角色'), v_c_8)
 
 
 def sk_qingguo_viewas0_where(g, me, it):
-    # 倾国 viewas 闪 — rules/standard/heroes_wei.sgs:97
+    # 倾国 viewas 闪 — rules/standard/heroes_wei.sgs:356
     return it.black
 
 
 def sk_luoshen_on0(g, me, ev):
-    # 洛神 on 准备阶段开始时 — rules/standard/heroes_wei.sgs:101
+    # 洛神 on 准备阶段开始时 — rules/standard/heroes_wei.sgs:389
     while g.loop_guard() and True:
         v_c_9 = g.call_flow('judge', who=me, reason='洛神').card
         if (not v_c_9.black):
@@ -692,80 +713,80 @@ def sk_zhiheng_active0_limit(g, me):
 
 
 def sk_jiuyuan_on0_when(g, me, ev):
-    # 救援 on 回复体力时: when — rules/standard/heroes_wu.sgs:13
+    # 救援 on 回复体力时: when — rules/standard/heroes_wu.sgs:38
     return (T.is_card(ev.card, 'tao') and (ev.source is not None) and (ev.source != me) and (ev.source.kingdom == 'wu'))
 
 
 def sk_jiuyuan_on0(g, me, ev):
-    # 救援 on 回复体力时 — rules/standard/heroes_wu.sgs:13
+    # 救援 on 回复体力时 — rules/standard/heroes_wu.sgs:38
     ev.amount += 1
 
 
 def sk_qixi_viewas0_where(g, me, it):
-    # 奇袭 viewas 过河拆桥 — rules/standard/heroes_wu.sgs:21
+    # 奇袭 viewas 过河拆桥 — rules/standard/heroes_wu.sgs:80
     return it.black
 
 
 def sk_keji_on0_when(g, me, ev):
-    # 克己 on 使用牌时: when — rules/standard/heroes_wu.sgs:28
+    # 克己 on 使用牌时: when — rules/standard/heroes_wu.sgs:110
     return (T.is_card(ev.card, 'sha') and (g.current == me))
 
 
 def sk_keji_on0(g, me, ev):
-    # 克己 on 使用牌时 — rules/standard/heroes_wu.sgs:28
+    # 克己 on 使用牌时 — rules/standard/heroes_wu.sgs:110
     g.set_mark(me, 'keji_sha', 1)
 
 
 def sk_keji_on1_when(g, me, ev):
-    # 克己 on 打出牌时: when — rules/standard/heroes_wu.sgs:29
+    # 克己 on 打出牌时: when — rules/standard/heroes_wu.sgs:111
     return (T.is_card(ev.card, 'sha') and (g.current == me))
 
 
 def sk_keji_on1(g, me, ev):
-    # 克己 on 打出牌时 — rules/standard/heroes_wu.sgs:29
+    # 克己 on 打出牌时 — rules/standard/heroes_wu.sgs:111
     g.set_mark(me, 'keji_sha', 1)
 
 
 def sk_keji_on2_when(g, me, ev):
-    # 克己 on 出牌阶段与弃牌阶段间: when — rules/standard/heroes_wu.sgs:30
+    # 克己 on 出牌阶段与弃牌阶段间: when — rules/standard/heroes_wu.sgs:112
     return ((me.marks.get('keji_sha', 0) == 0) and (me.hand_count > g.q('hand_limit', me)))
 
 
 def sk_keji_on2(g, me, ev):
-    # 克己 on 出牌阶段与弃牌阶段间 — rules/standard/heroes_wu.sgs:30
+    # 克己 on 出牌阶段与弃牌阶段间 — rules/standard/heroes_wu.sgs:112
     g.skip('qipai')
 
 
 def sk_kurou_active0(g, me):
-    # 苦肉 active — rules/standard/heroes_wu.sgs:36
+    # 苦肉 active — rules/standard/heroes_wu.sgs:148
     g.call_flow('lose_hp', target=me)
     if me.alive:
         g.draw(me, 2)
 
 
 def sk_yingzi_on0(g, me, ev):
-    # 英姿 on 摸牌阶段摸牌时 — rules/standard/heroes_wu.sgs:42
+    # 英姿 on 摸牌阶段摸牌时 — rules/standard/heroes_wu.sgs:178
     ev.draw_count += 1
 
 
 def sk_fanjian_active0_when(g, me):
-    # 反间 active: when — rules/standard/heroes_wu.sgs:46
+    # 反间 active: when — rules/standard/heroes_wu.sgs:196
     return (me.hand_count > 0)
 
 
 def sk_fanjian_active0_count(g, me):
-    # 反间 active target count — rules/standard/heroes_wu.sgs:46
+    # 反间 active target count — rules/standard/heroes_wu.sgs:196
     n = 1
     return (n, n)
 
 
 def sk_fanjian_active0_where(g, me, it):
-    # 反间 active legal target — rules/standard/heroes_wu.sgs:46
+    # 反间 active legal target — rules/standard/heroes_wu.sgs:196
     return (it != me)
 
 
 def sk_fanjian_active0(g, me):
-    # 反间 active — rules/standard/heroes_wu.sgs:46
+    # 反间 active — rules/standard/heroes_wu.sgs:196
     targets = g.choose_players(me, [it for it in g.alive_from_current() if (it != me)], 1, None, '反间 active')
     v_s = g.choose_option(targets[0], ['spade', 'heart', 'club', 'diamond'], '选择一种花色')
     v_c_10 = g.choose_card(targets[0], me.hand, '获得其一张手牌')
@@ -776,66 +797,66 @@ def sk_fanjian_active0(g, me):
 
 
 def sk_fanjian_active0_limit(g, me):
-    # 反间 active: limit — rules/standard/heroes_wu.sgs:46
+    # 反间 active: limit — rules/standard/heroes_wu.sgs:196
     return 1
 
 
 def sk_guose_viewas0_where(g, me, it):
-    # 国色 viewas 乐不思蜀 — rules/standard/heroes_wu.sgs:58
+    # 国色 viewas 乐不思蜀 — rules/standard/heroes_wu.sgs:235
     return (it.suit == 'diamond')
 
 
 def sk_liuli_on0_when(g, me, ev):
-    # 流离 on 成为目标时: when — rules/standard/heroes_wu.sgs:62
-    return (T.is_card(ev.card, 'sha') and (me.card_count > 0) and (len([it for it in g.alive_from_current() if ((it != me) and (it != ev.source) and g.q('in_range', me, it))]) > 0))
+    # 流离 on 成为目标时: when — rules/standard/heroes_wu.sgs:260
+    return (T.is_card(ev.card, 'sha') and (me.card_count > 0) and (len([it for it in g.alive_from_current() if ((it != me) and (it != ev.source) and g.q('in_range', me, it) and g.q('targetable', ev.source, it, ev.card) and (it not in ev.use.targets))]) > 0))
 
 
 def sk_liuli_on0(g, me, ev):
-    # 流离 on 成为目标时 — rules/standard/heroes_wu.sgs:62
+    # 流离 on 成为目标时 — rules/standard/heroes_wu.sgs:260
     g.discard(me, g.choose_card(me, me.cards, '弃置一张牌'))
-    v_p_9 = g.choose_player(me, [it for it in g.alive_from_current() if ((it != me) and (it != ev.source) and g.q('in_range', me, it))], '将此【杀】转移给')
+    v_p_9 = g.choose_player(me, [it for it in g.alive_from_current() if ((it != me) and (it != ev.source) and g.q('in_range', me, it) and g.q('targetable', ev.source, it, ev.card) and (it not in ev.use.targets))], '将此【杀】转移给')
     g.say(me, ' 将 ', ev.card, ' 转移给 ', v_p_9)
     ev.target = v_p_9
 
 
 def sk_qianxun_mod0(g, me, _0, _1, a_c):
-    # 谦逊 modifies 可成为目标 — rules/standard/heroes_wu.sgs:74
+    # 谦逊 modifies 可成为目标 — rules/standard/heroes_wu.sgs:328
     return False
 
 
 def sk_qianxun_mod0_when(g, me, _0, _1, a_c):
-    # 谦逊 modifies 可成为目标: when — rules/standard/heroes_wu.sgs:74
+    # 谦逊 modifies 可成为目标: when — rules/standard/heroes_wu.sgs:328
     return (T.is_card(a_c, 'shunshou') or T.is_card(a_c, 'lebu'))
 
 
 def sk_lianying_on0_when(g, me, ev):
-    # 连营 on 牌移动后: when — rules/standard/heroes_wu.sgs:78
+    # 连营 on 牌移动后: when — rules/standard/heroes_wu.sgs:357
     return ((ev.loser == me) and (ev.lost_hand > 0) and (me.hand_count == 0))
 
 
 def sk_lianying_on0(g, me, ev):
-    # 连营 on 牌移动后 — rules/standard/heroes_wu.sgs:78
+    # 连营 on 牌移动后 — rules/standard/heroes_wu.sgs:357
     g.draw(me, 1)
 
 
 def sk_jieyin_active0_when(g, me):
-    # 结姻 active: when — rules/standard/heroes_wu.sgs:84
+    # 结姻 active: when — rules/standard/heroes_wu.sgs:389
     return (me.hand_count >= 2)
 
 
 def sk_jieyin_active0_count(g, me):
-    # 结姻 active target count — rules/standard/heroes_wu.sgs:84
+    # 结姻 active target count — rules/standard/heroes_wu.sgs:389
     n = 1
     return (n, n)
 
 
 def sk_jieyin_active0_where(g, me, it):
-    # 结姻 active legal target — rules/standard/heroes_wu.sgs:84
+    # 结姻 active legal target — rules/standard/heroes_wu.sgs:389
     return ((it != me) and (it.gender == 'male') and it.wounded)
 
 
 def sk_jieyin_active0(g, me):
-    # 结姻 active — rules/standard/heroes_wu.sgs:84
+    # 结姻 active — rules/standard/heroes_wu.sgs:389
     g.discard(me, g.choose_cards(me, me.hand, 2, None, '弃置两张手牌'))
     targets = g.choose_players(me, [it for it in g.alive_from_current() if ((it != me) and (it.gender == 'male') and it.wounded)], 1, None, '结姻 active')
     g.call_flow('recover', source=me, target=me)
@@ -843,26 +864,1308 @@ def sk_jieyin_active0(g, me):
 
 
 def sk_jieyin_active0_limit(g, me):
-    # 结姻 active: limit — rules/standard/heroes_wu.sgs:84
+    # 结姻 active: limit — rules/standard/heroes_wu.sgs:389
     return 1
 
 
 def sk_xiaoji_on0_when(g, me, ev):
-    # 枭姬 on 牌移动后: when — rules/standard/heroes_wu.sgs:93
+    # 枭姬 on 牌移动后: when — rules/standard/heroes_wu.sgs:416
     return ((ev.loser == me) and (ev.lost_equip > 0))
 
 
 def sk_xiaoji_on0(g, me, ev):
-    # 枭姬 on 牌移动后 — rules/standard/heroes_wu.sgs:93
-    for _ in range(ev.lost_equip):
+    # 枭姬 on 牌移动后 — rules/standard/heroes_wu.sgs:416
+    v_n_3 = 0
+    while g.loop_guard() and ((v_n_3 < ev.lost_equip) and ((v_n_3 == 0) or g.ask(me, '再发动一次【枭姬】？'))):
+        v_n_3 += 1
         g.draw(me, 2)
+
+
+def t_1_expect0(g):
+    # test 杀：目标不使用闪，受到1点伤害 — rules/standard/basic.sgs:49
+    return ((g.seat_of('zhangliao').hp == 3) and (g.seat_of('xuchu').hp == 4))
+
+
+def t_1_expect1(g):
+    # test 杀：目标不使用闪，受到1点伤害 — rules/standard/basic.sgs:50
+    return (('shan' in [c.name for c in g.seat_of('zhangliao').hand]) and (len(g.seat_of('xuchu').hand) == 0))
+
+
+def t_2_expect0(g):
+    # test 杀：被闪抵消，不造成伤害 — rules/standard/basic.sgs:63
+    return ((g.seat_of('zhangliao').hp == 4) and (len(g.seat_of('zhangliao').hand) == 0))
+
+
+def t_3_expect0(g):
+    # test 杀：每个出牌阶段限使用一次 — rules/standard/basic.sgs:78
+    return (g.seat_of('zhangliao').hp == 3)
+
+
+def t_3_expect1(g):
+    # test 杀：每个出牌阶段限使用一次 — rules/standard/basic.sgs:80
+    return ((len(g.seat_of('xuchu').hand) == 1) and ('shan' in [c.name for c in g.seat_of('xuchu').hand]))
+
+
+def t_4_expect0(g):
+    # test 杀：未装备武器时攻击范围为1 — rules/standard/basic.sgs:93
+    return ((g.q('attack_range', g.seat_of('xuchu')) == 1) and (g.q('distance', g.seat_of('xuchu'), g.seat_of('lvmeng')) == 2))
+
+
+def t_4_expect1(g):
+    # test 杀：未装备武器时攻击范围为1 — rules/standard/basic.sgs:96
+    return ((g.seat_of('zhangliao').hp == 4) and (g.seat_of('lvmeng').hp == 4) and (g.seat_of('huanggai').hp == 4))
+
+
+def t_5_expect0(g):
+    # test 闪：抵消万箭齐发对自己的效果 — rules/standard/basic.sgs:111
+    return ((g.seat_of('zhangliao').hp == 4) and (len(g.seat_of('zhangliao').hand) == 0))
+
+
+def t_5_expect1(g):
+    # test 闪：抵消万箭齐发对自己的效果 — rules/standard/basic.sgs:112
+    return ((g.seat_of('lvmeng').hp == 3) and ('shan' in [c.name for c in g.seat_of('lvmeng').hand]))
+
+
+def t_6_expect0(g):
+    # test 闪：不能在出牌阶段主动使用 — rules/standard/basic.sgs:124
+    return (len(g.seat_of('xuchu').hand) == 1)
+
+
+def t_7_expect0(g):
+    # test 桃：出牌阶段对自己使用，回复1点体力 — rules/standard/basic.sgs:134
+    return ((g.seat_of('xuchu').hp == 3) and (g.seat_of('zhangliao').hp == 2))
+
+
+def t_7_expect1(g):
+    # test 桃：出牌阶段对自己使用，回复1点体力 — rules/standard/basic.sgs:135
+    return (len(g.seat_of('xuchu').hand) == 0)
+
+
+def t_8_expect0(g):
+    # test 桃：体力值已满时不能使用 — rules/standard/basic.sgs:147
+    return ((g.seat_of('xuchu').hp == 1) and ('shan' in [c.name for c in g.seat_of('xuchu').hand]))
+
+
+def t_9_expect0(g):
+    # test 桃：濒死的角色需要多个桃才能回复至1点体力 — rules/standard/basic.sgs:157
+    return (g.seat_of('zhangliao').alive and (g.seat_of('zhangliao').hp == 1))
+
+
+def t_9_expect1(g):
+    # test 桃：濒死的角色需要多个桃才能回复至1点体力 — rules/standard/basic.sgs:160
+    return ('tao' not in [c.name for c in g.seat_of('zhangliao').hand])
+
+
+def t_10_expect0(g):
+    # test 桃：其他角色对濒死的角色使用 — rules/standard/basic.sgs:170
+    return (g.seat_of('zhangliao').alive and (g.seat_of('zhangliao').hp == 1))
+
+
+def t_10_expect1(g):
+    # test 桃：其他角色对濒死的角色使用 — rules/standard/basic.sgs:171
+    return (len(g.seat_of('lvmeng').hand) == 0)
+
+
+def t_11_expect0(g):
+    # test 桃：无人使用桃，濒死的角色死亡 — rules/standard/basic.sgs:182
+    return (not g.seat_of('zhangliao').alive)
+
+
+def t_11_expect1(g):
+    # test 桃：无人使用桃，濒死的角色死亡 — rules/standard/basic.sgs:183
+    return ('tao' in [c.name for c in g.seat_of('lvmeng').hand])
+
+
+def t_12_expect0(g):
+    # test 决斗：由目标开始轮流打出杀，首先不打出的一方受到伤害 — rules/standard/basic.sgs:221
+    return ((g.seat_of('lvmeng').hp == 3) and (g.seat_of('xuchu').hp == 4))
+
+
+def t_12_expect1(g):
+    # test 决斗：由目标开始轮流打出杀，首先不打出的一方受到伤害 — rules/standard/basic.sgs:222
+    return ((len(g.seat_of('xuchu').hand) == 0) and (len(g.seat_of('lvmeng').hand) == 0))
+
+
+def t_13_expect0(g):
+    # test 决斗：使用者不打出杀则自己受到伤害 — rules/standard/basic.sgs:234
+    return ((g.seat_of('xuchu').hp == 3) and (g.seat_of('zhangliao').hp == 4))
+
+
+def t_13_expect1(g):
+    # test 决斗：使用者不打出杀则自己受到伤害 — rules/standard/basic.sgs:235
+    return (('sha' in [c.name for c in g.seat_of('xuchu').hand]) and (len(g.seat_of('zhangliao').hand) == 1))
+
+
+def t_14_expect0(g):
+    # test 过河拆桥：弃置目标装备区里的一张牌 — rules/standard/basic.sgs:263
+    return ((g.seat_of('lvmeng').armor is None) and T.is_card(g.seat_of('lvmeng').minus_horse, 'chitu'))
+
+
+def t_14_expect1(g):
+    # test 过河拆桥：弃置目标装备区里的一张牌 — rules/standard/basic.sgs:264
+    return ('shan' in [c.name for c in g.seat_of('lvmeng').hand])
+
+
+def t_15_expect0(g):
+    # test 过河拆桥：弃置目标判定区里的牌 — rules/standard/basic.sgs:273
+    return ((len(g.seat_of('zhangliao').judges) == 0) and (len(g.seat_of('zhangliao').hand) == 1))
+
+
+def t_16_expect0(g):
+    # test 过河拆桥：选择弃置手牌时随机弃置其一张 — rules/standard/basic.sgs:283
+    return ((len(g.seat_of('zhangliao').hand) == 1) and T.is_card(g.seat_of('zhangliao').armor, 'bagua'))
+
+
+def t_17_expect0(g):
+    # test 过河拆桥：弃置目标的手牌 — rules/standard/basic.sgs:291
+    return ((len(g.seat_of('zhangliao').hand) == 0) and (len(g.seat_of('xuchu').hand) == 0))
+
+
+def t_19_expect0(g):
+    # test 顺手牵羊：获得距离为1的角色装备区里的一张牌 — rules/standard/basic.sgs:329
+    return (('chitu' in [c.name for c in g.seat_of('xuchu').hand]) and (g.seat_of('zhangliao').minus_horse is None))
+
+
+def t_19_expect1(g):
+    # test 顺手牵羊：获得距离为1的角色装备区里的一张牌 — rules/standard/basic.sgs:330
+    return ('shan' in [c.name for c in g.seat_of('zhangliao').hand])
+
+
+def t_20_expect0(g):
+    # test 顺手牵羊：选择手牌时随机获得其一张 — rules/standard/basic.sgs:338
+    return ((len(g.seat_of('zhangliao').hand) == 1) and T.is_card(g.seat_of('zhangliao').minus_horse, 'chitu'))
+
+
+def t_20_expect1(g):
+    # test 顺手牵羊：选择手牌时随机获得其一张 — rules/standard/basic.sgs:339
+    return (len(g.seat_of('xuchu').hand) == 1)
+
+
+def t_21_expect0(g):
+    # test 顺手牵羊：获得目标判定区里的牌 — rules/standard/basic.sgs:348
+    return (('lebu' in [c.name for c in g.seat_of('xuchu').hand]) and (len(g.seat_of('zhangliao').judges) == 0))
+
+
+def t_22_expect0(g):
+    # test 顺手牵羊：不能对距离2的角色使用，武器不影响其距离 — rules/standard/basic.sgs:360
+    return (g.q('distance', g.seat_of('xuchu'), g.seat_of('lvmeng')) == 2)
+
+
+def t_22_expect1(g):
+    # test 顺手牵羊：不能对距离2的角色使用，武器不影响其距离 — rules/standard/basic.sgs:362
+    return (('shan' in [c.name for c in g.seat_of('lvmeng').hand]) and (len(g.seat_of('xuchu').hand) == 1))
+
+
+def t_23_expect0(g):
+    # test 无中生有：摸两张牌 — rules/standard/basic.sgs:379
+    return (len(g.seat_of('xuchu').hand) == 2)
+
+
+def t_23_expect1(g):
+    # test 无中生有：摸两张牌 — rules/standard/basic.sgs:380
+    return (('shan' in [c.name for c in g.seat_of('xuchu').hand]) and ('nanman' in [c.name for c in g.seat_of('xuchu').hand]) and ('tao' not in [c.name for c in g.seat_of('xuchu').hand]))
+
+
+def t_23_expect2(g):
+    # test 无中生有：摸两张牌 — rules/standard/basic.sgs:381
+    return (len(g.seat_of('zhangliao').hand) == 0)
+
+
+def t_24_expect0(g):
+    # test 南蛮入侵：其他角色须打出杀，否则受到1点伤害 — rules/standard/basic.sgs:402
+    return ((g.seat_of('xuchu').hp == 4) and (g.seat_of('zhangliao').hp == 4) and (g.seat_of('lvmeng').hp == 3) and (g.seat_of('huanggai').hp == 3))
+
+
+def t_24_expect1(g):
+    # test 南蛮入侵：其他角色须打出杀，否则受到1点伤害 — rules/standard/basic.sgs:404
+    return ('sha' in [c.name for c in g.seat_of('huanggai').hand])
+
+
+def t_25_expect0(g):
+    # test 万箭齐发：其他角色须使用闪，否则受到1点伤害 — rules/standard/basic.sgs:426
+    return ((g.seat_of('xuchu').hp == 4) and (g.seat_of('zhangliao').hp == 4) and (g.seat_of('lvmeng').hp == 3) and (g.seat_of('huanggai').hp == 3))
+
+
+def t_26_expect0(g):
+    # test 桃园结义：每名角色回复1点体力，不超过体力上限 — rules/standard/basic.sgs:446
+    return ((g.seat_of('xuchu').hp == 3) and (g.seat_of('zhangliao').hp == 4) and (g.seat_of('lvmeng').hp == 2) and (g.seat_of('huanggai').hp == 4))
+
+
+def t_26_expect1(g):
+    # test 桃园结义：每名角色回复1点体力，不超过体力上限 — rules/standard/basic.sgs:447
+    return (g.seat_of('zhangliao').max_hp == 4)
+
+
+def t_27_expect0(g):
+    # test 五谷丰登：亮出等同于角色数的牌，从使用者开始依次获得一张 — rules/standard/basic.sgs:479
+    return (('tao' in [c.name for c in g.seat_of('xuchu').hand]) and (len(g.seat_of('xuchu').hand) == 1))
+
+
+def t_27_expect1(g):
+    # test 五谷丰登：亮出等同于角色数的牌，从使用者开始依次获得一张 — rules/standard/basic.sgs:480
+    return (('zhuge' in [c.name for c in g.seat_of('zhangliao').hand]) and ('nanman' in [c.name for c in g.seat_of('lvmeng').hand]) and ('shan' in [c.name for c in g.seat_of('huanggai').hand]))
+
+
+def t_27_expect2(g):
+    # test 五谷丰登：亮出等同于角色数的牌，从使用者开始依次获得一张 — rules/standard/basic.sgs:481
+    return (len(g.seat_of('huanggai').hand) == 1)
+
+
+def t_28_expect0(g):
+    # test 借刀杀人：目标对你选择的角色使用杀 — rules/standard/basic.sgs:506
+    return ((g.seat_of('lvmeng').hp == 3) and (g.seat_of('xuchu').hp == 4))
+
+
+def t_28_expect1(g):
+    # test 借刀杀人：目标对你选择的角色使用杀 — rules/standard/basic.sgs:507
+    return (T.is_card(g.seat_of('zhangliao').weapon, 'qinggang') and (len(g.seat_of('zhangliao').hand) == 0))
+
+
+def t_29_expect0(g):
+    # test 借刀杀人：目标不使用杀，将武器牌交给你 — rules/standard/basic.sgs:518
+    return (g.seat_of('lvmeng').hp == 4)
+
+
+def t_29_expect1(g):
+    # test 借刀杀人：目标不使用杀，将武器牌交给你 — rules/standard/basic.sgs:519
+    return ((g.seat_of('zhangliao').weapon is None) and ('sha' in [c.name for c in g.seat_of('zhangliao').hand]))
+
+
+def t_29_expect2(g):
+    # test 借刀杀人：目标不使用杀，将武器牌交给你 — rules/standard/basic.sgs:520
+    return ('qinggang' in [c.name for c in g.seat_of('xuchu').hand])
+
+
+def t_30_expect0(g):
+    # test 借刀杀人：目标的攻击范围内须有可以成为杀的目标的角色 — rules/standard/basic.sgs:533
+    return T.is_card(g.seat_of('zhangliao').weapon, 'zhuge')
+
+
+def t_31_expect0(g):
+    # test 无懈可击：抵消锦囊牌对一名角色的效果，对其他角色依然有效 — rules/standard/basic.sgs:547
+    return ((g.seat_of('zhangliao').hp == 3) and (g.seat_of('lvmeng').hp == 4) and (g.seat_of('huanggai').hp == 3))
+
+
+def t_31_expect1(g):
+    # test 无懈可击：抵消锦囊牌对一名角色的效果，对其他角色依然有效 — rules/standard/basic.sgs:550
+    return (len(g.seat_of('lvmeng').hand) == 0)
+
+
+def t_32_expect0(g):
+    # test 无懈可击：抵消过河拆桥 — rules/standard/basic.sgs:559
+    return (('shan' in [c.name for c in g.seat_of('zhangliao').hand]) and (len(g.seat_of('zhangliao').hand) == 1))
+
+
+def t_33_expect0(g):
+    # test 乐不思蜀：置入一名其他角色的判定区 — rules/standard/basic.sgs:579
+    return (('lebu' in [c.name for c in g.seat_of('lvmeng').judges]) and (len(g.seat_of('xuchu').hand) == 0))
+
+
+def t_33_expect1(g):
+    # test 乐不思蜀：置入一名其他角色的判定区 — rules/standard/basic.sgs:580
+    return (g.seat_of('lvmeng').hp == 4)
+
+
+def t_34_expect0(g):
+    # test 乐不思蜀：判定不为♥，跳过出牌阶段 — rules/standard/basic.sgs:590
+    return (len(g.seat_of('zhangliao').judges) == 0)
+
+
+def t_34_expect1(g):
+    # test 乐不思蜀：判定不为♥，跳过出牌阶段 — rules/standard/basic.sgs:591
+    return (('wuzhong' in [c.name for c in g.seat_of('zhangliao').hand]) and (len(g.seat_of('zhangliao').hand) == 3))
+
+
+def t_35_expect0(g):
+    # test 乐不思蜀：判定为♥，照常出牌 — rules/standard/basic.sgs:603
+    return (len(g.seat_of('zhangliao').judges) == 0)
+
+
+def t_36_expect0(g):
+    # test 乐不思蜀：判定区里已有乐不思蜀的角色不能成为目标 — rules/standard/basic.sgs:615
+    return ((len(g.seat_of('zhangliao').judges) == 1) and (len(g.seat_of('lvmeng').judges) == 1))
+
+
+def t_37_expect0(g):
+    # test 闪电：置入自己的判定区 — rules/standard/basic.sgs:642
+    return (('shandian' in [c.name for c in g.seat_of('xuchu').judges]) and (len(g.seat_of('zhangliao').judges) == 0))
+
+
+def t_38_expect0(g):
+    # test 闪电：判定为♠2或♠9，受到3点雷电伤害 — rules/standard/basic.sgs:653
+    return ((g.seat_of('xuchu').hp == 1) and (g.seat_of('zhangliao').hp == 1) and (g.seat_of('lvmeng').hp == 4))
+
+
+def t_38_expect1(g):
+    # test 闪电：判定为♠2或♠9，受到3点雷电伤害 — rules/standard/basic.sgs:654
+    return ((len(g.seat_of('xuchu').judges) == 0) and (len(g.seat_of('zhangliao').judges) == 0) and (len(g.seat_of('lvmeng').judges) == 0))
+
+
+def t_39_expect0(g):
+    # test 闪电：判定为♠A、♠10或♣5，移动到下家的判定区 — rules/standard/basic.sgs:668
+    return ((g.seat_of('xuchu').hp == 4) and (g.seat_of('zhangliao').hp == 4) and (g.seat_of('lvmeng').hp == 4) and (g.seat_of('huanggai').hp == 4))
+
+
+def t_39_expect1(g):
+    # test 闪电：判定为♠A、♠10或♣5，移动到下家的判定区 — rules/standard/basic.sgs:669
+    return ('shandian' in [c.name for c in g.seat_of('huanggai').judges])
+
+
+def t_40_expect0(g):
+    # test 闪电：下家判定区里已有闪电时移动到再下一名角色 — rules/standard/basic.sgs:682
+    return ((len(g.seat_of('zhangliao').judges) == 1) and ('shandian' in [c.name for c in g.seat_of('lvmeng').judges]))
+
+
+def t_40_expect1(g):
+    # test 闪电：下家判定区里已有闪电时移动到再下一名角色 — rules/standard/basic.sgs:683
+    return (len(g.seat_of('xuchu').judges) == 0)
+
+
+def t_41_expect0(g):
+    # test 诸葛连弩：出牌阶段使用杀无次数限制，攻击范围为1 — rules/standard/equipment.sgs:17
+    return ((g.seat_of('zhangliao').hp == 2) and (g.seat_of('huanggai').hp == 3) and (g.seat_of('lvmeng').hp == 4))
+
+
+def t_41_expect1(g):
+    # test 诸葛连弩：出牌阶段使用杀无次数限制，攻击范围为1 — rules/standard/equipment.sgs:18
+    return (len(g.seat_of('xuchu').hand) == 0)
+
+
+def t_41_expect2(g):
+    # test 诸葛连弩：出牌阶段使用杀无次数限制，攻击范围为1 — rules/standard/equipment.sgs:19
+    return (g.q('attack_range', g.seat_of('xuchu')) == 1)
+
+
+def t_42_expect0(g):
+    # test 诸葛连弩：装备新的武器时原有的武器置入弃牌堆 — rules/standard/equipment.sgs:27
+    return (T.is_card(g.seat_of('xuchu').weapon, 'zhuge') and (len(g.seat_of('xuchu').hand) == 0))
+
+
+def t_42_expect1(g):
+    # test 诸葛连弩：装备新的武器时原有的武器置入弃牌堆 — rules/standard/equipment.sgs:28
+    return ('qinggang' not in [c.name for c in g.seat_of('xuchu').hand])
+
+
+def t_43_expect0(g):
+    # test 青釭剑：攻击范围为2，目标的仁王盾无效 — rules/standard/equipment.sgs:45
+    return (g.q('attack_range', g.seat_of('xuchu')) == 2)
+
+
+def t_43_expect1(g):
+    # test 青釭剑：攻击范围为2，目标的仁王盾无效 — rules/standard/equipment.sgs:46
+    return (g.seat_of('lvmeng').hp == 3)
+
+
+def t_44_expect0(g):
+    # test 青釭剑：目标的八卦阵无效，直到此杀结算完毕 — rules/standard/equipment.sgs:62
+    return (g.seat_of('lvmeng').hp == 3)
+
+
+def t_45_expect0(g):
+    # test 雌雄双股剑：异性目标弃置一张手牌 — rules/standard/equipment.sgs:92
+    return ((g.seat_of('zhenji').hp == 2) and (len(g.seat_of('zhenji').hand) == 1) and ('shan' in [c.name for c in g.seat_of('zhenji').hand]))
+
+
+def t_45_expect1(g):
+    # test 雌雄双股剑：异性目标弃置一张手牌 — rules/standard/equipment.sgs:93
+    return (len(g.seat_of('xuchu').hand) == 0)
+
+
+def t_46_expect0(g):
+    # test 雌雄双股剑：异性目标令使用者摸一张牌 — rules/standard/equipment.sgs:104
+    return ((g.seat_of('zhenji').hp == 3) and (len(g.seat_of('zhenji').hand) == 0))
+
+
+def t_46_expect1(g):
+    # test 雌雄双股剑：异性目标令使用者摸一张牌 — rules/standard/equipment.sgs:105
+    return (('shan' in [c.name for c in g.seat_of('xuchu').hand]) and (len(g.seat_of('xuchu').hand) == 1))
+
+
+def t_47_expect0(g):
+    # test 青龙偃月刀：杀被闪抵消后，对相同的目标再使用一张杀 — rules/standard/equipment.sgs:128
+    return ((g.q('distance', g.seat_of('xuchu'), g.seat_of('lvmeng')) == 3) and (g.q('attack_range', g.seat_of('xuchu')) == 3))
+
+
+def t_47_expect1(g):
+    # test 青龙偃月刀：杀被闪抵消后，对相同的目标再使用一张杀 — rules/standard/equipment.sgs:129
+    return ((g.seat_of('lvmeng').hp == 3) and (len(g.seat_of('lvmeng').hand) == 0))
+
+
+def t_47_expect2(g):
+    # test 青龙偃月刀：杀被闪抵消后，对相同的目标再使用一张杀 — rules/standard/equipment.sgs:130
+    return (len(g.seat_of('xuchu').hand) == 0)
+
+
+def t_48_expect0(g):
+    # test 青龙偃月刀：目标不能再成为杀的目标时不能发动 — rules/standard/equipment.sgs:143
+    return ((g.seat_of('zhugeliang').hp == 3) and (len(g.seat_of('zhugeliang').hand) == 0))
+
+
+def t_48_expect1(g):
+    # test 青龙偃月刀：目标不能再成为杀的目标时不能发动 — rules/standard/equipment.sgs:146
+    return (('sha' in [c.name for c in g.seat_of('diaochan').hand]) and ('shan' in [c.name for c in g.seat_of('diaochan').hand]))
+
+
+def t_49_expect0(g):
+    # test 丈八蛇矛：将两张手牌当杀使用 — rules/standard/equipment.sgs:161
+    return (g.q('distance', g.seat_of('xuchu'), g.seat_of('lvmeng')) == 3)
+
+
+def t_49_expect1(g):
+    # test 丈八蛇矛：将两张手牌当杀使用 — rules/standard/equipment.sgs:162
+    return ((g.seat_of('lvmeng').hp == 3) and (len(g.seat_of('xuchu').hand) == 0))
+
+
+def t_50_expect0(g):
+    # test 丈八蛇矛：将两张手牌当杀打出 — rules/standard/equipment.sgs:172
+    return ((g.seat_of('zhangliao').hp == 4) and (len(g.seat_of('zhangliao').hand) == 0))
+
+
+def t_51_expect0(g):
+    # test 脚本：[闪, 闪] 选择两张不同的闪 — rules/standard/equipment.sgs:185
+    return ((g.seat_of('zhangliao').hp == 4) and (len(g.seat_of('zhangliao').hand) == 0))
+
+
+def t_52_expect0(g):
+    # test 贯石斧：杀被闪抵消后，弃置两张牌令此杀依然造成伤害 — rules/standard/equipment.sgs:204
+    return ((g.seat_of('lvmeng').hp == 3) and (len(g.seat_of('lvmeng').hand) == 0))
+
+
+def t_52_expect1(g):
+    # test 贯石斧：杀被闪抵消后，弃置两张牌令此杀依然造成伤害 — rules/standard/equipment.sgs:205
+    return ((len(g.seat_of('xuchu').hand) == 0) and T.is_card(g.seat_of('xuchu').weapon, 'guanshi'))
+
+
+def t_53_expect0(g):
+    # test 脚本：一张牌的回答不能满足选择两张牌的请求 — rules/standard/equipment.sgs:221
+    return (g.seat_of('zhangliao').hp == 3)
+
+
+def t_53_expect1(g):
+    # test 脚本：一张牌的回答不能满足选择两张牌的请求 — rules/standard/equipment.sgs:224
+    return (len(g.seat_of('xuchu').hand) == 1)
+
+
+def t_54_expect0(g):
+    # test 方天画戟：杀是最后的手牌时额外指定至多两个目标，攻击范围为4 — rules/standard/equipment.sgs:242
+    return (g.q('distance', g.seat_of('xuchu'), g.seat_of('huanggai')) == 4)
+
+
+def t_54_expect1(g):
+    # test 方天画戟：杀是最后的手牌时额外指定至多两个目标，攻击范围为4 — rules/standard/equipment.sgs:243
+    return ((g.seat_of('zhangliao').hp == 3) and (g.seat_of('lvmeng').hp == 3) and (g.seat_of('huanggai').hp == 3))
+
+
+def t_54_expect2(g):
+    # test 方天画戟：杀是最后的手牌时额外指定至多两个目标，攻击范围为4 — rules/standard/equipment.sgs:244
+    return ((g.seat_of('sunquan').hp == 4) and (g.seat_of('ganning').hp == 4))
+
+
+def t_55_expect0(g):
+    # test 麒麟弓：杀造成伤害时弃置目标的一张坐骑牌，攻击范围为5 — rules/standard/equipment.sgs:266
+    return (g.seat_of('sunquan').hp == 3)
+
+
+def t_55_expect1(g):
+    # test 麒麟弓：杀造成伤害时弃置目标的一张坐骑牌，攻击范围为5 — rules/standard/equipment.sgs:267
+    return ((g.seat_of('sunquan').plus_horse is None) and T.is_card(g.seat_of('sunquan').minus_horse, 'chitu'))
+
+
+def t_56_expect0(g):
+    # test 八卦阵：判定为红色，视为使用了一张闪 — rules/standard/equipment.sgs:287
+    return (g.seat_of('zhangliao').hp == 4)
+
+
+def t_57_expect0(g):
+    # test 八卦阵：判定为黑色，仍可使用手牌中的闪 — rules/standard/equipment.sgs:299
+    return ((g.seat_of('zhangliao').hp == 4) and (len(g.seat_of('zhangliao').hand) == 0))
+
+
+def t_58_expect0(g):
+    # test 八卦阵：判定为黑色且不使用闪，受到伤害 — rules/standard/equipment.sgs:311
+    return (g.seat_of('zhangliao').hp == 3)
+
+
+def t_59_expect0(g):
+    # test 绝影：其他角色计算与你的距离+1 — rules/standard/equipment.sgs:326
+    return ((g.q('distance', g.seat_of('xuchu'), g.seat_of('zhangliao')) == 2) and (g.q('distance', g.seat_of('zhangliao'), g.seat_of('xuchu')) == 1))
+
+
+def t_59_expect1(g):
+    # test 绝影：其他角色计算与你的距离+1 — rules/standard/equipment.sgs:328
+    return ((g.seat_of('zhangliao').hp == 4) and (g.seat_of('huanggai').hp == 4))
+
+
+def t_60_expect0(g):
+    # test 的卢：其他角色计算与你的距离+1，顺手牵羊亦然 — rules/standard/equipment.sgs:340
+    return (g.q('distance', g.seat_of('xuchu'), g.seat_of('zhangliao')) == 2)
+
+
+def t_60_expect1(g):
+    # test 的卢：其他角色计算与你的距离+1，顺手牵羊亦然 — rules/standard/equipment.sgs:342
+    return (len(g.seat_of('zhangliao').hand) == 1)
+
+
+def t_61_expect0(g):
+    # test 的卢：不能同时装备两张+1坐骑，新的替换原有的 — rules/standard/equipment.sgs:350
+    return (T.is_card(g.seat_of('xuchu').plus_horse, 'dilu') and (len(g.seat_of('xuchu').hand) == 0))
+
+
+def t_62_expect0(g):
+    # test 爪黄飞电：其他角色计算与你的距离+1 — rules/standard/equipment.sgs:362
+    return ((g.q('distance', g.seat_of('xuchu'), g.seat_of('zhangliao')) == 2) and (g.q('distance', g.seat_of('zhangliao'), g.seat_of('xuchu')) == 1))
+
+
+def t_62_expect1(g):
+    # test 爪黄飞电：其他角色计算与你的距离+1 — rules/standard/equipment.sgs:363
+    return (g.seat_of('zhangliao').hp == 3)
+
+
+def t_63_expect0(g):
+    # test 赤兔：你计算与其他角色的距离-1 — rules/standard/equipment.sgs:375
+    return ((g.q('distance', g.seat_of('xuchu'), g.seat_of('lvmeng')) == 1) and (g.q('distance', g.seat_of('lvmeng'), g.seat_of('xuchu')) == 2))
+
+
+def t_63_expect1(g):
+    # test 赤兔：你计算与其他角色的距离-1 — rules/standard/equipment.sgs:376
+    return (g.seat_of('lvmeng').hp == 3)
+
+
+def t_64_expect0(g):
+    # test 大宛：你计算与其他角色的距离-1，顺手牵羊亦然 — rules/standard/equipment.sgs:389
+    return (g.q('distance', g.seat_of('xuchu'), g.seat_of('lvmeng')) == 1)
+
+
+def t_64_expect1(g):
+    # test 大宛：你计算与其他角色的距离-1，顺手牵羊亦然 — rules/standard/equipment.sgs:390
+    return (('shan' in [c.name for c in g.seat_of('xuchu').hand]) and (len(g.seat_of('lvmeng').hand) == 0))
+
+
+def t_65_expect0(g):
+    # test 紫骍：你计算与其他角色的距离-1 — rules/standard/equipment.sgs:403
+    return ((g.q('distance', g.seat_of('xuchu'), g.seat_of('zhangliao')) == 1) and (g.q('distance', g.seat_of('xuchu'), g.seat_of('lvmeng')) == 1) and (g.q('distance', g.seat_of('xuchu'), g.seat_of('huanggai')) == 1))
+
+
+def t_65_expect1(g):
+    # test 紫骍：你计算与其他角色的距离-1 — rules/standard/equipment.sgs:404
+    return (g.seat_of('zhangliao').hp == 3)
+
+
+def t_66_expect0(g):
+    # test 回合外将红色牌当【桃】救濒死的角色 — rules/standard/heroes_qun.sgs:16
+    return (g.seat_of('zhangfei').alive and (g.seat_of('zhangfei').hp == 1) and ('sha' in [c.name for c in g.seat_of('huatuo').hand]) and (g.seat_of('huatuo').hand_count == 1))
+
+
+def t_67_expect0(g):
+    # test 自己的回合内不能发动 — rules/standard/heroes_qun.sgs:27
+    return (g.seat_of('huatuo').alive and (g.seat_of('huatuo').hp == 1))
+
+
+def t_68_expect0(g):
+    # test 弃置一张手牌，令已受伤的角色回复1点体力 — rules/standard/heroes_qun.sgs:41
+    return ((g.seat_of('guanyu').hp == 4) and (g.seat_of('huatuo').hand_count == 0))
+
+
+def t_69_expect0(g):
+    # test 只能选择已受伤的角色 — rules/standard/heroes_qun.sgs:50
+    return (g.seat_of('zhangfei').hp == 4)
+
+
+def t_71_expect0(g):
+    # test 【杀】：一张【闪】不能抵消 — rules/standard/heroes_qun.sgs:75
+    return ((g.seat_of('guanyu').hp == 3) and (g.seat_of('guanyu').hand_count == 0))
+
+
+def t_72_expect0(g):
+    # test 【杀】：两张【闪】才能抵消 — rules/standard/heroes_qun.sgs:83
+    return ((g.seat_of('guanyu').hp == 4) and (g.seat_of('guanyu').hand_count == 0))
+
+
+def t_73_expect0(g):
+    # test 使用【决斗】：对方每次需打出两张【杀】 — rules/standard/heroes_qun.sgs:92
+    return ((g.seat_of('guanyu').hp == 3) and (g.seat_of('lvbu').hp == 4))
+
+
+def t_74_expect0(g):
+    # test 成为【决斗】的目标：使用者每次需打出两张【杀】 — rules/standard/heroes_qun.sgs:100
+    return ((g.seat_of('guanyu').hp == 3) and (g.seat_of('lvbu').hp == 4) and (g.seat_of('guanyu').hand_count == 0))
+
+
+def t_75_expect0(g):
+    # test 决斗中吕布自己每次只需打出一张【杀】 — rules/standard/heroes_qun.sgs:108
+    return ((g.seat_of('guanyu').hp == 3) and (g.seat_of('lvbu').hp == 4))
+
+
+def t_76_expect0(g):
+    # test 令一名男性角色视为对另一名使用【决斗】 — rules/standard/heroes_qun.sgs:131
+    return ((g.seat_of('guanyu').hp == 3) and (g.seat_of('zhangfei').hp == 4) and (g.seat_of('diaochan').hand_count == 0))
+
+
+def t_77_expect0(g):
+    # test 不能被【无懈可击】响应 — rules/standard/heroes_qun.sgs:143
+    return ((g.seat_of('zhangfei').hp == 3) and (g.seat_of('diaochan').hand_count == 0) and (g.seat_of('daqiao').hand_count == 0))
+
+
+def t_78_expect0(g):
+    # test 只能选择男性角色 — rules/standard/heroes_qun.sgs:153
+    return ((g.seat_of('daqiao').hp == 3) and ((g.seat_of('guanyu').hp + g.seat_of('zhangfei').hp) == 7))
+
+
+def t_79_expect0(g):
+    # test 没有手牌的诸葛亮不能成为【决斗】的目标，但可以使用之 — rules/standard/heroes_qun.sgs:161
+    return ((g.seat_of('zhugeliang').hp == 3) and (g.seat_of('guanyu').hp == 3))
+
+
+def t_81_expect0(g):
+    # test 结束阶段摸一张牌 — rules/standard/heroes_qun.sgs:184
+    return (g.seat_of('diaochan').hand_count == 1)
+
+
+def t_82_expect0(g):
+    # test 一次交出两张手牌，回复1点体力 — rules/standard/heroes_shu.sgs:20
+    return ((g.seat_of('liubei').hp == 4) and (g.seat_of('liubei').hand_count == 0) and (g.seat_of('guanyu').hand_count == 2))
+
+
+def t_83_expect0(g):
+    # test 分次交出：首次达到两张时回复，此后不再回复 — rules/standard/heroes_shu.sgs:28
+    return ((g.seat_of('liubei').hp == 3) and (g.seat_of('guanyu').hand_count == 2) and (g.seat_of('zhangfei').hand_count == 1))
+
+
+def t_84_expect0(g):
+    # test 只交出一张手牌不回复 — rules/standard/heroes_shu.sgs:35
+    return ((g.seat_of('liubei').hp == 3) and (g.seat_of('guanyu').hand_count == 1))
+
+
+def t_85_expect0(g):
+    # test 其他蜀势力角色代为打出【杀】响应【南蛮入侵】 — rules/standard/heroes_shu.sgs:59
+    return ((g.seat_of('liubei').hp == 4) and (g.seat_of('guanyu').hp == 3) and (g.seat_of('guanyu').hand_count == 0))
+
+
+def t_86_expect0(g):
+    # test 【决斗】中代为打出【杀】 — rules/standard/heroes_shu.sgs:71
+    return ((g.seat_of('liubei').hp == 4) and (g.seat_of('caocao').hp == 3) and (g.seat_of('zhangfei').hand_count == 0))
+
+
+def t_87_expect0(g):
+    # test 从当前回合角色起依次询问 — rules/standard/heroes_shu.sgs:85
+    return ((g.seat_of('caocao').hp == 3) and (g.seat_of('liubei').hp == 4) and (g.seat_of('zhangfei').hand_count == 0) and (g.seat_of('guanyu').hand_count == 1))
+
+
+def t_88_expect0(g):
+    # test 将红色手牌当【杀】使用 — rules/standard/heroes_shu.sgs:98
+    return ((g.seat_of('caocao').hp == 3) and (g.seat_of('guanyu').hand_count == 0))
+
+
+def t_89_expect0(g):
+    # test 将装备区里的红色牌当【杀】使用 — rules/standard/heroes_shu.sgs:106
+    return ((g.seat_of('caocao').hp == 3) and (g.seat_of('guanyu').minus_horse is None))
+
+
+def t_90_expect0(g):
+    # test 将装备的-1坐骑当【杀】时，计算距离不计此坐骑 — rules/standard/heroes_shu.sgs:118
+    return ((g.seat_of('machao').hp == 3) and (g.seat_of('zhangfei').hp == 4))
+
+
+def t_91_expect0(g):
+    # test 黑色牌不能当【杀】 — rules/standard/heroes_shu.sgs:126
+    return ((g.seat_of('caocao').hp == 3) and (g.seat_of('guanyu').hand_count == 1) and (len([it for it in g.seat_of('guanyu').hand if it.black]) == 1))
+
+
+def t_92_expect0(g):
+    # test 将红色牌当【杀】打出 — rules/standard/heroes_shu.sgs:134
+    return ((g.seat_of('guanyu').hp == 4) and (g.seat_of('guanyu').hand_count == 0))
+
+
+def t_93_expect0(g):
+    # test 一个出牌阶段使用三张【杀】 — rules/standard/heroes_shu.sgs:148
+    return ((g.seat_of('guanyu').hp == 1) and (g.seat_of('zhangfei').hand_count == 0))
+
+
+def t_94_expect0(g):
+    # test 一张置于牌堆底，其余按所选顺序置于牌堆顶 — rules/standard/heroes_shu.sgs:171
+    return ((g.seat_of('zhugeliang').hand_count == 2) and (len([it for it in g.seat_of('zhugeliang').hand if ((it.rank == 5) or (it.rank == 4))]) == 2))
+
+
+def t_95_expect0(g):
+    # test 全部置于牌堆底 — rules/standard/heroes_shu.sgs:179
+    return ((g.seat_of('zhugeliang').hand_count == 2) and (len([it for it in g.seat_of('zhugeliang').hand if T.is_card(it, 'sha')]) == 2))
+
+
+def t_96_expect0(g):
+    # test 不发动则照常摸牌堆顶的牌 — rules/standard/heroes_shu.sgs:187
+    return ((g.seat_of('zhugeliang').hand_count == 2) and ('shan' in [c.name for c in g.seat_of('zhugeliang').hand]) and ('tao' in [c.name for c in g.seat_of('zhugeliang').hand]))
+
+
+def t_97_expect0(g):
+    # test 没有手牌时不能成为【杀】的目标 — rules/standard/heroes_shu.sgs:200
+    return ((g.seat_of('zhugeliang').hp == 3) and (g.seat_of('zhangfei').hp == 3))
+
+
+def t_98_expect0(g):
+    # test 没有手牌时不能成为【决斗】的目标 — rules/standard/heroes_shu.sgs:208
+    return ((g.seat_of('zhugeliang').hp == 3) and (g.seat_of('zhangfei').hp == 3))
+
+
+def t_99_expect0(g):
+    # test 有手牌时可以成为【杀】的目标 — rules/standard/heroes_shu.sgs:216
+    return ((g.seat_of('zhugeliang').hp == 2) and (g.seat_of('zhangfei').hp == 4))
+
+
+def t_100_expect0(g):
+    # test 没有手牌时仍可成为其他牌的目标 — rules/standard/heroes_shu.sgs:224
+    return ((g.seat_of('zhugeliang').armor is None) and (g.seat_of('zhangfei').hand_count == 1))
+
+
+def t_101_expect0(g):
+    # test 将【闪】当【杀】使用 — rules/standard/heroes_shu.sgs:239
+    return ((g.seat_of('caocao').hp == 3) and (g.seat_of('zhaoyun').hand_count == 1) and ('tao' in [c.name for c in g.seat_of('zhaoyun').hand]))
+
+
+def t_102_expect0(g):
+    # test 将【杀】当【闪】使用 — rules/standard/heroes_shu.sgs:248
+    return ((g.seat_of('zhaoyun').hp == 4) and (g.seat_of('zhaoyun').hand_count == 0))
+
+
+def t_103_expect0(g):
+    # test 将【闪】当【杀】打出 — rules/standard/heroes_shu.sgs:257
+    return ((g.seat_of('zhaoyun').hp == 4) and (g.seat_of('zhaoyun').hand_count == 0))
+
+
+def t_104_expect0(g):
+    # test 对距离2的角色使用【杀】 — rules/standard/heroes_shu.sgs:273
+    return (g.seat_of('zhangfei').hp == 3)
+
+
+def t_105_expect0(g):
+    # test 其他角色计算与马超的距离不变 — rules/standard/heroes_shu.sgs:283
+    return ((g.seat_of('machao').hp == 4) and ((g.seat_of('guanyu').hp == 3) or (g.seat_of('zhaoyun').hp == 3)))
+
+
+def t_106_expect0(g):
+    # test 判定为红色：目标不能使用【闪】 — rules/standard/heroes_shu.sgs:299
+    return ((g.seat_of('guanyu').hp == 3) and (g.seat_of('guanyu').hand_count == 0))
+
+
+def t_107_expect0(g):
+    # test 判定为黑色：目标可以使用【闪】 — rules/standard/heroes_shu.sgs:309
+    return ((g.seat_of('guanyu').hp == 4) and (g.seat_of('guanyu').hand_count == 0))
+
+
+def t_108_expect0(g):
+    # test 使用【无中生有】时摸一张牌 — rules/standard/heroes_shu.sgs:323
+    return (g.seat_of('huangyueying').hand_count == 3)
+
+
+def t_109_expect0(g):
+    # test 使用【无懈可击】时摸一张牌 — rules/standard/heroes_shu.sgs:331
+    return ((g.seat_of('huangyueying').hand_count == 1) and (g.seat_of('caocao').hand_count == 0))
+
+
+def t_110_expect0(g):
+    # test 使用延时类锦囊牌时不能发动 — rules/standard/heroes_shu.sgs:342
+    return ((g.seat_of('huangyueying').hp == 3) and (g.seat_of('huangyueying').hand_count == 0))
+
+
+def t_111_expect0(g):
+    # test 对距离2的角色使用【顺手牵羊】 — rules/standard/heroes_shu.sgs:355
+    return (('tao' in [c.name for c in g.seat_of('huangyueying').hand]) and (g.seat_of('zhangfei').hand_count == 0))
+
+
+def t_112_expect0(g):
+    # test 受到【杀】的伤害后获得此【杀】 — rules/standard/heroes_wei.sgs:14
+    return ((g.seat_of('caocao').hp == 2) and ('sha' in [c.name for c in g.seat_of('caocao').hand]))
+
+
+def t_113_expect0(g):
+    # test 转化的【杀】：获得其实体牌 — rules/standard/heroes_wei.sgs:23
+    return ((g.seat_of('caocao').hp == 3) and ('shan' in [c.name for c in g.seat_of('caocao').hand]) and (g.seat_of('guanyu').hand_count == 0))
+
+
+def t_114_expect0(g):
+    # test 没有造成伤害的牌 (反间) 时不能发动 — rules/standard/heroes_wei.sgs:32
+    return ((g.seat_of('caocao').hp == 2) and ('sha' in [c.name for c in g.seat_of('caocao').hand]) and ('shan' in [c.name for c in g.seat_of('caocao').hand]))
+
+
+def t_115_expect0(g):
+    # test 其他魏势力角色代为打出【闪】 — rules/standard/heroes_wei.sgs:55
+    return ((g.seat_of('caocao').hp == 4) and (g.seat_of('simayi').hand_count == 0))
+
+
+def t_116_expect0(g):
+    # test 从当前回合角色起依次询问 — rules/standard/heroes_wei.sgs:70
+    return ((g.seat_of('caocao').hp == 4) and (g.seat_of('zhangliao').hand_count == 1) and (g.seat_of('xiahoudun').hand_count == 0))
+
+
+def t_117_expect0(g):
+    # test 非主公没有护驾 — rules/standard/heroes_wei.sgs:81
+    return ((g.seat_of('caocao').hp == 3) and ('sha' in [c.name for c in g.seat_of('caocao').hand]) and (g.seat_of('simayi').hand_count == 1))
+
+
+def t_118_expect0(g):
+    # test 没有其他魏势力角色时不能发动 — rules/standard/heroes_wei.sgs:91
+    return ((g.seat_of('caocao').hp == 3) and ('sha' in [c.name for c in g.seat_of('caocao').hand]) and (g.seat_of('liubei').hand_count == 1))
+
+
+def t_119_expect0(g):
+    # test 获得伤害来源的一张手牌 — rules/standard/heroes_wei.sgs:107
+    return ((g.seat_of('simayi').hp == 2) and ('tao' in [c.name for c in g.seat_of('simayi').hand]) and (g.seat_of('guanyu').hand_count == 0))
+
+
+def t_120_expect0(g):
+    # test 可以获得伤害来源装备区里的牌 — rules/standard/heroes_wei.sgs:115
+    return ((g.seat_of('guanyu').weapon is None) and ('qinglong' in [c.name for c in g.seat_of('simayi').hand]) and ('tao' in [c.name for c in g.seat_of('guanyu').hand]))
+
+
+def t_121_expect0(g):
+    # test 伤害来源没有牌时不能发动 — rules/standard/heroes_wei.sgs:126
+    return ((g.seat_of('simayi').hp == 2) and (len(g.seat_of('simayi').judges) == 0))
+
+
+def t_122_expect0(g):
+    # test 改判自己的【乐不思蜀】 — rules/standard/heroes_wei.sgs:146
+    return ((g.seat_of('simayi').hand_count == 2) and ('tao' not in [c.name for c in g.seat_of('simayi').hand]) and (len(g.seat_of('simayi').judges) == 0))
+
+
+def t_123_expect0(g):
+    # test 改判其他角色的【八卦阵】 — rules/standard/heroes_wei.sgs:157
+    return ((g.seat_of('guanyu').hp == 3) and (g.seat_of('simayi').hand_count == 0))
+
+
+def t_124_expect0(g):
+    # test 判定不为♥：手牌不足两张的伤害来源受到1点伤害 — rules/standard/heroes_wei.sgs:183
+    return ((g.seat_of('guanyu').hp == 3) and (g.seat_of('xiahoudun').hp == 3) and (g.seat_of('guanyu').hand_count == 1))
+
+
+def t_125_expect0(g):
+    # test 判定不为♥：伤害来源可以弃置两张手牌 — rules/standard/heroes_wei.sgs:192
+    return ((g.seat_of('guanyu').hp == 4) and (g.seat_of('guanyu').hand_count == 0))
+
+
+def t_126_expect0(g):
+    # test 判定为♥：没有效果 — rules/standard/heroes_wei.sgs:201
+    return ((g.seat_of('guanyu').hp == 4) and (g.seat_of('guanyu').hand_count == 1) and (g.seat_of('xiahoudun').hp == 3))
+
+
+def t_127_expect0(g):
+    # test 放弃摸牌，获得两名角色的各一张手牌 — rules/standard/heroes_wei.sgs:220
+    return ((g.seat_of('zhangliao').hand_count == 2) and ('shan' in [c.name for c in g.seat_of('zhangliao').hand]) and ('tao' in [c.name for c in g.seat_of('zhangliao').hand]))
+
+
+def t_127_expect1(g):
+    # test 放弃摸牌，获得两名角色的各一张手牌 — rules/standard/heroes_wei.sgs:221
+    return ((g.seat_of('simayi').hand_count == 0) and (g.seat_of('guojia').hand_count == 0))
+
+
+def t_128_expect0(g):
+    # test 只选择一名角色 — rules/standard/heroes_wei.sgs:229
+    return ((g.seat_of('zhangliao').hand_count == 1) and ('tao' in [c.name for c in g.seat_of('zhangliao').hand]) and (g.seat_of('simayi').hand_count == 2))
+
+
+def t_129_expect0(g):
+    # test 不发动则照常摸牌 — rules/standard/heroes_wei.sgs:236
+    return ((g.seat_of('zhangliao').hand_count == 2) and (g.seat_of('simayi').hand_count == 1))
+
+
+def t_130_expect0(g):
+    # test 少摸一张牌，【杀】的伤害+1 — rules/standard/heroes_wei.sgs:254
+    return ((g.seat_of('xuchu').hand_count == 1) and (g.seat_of('guanyu').hp == 2))
+
+
+def t_131_expect0(g):
+    # test 【决斗】的伤害+1 — rules/standard/heroes_wei.sgs:261
+    return (g.seat_of('guanyu').hp == 2)
+
+
+def t_132_expect0(g):
+    # test 其他牌的伤害不加 — rules/standard/heroes_wei.sgs:268
+    return (g.seat_of('guanyu').hp == 3)
+
+
+def t_133_expect0(g):
+    # test 不发动则摸两张牌，伤害不加 — rules/standard/heroes_wei.sgs:275
+    return ((g.seat_of('xuchu').hand_count == 2) and (g.seat_of('guanyu').hp == 3))
+
+
+def t_134_expect0(g):
+    # test 效果只持续到本回合结束 — rules/standard/heroes_wei.sgs:286
+    return (g.seat_of('guanyu').hp == 3)
+
+
+def t_135_expect0(g):
+    # test 获得【乐不思蜀】的判定牌 — rules/standard/heroes_wei.sgs:300
+    return ((g.seat_of('guojia').hand_count == 3) and ('sha' in [c.name for c in g.seat_of('guojia').hand]))
+
+
+def t_136_expect0(g):
+    # test 其他角色的判定牌不能获得 — rules/standard/heroes_wei.sgs:311
+    return ((g.seat_of('guojia').hand_count == 2) and (len([it for it in g.seat_of('guojia').hand if (it.suit == 'diamond')]) == 2))
+
+
+def t_137_expect0(g):
+    # test 将两张牌分别交给自己和其他角色 — rules/standard/heroes_wei.sgs:331
+    return ((g.seat_of('guojia').hp == 2) and (g.seat_of('guojia').hand_count == 1) and ('shan' in [c.name for c in g.seat_of('guojia').hand]) and ('tao' in [c.name for c in g.seat_of('guanyu').hand]))
+
+
+def t_138_expect0(g):
+    # test 受到2点伤害可以发动两次 — rules/standard/heroes_wei.sgs:340
+    return ((g.seat_of('guojia').hp == 1) and (g.seat_of('guojia').hand_count == 4))
+
+
+def t_139_expect0(g):
+    # test 受到2点伤害可以只发动一次 — rules/standard/heroes_wei.sgs:349
+    return ((g.seat_of('guojia').hp == 1) and (g.seat_of('guojia').hand_count == 1) and (g.seat_of('xuchu').hand_count == 2))
+
+
+def t_140_expect0(g):
+    # test 将黑色手牌当【闪】使用 — rules/standard/heroes_wei.sgs:363
+    return ((g.seat_of('zhenji').hp == 3) and (g.seat_of('zhenji').hand_count == 0))
+
+
+def t_141_expect0(g):
+    # test 红色手牌不能当【闪】 — rules/standard/heroes_wei.sgs:373
+    return ((g.seat_of('zhenji').hp == 3) and ('tao' in [c.name for c in g.seat_of('zhenji').hand]) and (g.seat_of('zhenji').hand_count == 1))
+
+
+def t_142_expect0(g):
+    # test 将黑色手牌当【闪】打出 (护驾) — rules/standard/heroes_wei.sgs:384
+    return ((g.seat_of('caocao').hp == 4) and (g.seat_of('zhenji').hand_count == 0))
+
+
+def t_143_expect0(g):
+    # test 黑色则获得并重复，直到红色 — rules/standard/heroes_wei.sgs:403
+    return ((g.seat_of('zhenji').hand_count == 4) and (len([it for it in g.seat_of('zhenji').hand if T.is_card(it, 'sha')]) == 2) and ('tao' not in [c.name for c in g.seat_of('zhenji').hand]))
+
+
+def t_144_expect0(g):
+    # test 可以不再重复 — rules/standard/heroes_wei.sgs:411
+    return ((g.seat_of('zhenji').hand_count == 3) and (len([it for it in g.seat_of('zhenji').hand if T.is_card(it, 'sha')]) == 1))
+
+
+def t_145_expect0(g):
+    # test 第一次判定为红色则什么也不获得 — rules/standard/heroes_wei.sgs:419
+    return ((g.seat_of('zhenji').hand_count == 2) and ('tao' not in [c.name for c in g.seat_of('zhenji').hand]) and ('sha' in [c.name for c in g.seat_of('zhenji').hand]))
+
+
+def t_146_expect0(g):
+    # test 弃置两张牌，摸两张牌 — rules/standard/heroes_wu.sgs:16
+    return ((g.seat_of('sunquan').hand_count == 3) and (len([it for it in g.seat_of('sunquan').hand if T.is_card(it, 'tao')]) == 3))
+
+
+def t_147_expect0(g):
+    # test 可以弃置装备区里的牌 — rules/standard/heroes_wu.sgs:23
+    return ((g.seat_of('sunquan').hand_count == 2) and (g.seat_of('sunquan').minus_horse is None))
+
+
+def t_149_expect0(g):
+    # test 其他吴势力角色的【桃】额外回复1点体力 — rules/standard/heroes_wu.sgs:47
+    return (g.seat_of('sunquan').hp == 2)
+
+
+def t_150_expect0(g):
+    # test 其他势力角色的【桃】不额外回复 — rules/standard/heroes_wu.sgs:56
+    return (g.seat_of('sunquan').hp == 1)
+
+
+def t_151_expect0(g):
+    # test 自己的【桃】不额外回复 — rules/standard/heroes_wu.sgs:65
+    return (g.seat_of('sunquan').hp == 1)
+
+
+def t_152_expect0(g):
+    # test 非主公没有救援 — rules/standard/heroes_wu.sgs:73
+    return (g.seat_of('sunquan').hp == 1)
+
+
+def t_153_expect0(g):
+    # test 将黑色手牌当【过河拆桥】使用 — rules/standard/heroes_wu.sgs:86
+    return ((g.seat_of('ganning').hand_count == 0) and (g.seat_of('guanyu').hand_count == 0))
+
+
+def t_154_expect0(g):
+    # test 将装备区里的黑色牌当【过河拆桥】使用 — rules/standard/heroes_wu.sgs:94
+    return ((g.seat_of('ganning').armor is None) and (g.seat_of('guanyu').minus_horse is None))
+
+
+def t_155_expect0(g):
+    # test 红色牌不能当【过河拆桥】 — rules/standard/heroes_wu.sgs:102
+    return (('tao' in [c.name for c in g.seat_of('ganning').hand]) and (g.seat_of('ganning').hand_count == 1) and (g.seat_of('guanyu').hand_count == 0))
+
+
+def t_156_expect0(g):
+    # test 未使用【杀】：跳过弃牌阶段 — rules/standard/heroes_wu.sgs:118
+    return (g.seat_of('lvmeng').hand_count == 6)
+
+
+def t_158_expect0(g):
+    # test 打出过【杀】则不能发动 — rules/standard/heroes_wu.sgs:139
+    return (g.seat_of('guanyu').hp == 3)
+
+
+def t_159_expect0(g):
+    # test 失去1点体力，摸两张牌；可以多次发动 — rules/standard/heroes_wu.sgs:154
+    return ((g.seat_of('huanggai').hp == 2) and (g.seat_of('huanggai').hand_count == 2))
+
+
+def t_160_expect0(g):
+    # test 体力为1时发动：濒死被救回后摸牌 — rules/standard/heroes_wu.sgs:162
+    return ((g.seat_of('huanggai').hp == 1) and g.seat_of('huanggai').alive)
+
+
+def t_161_expect0(g):
+    # test 因此死亡则不摸牌 — rules/standard/heroes_wu.sgs:170
+    return g.seat_of('huanggai').dead
+
+
+def t_162_expect0(g):
+    # test 摸牌阶段摸三张牌 — rules/standard/heroes_wu.sgs:184
+    return (g.seat_of('zhouyu').hand_count == 3)
+
+
+def t_163_expect0(g):
+    # test 不发动则摸两张牌 — rules/standard/heroes_wu.sgs:191
+    return (g.seat_of('zhouyu').hand_count == 2)
+
+
+def t_164_expect0(g):
+    # test 花色不同：受到1点伤害 — rules/standard/heroes_wu.sgs:209
+    return ((g.seat_of('guanyu').hp == 3) and ('sha' in [c.name for c in g.seat_of('guanyu').hand]) and (g.seat_of('zhouyu').hand_count == 0))
+
+
+def t_165_expect0(g):
+    # test 花色相同：没有伤害 — rules/standard/heroes_wu.sgs:217
+    return ((g.seat_of('guanyu').hp == 4) and ('sha' in [c.name for c in g.seat_of('guanyu').hand]))
+
+
+def t_167_expect0(g):
+    # test 国色的【乐不思蜀】在判定阶段生效 — rules/standard/heroes_wu.sgs:243
+    return ((g.seat_of('daqiao').hand_count == 0) and (len(g.seat_of('guanyu').judges) == 0))
+
+
+def t_168_expect0(g):
+    # test 非♦牌不能当【乐不思蜀】 — rules/standard/heroes_wu.sgs:253
+    return (('tao' in [c.name for c in g.seat_of('daqiao').hand]) and (g.seat_of('daqiao').hand_count == 1) and (len(g.seat_of('guanyu').judges) == 1))
+
+
+def t_169_expect0(g):
+    # test 弃置一张牌，将【杀】转移给攻击范围内的其他角色，不能转移给使用者 — rules/standard/heroes_wu.sgs:276
+    return ((g.seat_of('zhangfei').hp == 3) and (g.seat_of('daqiao').hp == 3) and (g.seat_of('guanyu').hp == 4) and (g.seat_of('daqiao').hand_count == 0))
+
+
+def t_170_expect0(g):
+    # test 只能转移给攻击范围内的角色 — rules/standard/heroes_wu.sgs:289
+    return ((g.seat_of('zhaoyun').hp == 3) and (g.seat_of('zhangfei').hp == 4) and (g.seat_of('daqiao').hp == 3))
+
+
+def t_171_expect0(g):
+    # test 不能转移给没有手牌的诸葛亮 (空城) — rules/standard/heroes_wu.sgs:299
+    return ((g.seat_of('zhugeliang').hp == 3) and (g.seat_of('zhangfei').hp == 3) and (g.seat_of('daqiao').hp == 3))
+
+
+def t_172_expect0(g):
+    # test 不能转移给此【杀】的其他目标 — rules/standard/heroes_wu.sgs:310
+    return ((g.seat_of('daqiao').hp == 3) and (g.seat_of('zhangfei').hp == 3) and (g.seat_of('zhaoyun').hp == 3))
+
+
+def t_173_expect0(g):
+    # test 【决斗】不能转移 — rules/standard/heroes_wu.sgs:320
+    return ((g.seat_of('daqiao').hp == 2) and (g.seat_of('zhangfei').hp == 3))
+
+
+def t_174_expect0(g):
+    # test 不能成为【顺手牵羊】的目标 — rules/standard/heroes_wu.sgs:336
+    return ((g.seat_of('luxun').hand_count == 1) and (g.seat_of('guanyu').hand_count == 0) and ('tao' in [c.name for c in g.seat_of('ganning').hand]))
+
+
+def t_175_expect0(g):
+    # test 不能成为【乐不思蜀】的目标 — rules/standard/heroes_wu.sgs:344
+    return ((len(g.seat_of('luxun').judges) == 0) and (len(g.seat_of('guanyu').judges) == 1))
+
+
+def t_176_expect0(g):
+    # test 可以成为其他锦囊牌的目标 — rules/standard/heroes_wu.sgs:352
+    return ((g.seat_of('luxun').hand_count == 0) and (g.seat_of('guanyu').hand_count == 1))
+
+
+def t_177_expect0(g):
+    # test 使用最后的手牌后摸一张牌 — rules/standard/heroes_wu.sgs:363
+    return ((g.seat_of('guanyu').hp == 3) and (g.seat_of('luxun').hand_count == 1))
+
+
+def t_178_expect0(g):
+    # test 最后的手牌被【过河拆桥】弃置后摸一张牌 — rules/standard/heroes_wu.sgs:371
+    return (g.seat_of('luxun').hand_count == 1)
+
+
+def t_179_expect0(g):
+    # test 还有手牌时不能发动 — rules/standard/heroes_wu.sgs:382
+    return ((g.seat_of('luxun').hp == 3) and (g.seat_of('guanyu').hp == 3))
+
+
+def t_180_expect0(g):
+    # test 与已受伤的男性角色各回复1点体力 — rules/standard/heroes_wu.sgs:400
+    return ((g.seat_of('sunshangxiang').hp == 3) and (g.seat_of('liubei').hp == 4) and (g.seat_of('sunshangxiang').hand_count == 0))
+
+
+def t_181_expect0(g):
+    # test 只能选择已受伤的男性角色 — rules/standard/heroes_wu.sgs:410
+    return ((g.seat_of('sunshangxiang').hp == 3) and (g.seat_of('liubei').hp == 4) and (g.seat_of('daqiao').hp == 2))
+
+
+def t_182_expect0(g):
+    # test 替换装备后摸两张牌 — rules/standard/heroes_wu.sgs:428
+    return ((g.seat_of('sunshangxiang').hand_count == 2) and (g.seat_of('sunshangxiang').weapon is not None))
+
+
+def t_183_expect0(g):
+    # test 装备被【过河拆桥】弃置后摸两张牌 — rules/standard/heroes_wu.sgs:436
+    return ((g.seat_of('sunshangxiang').hand_count == 2) and (g.seat_of('sunshangxiang').minus_horse is None))
+
+
+def t_184_expect0(g):
+    # test 同时失去两张装备牌：可以发动两次 — rules/standard/heroes_wu.sgs:445
+    return ((g.seat_of('guanyu').hp == 3) and (g.seat_of('sunshangxiang').hand_count == 4) and (g.seat_of('sunshangxiang').plus_horse is None))
+
+
+def t_185_expect0(g):
+    # test 时机：一个完整的回合 — rules/standard/timing.sgs:16
+    return (g.seat_of('zhangliao').hp == 3)
+
+
+def t_185_expect1(g):
+    # test 时机：一个完整的回合 — rules/standard/timing.sgs:17
+    return ((len(g.seat_of('xuchu').judges) == 0) and (len(g.seat_of('xuchu').hand) == 2))
+
+
+def t_185_expect2(g):
+    # test 时机：一个完整的回合 — rules/standard/timing.sgs:18
+    return ('shan' not in [c.name for c in g.seat_of('xuchu').hand])
+
+
+def t_186_expect0(g):
+    # test 时机：闪电判定为♠2~9时造成3点雷电伤害，否则移动到下家 — rules/standard/timing.sgs:32
+    return ((g.seat_of('xuchu').hp == 4) and (g.seat_of('zhangliao').hp == 1) and (g.seat_of('lvmeng').hp == 4))
+
+
+def t_186_expect1(g):
+    # test 时机：闪电判定为♠2~9时造成3点雷电伤害，否则移动到下家 — rules/standard/timing.sgs:36
+    return ((len(g.seat_of('xuchu').judges) == 0) and (len(g.seat_of('zhangliao').judges) == 0) and (len(g.seat_of('lvmeng').judges) == 0))
+
+
+def t_187_expect0(g):
+    # test 时机：判定前使用无懈可击，闪电不判定并移动到下家 — rules/standard/timing.sgs:48
+    return (g.seat_of('xuchu').hp == 4)
+
+
+def t_187_expect1(g):
+    # test 时机：判定前使用无懈可击，闪电不判定并移动到下家 — rules/standard/timing.sgs:49
+    return (('shandian' in [c.name for c in g.seat_of('zhangliao').judges]) and (len(g.seat_of('xuchu').judges) == 0))
+
+
+def t_187_expect2(g):
+    # test 时机：判定前使用无懈可击，闪电不判定并移动到下家 — rules/standard/timing.sgs:52
+    return (len([it for it in g.seat_of('xuchu').hand if ((it.suit == 'spade') and (it.rank == 5))]) == 1)
+
+
+def t_188_expect0(g):
+    # test 时机：乐不思蜀判定不为♥时跳过出牌阶段，为♥时照常出牌 — rules/standard/timing.sgs:68
+    return (len(g.seat_of('xuchu').hand) == 2)
+
+
+def t_188_expect1(g):
+    # test 时机：乐不思蜀判定不为♥时跳过出牌阶段，为♥时照常出牌 — rules/standard/timing.sgs:71
+    return ('wuzhong' not in [c.name for c in g.seat_of('zhangliao').hand])
+
+
+def t_188_expect2(g):
+    # test 时机：乐不思蜀判定不为♥时跳过出牌阶段，为♥时照常出牌 — rules/standard/timing.sgs:72
+    return ((len(g.seat_of('xuchu').judges) == 0) and (len(g.seat_of('zhangliao').judges) == 0))
+
+
+def t_189_expect0(g):
+    # test 时机：无懈可击被另一张无懈可击抵消，锦囊牌照常生效 — rules/standard/timing.sgs:87
+    return ((len(g.seat_of('zhangliao').hand) == 0) and (len(g.seat_of('xuchu').hand) == 0))
+
+
+def t_190_expect0(g):
+    # test 时机：濒死的角色被第二名被询问的角色挽救 — rules/standard/timing.sgs:100
+    return (g.seat_of('huanggai').alive and (g.seat_of('huanggai').hp == 1))
+
+
+def t_190_expect1(g):
+    # test 时机：濒死的角色被第二名被询问的角色挽救 — rules/standard/timing.sgs:103
+    return (('tao' in [c.name for c in g.seat_of('xuchu').hand]) and ('tao' in [c.name for c in g.seat_of('lvmeng').hand]) and (len(g.seat_of('zhangliao').hand) == 0))
+
+
+def t_191_expect0(g):
+    # test 时机：他人回合内求桃的顺序从当前回合角色开始 — rules/standard/timing.sgs:119
+    return (g.seat_of('zhangliao').alive and (g.seat_of('zhangliao').hp == 1))
+
+
+def t_191_expect1(g):
+    # test 时机：他人回合内求桃的顺序从当前回合角色开始 — rules/standard/timing.sgs:121
+    return (('tao' in [c.name for c in g.seat_of('xuchu').hand]) and ('tao' in [c.name for c in g.seat_of('huanggai').hand]) and (len(g.seat_of('lvmeng').hand) == 0))
+
+
+def t_192_expect0(g):
+    # test 时机：伤害被防止后不再开启之后的伤害时机 — rules/standard/timing.sgs:133
+    return ((g.seat_of('zhangliao').hp == 4) and (len(g.seat_of('zhangliao').hand) == 0))
+
+
+def t_193_expect0(g):
+    # test 时机：牌堆摸完时将弃牌堆洗混作为新的牌堆 — rules/standard/timing.sgs:163
+    return (len(g.seat_of('xuchu').hand) == 2)
+
+
+def t_193_expect1(g):
+    # test 时机：牌堆摸完时将弃牌堆洗混作为新的牌堆 — rules/standard/timing.sgs:164
+    return (len([it for it in g.seat_of('xuchu').hand if ((it.suit == 'heart') and (it.rank == 13))]) == 1)
+
+
+def t_193_expect2(g):
+    # test 时机：牌堆摸完时将弃牌堆洗混作为新的牌堆 — rules/standard/timing.sgs:165
+    return (len([it for it in g.seat_of('xuchu').hand if (((it.suit == 'spade') and (it.rank == 7)) or ((it.suit == 'diamond') and (it.rank == 2)))]) == 1)
+
+
+def t_193_expect3(g):
+    # test 时机：牌堆摸完时将弃牌堆洗混作为新的牌堆 — rules/standard/timing.sgs:166
+    return (g.seat_of('zhangliao').hp == 4)
+
+
+def t_194_expect0(g):
+    # test 时机：背面朝上的角色翻至正面朝上并跳过此回合 — rules/standard/timing.sgs:175
+    return (not g.seat_of('xuchu').flipped)
+
+
+def t_194_expect1(g):
+    # test 时机：背面朝上的角色翻至正面朝上并跳过此回合 — rules/standard/timing.sgs:176
+    return ((len(g.seat_of('xuchu').hand) == 0) and (len(g.seat_of('zhangliao').hand) == 2))
+
+
+def t_195_expect0(g):
+    # test 时机：弃牌阶段逐张弃置至手牌数等于体力值，不能主动弃牌 — rules/standard/timing.sgs:191
+    return ((len(g.seat_of('xuchu').hand) == 2) and ('nanman' in [c.name for c in g.seat_of('xuchu').hand]) and ('wuxie' in [c.name for c in g.seat_of('xuchu').hand]))
+
+
+def t_195_expect1(g):
+    # test 时机：弃牌阶段逐张弃置至手牌数等于体力值，不能主动弃牌 — rules/standard/timing.sgs:195
+    return (len(g.seat_of('zhangliao').hand) == 2)
+
+
+def t_196_expect0(g):
+    # test 时机：判定区里的延时类锦囊牌按置入的倒序结算 — rules/standard/timing.sgs:206
+    return (g.seat_of('xuchu').hp == 4)
+
+
+def t_196_expect1(g):
+    # test 时机：判定区里的延时类锦囊牌按置入的倒序结算 — rules/standard/timing.sgs:210
+    return (('shandian' in [c.name for c in g.seat_of('zhangliao').judges]) and (len(g.seat_of('xuchu').judges) == 0))
 
 
 TABLES = T.Tables(
     package='standard',
     title='三国杀 标准版：104张游戏牌与25名武将',
     uses=('core',),
-    sources=('rules/standard/basic.sgs', 'rules/standard/deck.sgs', 'rules/standard/equipment.sgs', 'rules/standard/heroes_qun.sgs', 'rules/standard/heroes_shu.sgs', 'rules/standard/heroes_wei.sgs', 'rules/standard/heroes_wu.sgs'),
+    sources=('rules/standard/basic.sgs', 'rules/standard/deck.sgs', 'rules/standard/equipment.sgs', 'rules/standard/heroes_qun.sgs', 'rules/standard/heroes_shu.sgs', 'rules/standard/heroes_wei.sgs', 'rules/standard/heroes_wu.sgs', 'rules/standard/hints.sgs', 'rules/standard/timing.sgs'),
     windows=(
         T.WindowDef(id='sha_dodged', name='杀被抵消时', event='aim', subject='source', doc='【杀】被【闪】抵消时：【青龙偃月刀】【贯石斧】', loc='rules/standard/basic.sgs:5'),
     ),
@@ -871,11 +2174,12 @@ TABLES = T.Tables(
         T.QuantityDef(id='sha_targets', name='杀目标上限', params=('p', 'c'), type='int', base=q_sha_targets, floor=None, doc='一张【杀】可以指定的目标数上限', loc='rules/standard/basic.sgs:8'),
         T.QuantityDef(id='trick_range', name='锦囊牌距离限制', params=('p', 'c'), type='int', base=q_trick_range, floor=None, doc='【顺手牵羊】等锦囊牌的距离限制', loc='rules/standard/basic.sgs:9'),
         T.QuantityDef(id='can_attack', name='可借刀', params=('p',), type='bool', base=q_can_attack, floor=None, doc='其攻击范围内有可以成为【杀】的目标的角色', loc='rules/standard/basic.sgs:10'),
+        T.QuantityDef(id='can_attack_target', name='可被借刀杀', params=('p', 'v'), type='bool', base=q_can_attack_target, floor=None, doc='v在p的攻击范围内，且可以成为p使用的【杀】的目标 (空城)', loc='rules/standard/basic.sgs:12'),
     ),
     counters=(
         T.CounterDef(id='rende_given', name='仁德给出', scope='phase', loc='rules/standard/heroes_shu.sgs:7'),
-        T.CounterDef(id='luoyi_on', name='裸衣', scope='turn', loc='rules/standard/heroes_wei.sgs:70'),
-        T.CounterDef(id='keji_sha', name='克己出杀', scope='turn', loc='rules/standard/heroes_wu.sgs:27'),
+        T.CounterDef(id='luoyi_on', name='裸衣', scope='turn', loc='rules/standard/heroes_wei.sgs:243'),
+        T.CounterDef(id='keji_sha', name='克己出杀', scope='turn', loc='rules/standard/heroes_wu.sgs:109'),
     ),
     cards=(
         T.CardDef(
@@ -884,7 +2188,7 @@ TABLES = T.Tables(
             target=T.TargetDef(kind='some', count=c_sha_count, where=c_sha_where), limit=T.LimitDef(count=c_sha_limit, scope='phase'),
             effect=c_sha_effect, before=None, after=None,
             skill=None,
-            loc='rules/standard/basic.sgs:13',
+            loc='rules/standard/basic.sgs:15',
         ),
         T.CardDef(
             id='shan', name='闪', kind='basic', slot=None, range=0,
@@ -892,7 +2196,7 @@ TABLES = T.Tables(
             target=None, limit=None,
             effect=None, before=None, after=None,
             skill=None,
-            loc='rules/standard/basic.sgs:38',
+            loc='rules/standard/basic.sgs:99',
         ),
         T.CardDef(
             id='juedou', name='决斗', kind='trick', slot=None, range=0,
@@ -900,7 +2204,7 @@ TABLES = T.Tables(
             target=T.TargetDef(kind='some', count=c_juedou_count, where=c_juedou_where), limit=None,
             effect=c_juedou_effect, before=None, after=None,
             skill=None,
-            loc='rules/standard/basic.sgs:42',
+            loc='rules/standard/basic.sgs:187',
         ),
         T.CardDef(
             id='guohe', name='过河拆桥', kind='trick', slot=None, range=0,
@@ -908,7 +2212,7 @@ TABLES = T.Tables(
             target=T.TargetDef(kind='some', count=c_guohe_count, where=c_guohe_where), limit=None,
             effect=c_guohe_effect, before=None, after=None,
             skill=None,
-            loc='rules/standard/basic.sgs:67',
+            loc='rules/standard/basic.sgs:239',
         ),
         T.CardDef(
             id='shunshou', name='顺手牵羊', kind='trick', slot=None, range=0,
@@ -916,7 +2220,7 @@ TABLES = T.Tables(
             target=T.TargetDef(kind='some', count=c_shunshou_count, where=c_shunshou_where), limit=None,
             effect=c_shunshou_effect, before=None, after=None,
             skill=None,
-            loc='rules/standard/basic.sgs:75',
+            loc='rules/standard/basic.sgs:307',
         ),
         T.CardDef(
             id='wuzhong', name='无中生有', kind='trick', slot=None, range=0,
@@ -924,7 +2228,7 @@ TABLES = T.Tables(
             target=T.TargetDef(kind='self', count=None, where=None), limit=None,
             effect=c_wuzhong_effect, before=None, after=None,
             skill=None,
-            loc='rules/standard/basic.sgs:83',
+            loc='rules/standard/basic.sgs:365',
         ),
         T.CardDef(
             id='nanman', name='南蛮入侵', kind='trick', slot=None, range=0,
@@ -932,7 +2236,7 @@ TABLES = T.Tables(
             target=T.TargetDef(kind='all', count=None, where=c_nanman_where), limit=None,
             effect=c_nanman_effect, before=None, after=None,
             skill=None,
-            loc='rules/standard/basic.sgs:91',
+            loc='rules/standard/basic.sgs:384',
         ),
         T.CardDef(
             id='wanjian', name='万箭齐发', kind='trick', slot=None, range=0,
@@ -940,7 +2244,7 @@ TABLES = T.Tables(
             target=T.TargetDef(kind='all', count=None, where=c_wanjian_where), limit=None,
             effect=c_wanjian_effect, before=None, after=None,
             skill=None,
-            loc='rules/standard/basic.sgs:101',
+            loc='rules/standard/basic.sgs:408',
         ),
         T.CardDef(
             id='taoyuan', name='桃园结义', kind='trick', slot=None, range=0,
@@ -948,7 +2252,7 @@ TABLES = T.Tables(
             target=T.TargetDef(kind='all', count=None, where=None), limit=None,
             effect=c_taoyuan_effect, before=None, after=None,
             skill=None,
-            loc='rules/standard/basic.sgs:111',
+            loc='rules/standard/basic.sgs:431',
         ),
         T.CardDef(
             id='wugu', name='五谷丰登', kind='trick', slot=None, range=0,
@@ -956,7 +2260,7 @@ TABLES = T.Tables(
             target=T.TargetDef(kind='all', count=None, where=None), limit=None,
             effect=c_wugu_effect, before=c_wugu_before, after=c_wugu_after,
             skill=None,
-            loc='rules/standard/basic.sgs:119',
+            loc='rules/standard/basic.sgs:451',
         ),
         T.CardDef(
             id='jiedao', name='借刀杀人', kind='trick', slot=None, range=0,
@@ -964,7 +2268,7 @@ TABLES = T.Tables(
             target=T.TargetDef(kind='some', count=c_jiedao_count, where=c_jiedao_where), limit=None,
             effect=c_jiedao_effect, before=None, after=None,
             skill=None,
-            loc='rules/standard/basic.sgs:134',
+            loc='rules/standard/basic.sgs:484',
         ),
         T.CardDef(
             id='lebu', name='乐不思蜀', kind='delayed', slot=None, range=0,
@@ -972,7 +2276,7 @@ TABLES = T.Tables(
             target=T.TargetDef(kind='some', count=c_lebu_count, where=c_lebu_where), limit=None,
             effect=c_lebu_effect, before=None, after=None,
             skill=None,
-            loc='rules/standard/basic.sgs:148',
+            loc='rules/standard/basic.sgs:563',
         ),
         T.CardDef(
             id='shandian', name='闪电', kind='delayed', slot=None, range=0,
@@ -980,7 +2284,7 @@ TABLES = T.Tables(
             target=T.TargetDef(kind='self', count=None, where=None), limit=None,
             effect=c_shandian_effect, before=None, after=None,
             skill=None,
-            loc='rules/standard/basic.sgs:158',
+            loc='rules/standard/basic.sgs:618',
         ),
         T.CardDef(
             id='zhuge', name='诸葛连弩', kind='equipment', slot='weapon', range=1,
@@ -1013,12 +2317,12 @@ TABLES = T.Tables(
                 actives=(),
                 viewas=(),
                 modifiers=(
-                    T.ModifierDef(skill='qinggang', quantity='armor_valid', pattern=('p',), op='=', value=c_qinggang_skill_mod0, when=c_qinggang_skill_mod0_when, loc='rules/standard/equipment.sgs:11'),
+                    T.ModifierDef(skill='qinggang', quantity='armor_valid', pattern=('p',), op='=', value=c_qinggang_skill_mod0, when=c_qinggang_skill_mod0_when, loc='rules/standard/equipment.sgs:34'),
                 ),
                 allows=(),
-                loc='rules/standard/equipment.sgs:9',
+                loc='rules/standard/equipment.sgs:32',
             ),
-            loc='rules/standard/equipment.sgs:9',
+            loc='rules/standard/equipment.sgs:32',
         ),
         T.CardDef(
             id='cixiong', name='雌雄双股剑', kind='equipment', slot='weapon', range=2,
@@ -1029,15 +2333,15 @@ TABLES = T.Tables(
                 id='cixiong', name='雌雄双股剑', types=(),
                 text='当你使用【杀】指定一名异性角色为目标后，你可以令其选择一项：弃置一张手牌，或令你摸一张牌。',
                 triggers=(
-                    T.TriggerDef(skill='cixiong', index=0, windows=('aimed_by_source',), any=False, forced=False, when=c_cixiong_skill_on0_when, limit=None, run=c_cixiong_skill_on0, loc='rules/standard/equipment.sgs:17'),
+                    T.TriggerDef(skill='cixiong', index=0, windows=('aimed_by_source',), any=False, forced=False, when=c_cixiong_skill_on0_when, limit=None, run=c_cixiong_skill_on0, loc='rules/standard/equipment.sgs:70'),
                 ),
                 actives=(),
                 viewas=(),
                 modifiers=(),
                 allows=(),
-                loc='rules/standard/equipment.sgs:15',
+                loc='rules/standard/equipment.sgs:68',
             ),
-            loc='rules/standard/equipment.sgs:15',
+            loc='rules/standard/equipment.sgs:68',
         ),
         T.CardDef(
             id='qinglong', name='青龙偃月刀', kind='equipment', slot='weapon', range=3,
@@ -1048,15 +2352,15 @@ TABLES = T.Tables(
                 id='qinglong', name='青龙偃月刀', types=(),
                 text='当你使用的【杀】被【闪】抵消后，你可以对相同的目标再使用一张【杀】。',
                 triggers=(
-                    T.TriggerDef(skill='qinglong', index=0, windows=('sha_dodged',), any=False, forced=False, when=c_qinglong_skill_on0_when, limit=None, run=c_qinglong_skill_on0, loc='rules/standard/equipment.sgs:32'),
+                    T.TriggerDef(skill='qinglong', index=0, windows=('sha_dodged',), any=False, forced=False, when=c_qinglong_skill_on0_when, limit=None, run=c_qinglong_skill_on0, loc='rules/standard/equipment.sgs:111'),
                 ),
                 actives=(),
                 viewas=(),
                 modifiers=(),
                 allows=(),
-                loc='rules/standard/equipment.sgs:30',
+                loc='rules/standard/equipment.sgs:108',
             ),
-            loc='rules/standard/equipment.sgs:30',
+            loc='rules/standard/equipment.sgs:108',
         ),
         T.CardDef(
             id='zhangba', name='丈八蛇矛', kind='equipment', slot='weapon', range=3,
@@ -1069,13 +2373,13 @@ TABLES = T.Tables(
                 triggers=(),
                 actives=(),
                 viewas=(
-                    T.ViewAsDef(skill='zhangba', index=0, card='sha', count=2, hand_only=True, where=None, when=None, mode=None, loc='rules/standard/equipment.sgs:42'),
+                    T.ViewAsDef(skill='zhangba', index=0, card='sha', count=2, hand_only=True, where=None, when=None, mode=None, loc='rules/standard/equipment.sgs:151'),
                 ),
                 modifiers=(),
                 allows=(),
-                loc='rules/standard/equipment.sgs:40',
+                loc='rules/standard/equipment.sgs:149',
             ),
-            loc='rules/standard/equipment.sgs:40',
+            loc='rules/standard/equipment.sgs:149',
         ),
         T.CardDef(
             id='guanshi', name='贯石斧', kind='equipment', slot='weapon', range=3,
@@ -1086,15 +2390,15 @@ TABLES = T.Tables(
                 id='guanshi', name='贯石斧', types=(),
                 text='当你使用的【杀】被【闪】抵消后，你可以弃置两张牌，然后此【杀】依然对目标造成伤害。',
                 triggers=(
-                    T.TriggerDef(skill='guanshi', index=0, windows=('sha_dodged',), any=False, forced=False, when=c_guanshi_skill_on0_when, limit=None, run=c_guanshi_skill_on0, loc='rules/standard/equipment.sgs:47'),
+                    T.TriggerDef(skill='guanshi', index=0, windows=('sha_dodged',), any=False, forced=False, when=c_guanshi_skill_on0_when, limit=None, run=c_guanshi_skill_on0, loc='rules/standard/equipment.sgs:190'),
                 ),
                 actives=(),
                 viewas=(),
                 modifiers=(),
                 allows=(),
-                loc='rules/standard/equipment.sgs:45',
+                loc='rules/standard/equipment.sgs:188',
             ),
-            loc='rules/standard/equipment.sgs:45',
+            loc='rules/standard/equipment.sgs:188',
         ),
         T.CardDef(
             id='fangtian', name='方天画戟', kind='equipment', slot='weapon', range=4,
@@ -1108,12 +2412,12 @@ TABLES = T.Tables(
                 actives=(),
                 viewas=(),
                 modifiers=(
-                    T.ModifierDef(skill='fangtian', quantity='sha_targets', pattern=('self', 'c'), op='+=', value=c_fangtian_skill_mod0, when=c_fangtian_skill_mod0_when, loc='rules/standard/equipment.sgs:55'),
+                    T.ModifierDef(skill='fangtian', quantity='sha_targets', pattern=('self', 'c'), op='+=', value=c_fangtian_skill_mod0, when=c_fangtian_skill_mod0_when, loc='rules/standard/equipment.sgs:229'),
                 ),
                 allows=(),
-                loc='rules/standard/equipment.sgs:53',
+                loc='rules/standard/equipment.sgs:227',
             ),
-            loc='rules/standard/equipment.sgs:53',
+            loc='rules/standard/equipment.sgs:227',
         ),
         T.CardDef(
             id='qilin', name='麒麟弓', kind='equipment', slot='weapon', range=5,
@@ -1124,15 +2428,15 @@ TABLES = T.Tables(
                 id='qilin', name='麒麟弓', types=(),
                 text='当你使用【杀】对目标角色造成伤害时，你可以弃置其装备区里的一张坐骑牌。',
                 triggers=(
-                    T.TriggerDef(skill='qilin', index=0, windows=('damage_causing',), any=False, forced=False, when=c_qilin_skill_on0_when, limit=None, run=c_qilin_skill_on0, loc='rules/standard/equipment.sgs:60'),
+                    T.TriggerDef(skill='qilin', index=0, windows=('damage_causing',), any=False, forced=False, when=c_qilin_skill_on0_when, limit=None, run=c_qilin_skill_on0, loc='rules/standard/equipment.sgs:249'),
                 ),
                 actives=(),
                 viewas=(),
                 modifiers=(),
                 allows=(),
-                loc='rules/standard/equipment.sgs:58',
+                loc='rules/standard/equipment.sgs:247',
             ),
-            loc='rules/standard/equipment.sgs:58',
+            loc='rules/standard/equipment.sgs:247',
         ),
         T.CardDef(
             id='bagua', name='八卦阵', kind='equipment', slot='armor', range=0,
@@ -1143,15 +2447,15 @@ TABLES = T.Tables(
                 id='bagua', name='八卦阵', types=(),
                 text='当你需要使用或打出一张【闪】时，你可以进行判定：若结果为红色，视为你使用或打出了一张【闪】。',
                 triggers=(
-                    T.TriggerDef(skill='bagua', index=0, windows=('need_card',), any=False, forced=False, when=c_bagua_skill_on0_when, limit=None, run=c_bagua_skill_on0, loc='rules/standard/equipment.sgs:67'),
+                    T.TriggerDef(skill='bagua', index=0, windows=('need_card',), any=False, forced=False, when=c_bagua_skill_on0_when, limit=None, run=c_bagua_skill_on0, loc='rules/standard/equipment.sgs:273'),
                 ),
                 actives=(),
                 viewas=(),
                 modifiers=(),
                 allows=(),
-                loc='rules/standard/equipment.sgs:65',
+                loc='rules/standard/equipment.sgs:271',
             ),
-            loc='rules/standard/equipment.sgs:65',
+            loc='rules/standard/equipment.sgs:271',
         ),
         T.CardDef(
             id='jueying', name='绝影', kind='equipment', slot='plus_horse', range=0,
@@ -1165,12 +2469,12 @@ TABLES = T.Tables(
                 actives=(),
                 viewas=(),
                 modifiers=(
-                    T.ModifierDef(skill='jueying', quantity='distance', pattern=('_', 'self'), op='+=', value=c_jueying_skill_mod0, when=None, loc='rules/standard/equipment.sgs:74'),
+                    T.ModifierDef(skill='jueying', quantity='distance', pattern=('_', 'self'), op='+=', value=c_jueying_skill_mod0, when=None, loc='rules/standard/equipment.sgs:315'),
                 ),
                 allows=(),
-                loc='rules/standard/equipment.sgs:74',
+                loc='rules/standard/equipment.sgs:315',
             ),
-            loc='rules/standard/equipment.sgs:74',
+            loc='rules/standard/equipment.sgs:315',
         ),
         T.CardDef(
             id='dilu', name='的卢', kind='equipment', slot='plus_horse', range=0,
@@ -1184,12 +2488,12 @@ TABLES = T.Tables(
                 actives=(),
                 viewas=(),
                 modifiers=(
-                    T.ModifierDef(skill='dilu', quantity='distance', pattern=('_', 'self'), op='+=', value=c_dilu_skill_mod0, when=None, loc='rules/standard/equipment.sgs:75'),
+                    T.ModifierDef(skill='dilu', quantity='distance', pattern=('_', 'self'), op='+=', value=c_dilu_skill_mod0, when=None, loc='rules/standard/equipment.sgs:331'),
                 ),
                 allows=(),
-                loc='rules/standard/equipment.sgs:75',
+                loc='rules/standard/equipment.sgs:331',
             ),
-            loc='rules/standard/equipment.sgs:75',
+            loc='rules/standard/equipment.sgs:331',
         ),
         T.CardDef(
             id='zhuahuang', name='爪黄飞电', kind='equipment', slot='plus_horse', range=0,
@@ -1203,12 +2507,12 @@ TABLES = T.Tables(
                 actives=(),
                 viewas=(),
                 modifiers=(
-                    T.ModifierDef(skill='zhuahuang', quantity='distance', pattern=('_', 'self'), op='+=', value=c_zhuahuang_skill_mod0, when=None, loc='rules/standard/equipment.sgs:76'),
+                    T.ModifierDef(skill='zhuahuang', quantity='distance', pattern=('_', 'self'), op='+=', value=c_zhuahuang_skill_mod0, when=None, loc='rules/standard/equipment.sgs:354'),
                 ),
                 allows=(),
-                loc='rules/standard/equipment.sgs:76',
+                loc='rules/standard/equipment.sgs:354',
             ),
-            loc='rules/standard/equipment.sgs:76',
+            loc='rules/standard/equipment.sgs:354',
         ),
         T.CardDef(
             id='chitu', name='赤兔', kind='equipment', slot='minus_horse', range=0,
@@ -1222,12 +2526,12 @@ TABLES = T.Tables(
                 actives=(),
                 viewas=(),
                 modifiers=(
-                    T.ModifierDef(skill='chitu', quantity='distance', pattern=('self', '_'), op='-=', value=c_chitu_skill_mod0, when=None, loc='rules/standard/equipment.sgs:77'),
+                    T.ModifierDef(skill='chitu', quantity='distance', pattern=('self', '_'), op='-=', value=c_chitu_skill_mod0, when=None, loc='rules/standard/equipment.sgs:366'),
                 ),
                 allows=(),
-                loc='rules/standard/equipment.sgs:77',
+                loc='rules/standard/equipment.sgs:366',
             ),
-            loc='rules/standard/equipment.sgs:77',
+            loc='rules/standard/equipment.sgs:366',
         ),
         T.CardDef(
             id='dawan', name='大宛', kind='equipment', slot='minus_horse', range=0,
@@ -1241,12 +2545,12 @@ TABLES = T.Tables(
                 actives=(),
                 viewas=(),
                 modifiers=(
-                    T.ModifierDef(skill='dawan', quantity='distance', pattern=('self', '_'), op='-=', value=c_dawan_skill_mod0, when=None, loc='rules/standard/equipment.sgs:78'),
+                    T.ModifierDef(skill='dawan', quantity='distance', pattern=('self', '_'), op='-=', value=c_dawan_skill_mod0, when=None, loc='rules/standard/equipment.sgs:379'),
                 ),
                 allows=(),
-                loc='rules/standard/equipment.sgs:78',
+                loc='rules/standard/equipment.sgs:379',
             ),
-            loc='rules/standard/equipment.sgs:78',
+            loc='rules/standard/equipment.sgs:379',
         ),
         T.CardDef(
             id='zixing', name='紫骍', kind='equipment', slot='minus_horse', range=0,
@@ -1260,40 +2564,40 @@ TABLES = T.Tables(
                 actives=(),
                 viewas=(),
                 modifiers=(
-                    T.ModifierDef(skill='zixing', quantity='distance', pattern=('self', '_'), op='-=', value=c_zixing_skill_mod0, when=None, loc='rules/standard/equipment.sgs:79'),
+                    T.ModifierDef(skill='zixing', quantity='distance', pattern=('self', '_'), op='-=', value=c_zixing_skill_mod0, when=None, loc='rules/standard/equipment.sgs:393'),
                 ),
                 allows=(),
-                loc='rules/standard/equipment.sgs:79',
+                loc='rules/standard/equipment.sgs:393',
             ),
-            loc='rules/standard/equipment.sgs:79',
+            loc='rules/standard/equipment.sgs:393',
         ),
     ),
     heroes=(
         T.HeroDef(id='huatuo', name='华佗', kingdom='qun', hp_halves=6, gender='male', skills=('jijiu', 'qingnang'), pairs=(), never_lord=False, text='', loc='rules/standard/heroes_qun.sgs:4'),
-        T.HeroDef(id='lvbu', name='吕布', kingdom='qun', hp_halves=8, gender='male', skills=('wushuang',), pairs=(), never_lord=False, text='', loc='rules/standard/heroes_qun.sgs:16'),
-        T.HeroDef(id='diaochan', name='貂蝉', kingdom='qun', hp_halves=6, gender='female', skills=('lijian', 'biyue'), pairs=(), never_lord=False, text='', loc='rules/standard/heroes_qun.sgs:23'),
+        T.HeroDef(id='lvbu', name='吕布', kingdom='qun', hp_halves=8, gender='male', skills=('wushuang',), pairs=(), never_lord=False, text='', loc='rules/standard/heroes_qun.sgs:64'),
+        T.HeroDef(id='diaochan', name='貂蝉', kingdom='qun', hp_halves=6, gender='female', skills=('lijian', 'biyue'), pairs=(), never_lord=False, text='', loc='rules/standard/heroes_qun.sgs:112'),
         T.HeroDef(id='liubei', name='刘备', kingdom='shu', hp_halves=8, gender='male', skills=('rende', 'jijiang'), pairs=(), never_lord=False, text='', loc='rules/standard/heroes_shu.sgs:4'),
-        T.HeroDef(id='guanyu', name='关羽', kingdom='shu', hp_halves=8, gender='male', skills=('wusheng',), pairs=(), never_lord=False, text='', loc='rules/standard/heroes_shu.sgs:28'),
-        T.HeroDef(id='zhangfei', name='张飞', kingdom='shu', hp_halves=8, gender='male', skills=('paoxiao',), pairs=(), never_lord=False, text='', loc='rules/standard/heroes_shu.sgs:34'),
-        T.HeroDef(id='zhugeliang', name='诸葛亮', kingdom='shu', hp_halves=6, gender='male', skills=('guanxing', 'kongcheng'), pairs=(), never_lord=False, text='', loc='rules/standard/heroes_shu.sgs:40'),
-        T.HeroDef(id='zhaoyun', name='赵云', kingdom='shu', hp_halves=8, gender='male', skills=('longdan',), pairs=(), never_lord=False, text='', loc='rules/standard/heroes_shu.sgs:56'),
-        T.HeroDef(id='machao', name='马超', kingdom='shu', hp_halves=8, gender='male', skills=('mashu', 'tieqi'), pairs=(), never_lord=False, text='', loc='rules/standard/heroes_shu.sgs:63'),
-        T.HeroDef(id='huangyueying', name='黄月英', kingdom='shu', hp_halves=6, gender='female', skills=('jizhi', 'qicai'), pairs=(), never_lord=False, text='', loc='rules/standard/heroes_shu.sgs:75'),
+        T.HeroDef(id='guanyu', name='关羽', kingdom='shu', hp_halves=8, gender='male', skills=('wusheng',), pairs=(), never_lord=False, text='', loc='rules/standard/heroes_shu.sgs:89'),
+        T.HeroDef(id='zhangfei', name='张飞', kingdom='shu', hp_halves=8, gender='male', skills=('paoxiao',), pairs=(), never_lord=False, text='', loc='rules/standard/heroes_shu.sgs:139'),
+        T.HeroDef(id='zhugeliang', name='诸葛亮', kingdom='shu', hp_halves=6, gender='male', skills=('guanxing', 'kongcheng'), pairs=(), never_lord=False, text='', loc='rules/standard/heroes_shu.sgs:152'),
+        T.HeroDef(id='zhaoyun', name='赵云', kingdom='shu', hp_halves=8, gender='male', skills=('longdan',), pairs=(), never_lord=False, text='', loc='rules/standard/heroes_shu.sgs:228'),
+        T.HeroDef(id='machao', name='马超', kingdom='shu', hp_halves=8, gender='male', skills=('mashu', 'tieqi'), pairs=(), never_lord=False, text='', loc='rules/standard/heroes_shu.sgs:262'),
+        T.HeroDef(id='huangyueying', name='黄月英', kingdom='shu', hp_halves=6, gender='female', skills=('jizhi', 'qicai'), pairs=(), never_lord=False, text='', loc='rules/standard/heroes_shu.sgs:314'),
         T.HeroDef(id='caocao', name='曹操', kingdom='wei', hp_halves=8, gender='male', skills=('jianxiong', 'hujia'), pairs=(), never_lord=False, text='', loc='rules/standard/heroes_wei.sgs:4'),
-        T.HeroDef(id='simayi', name='司马懿', kingdom='wei', hp_halves=6, gender='male', skills=('fankui', 'guicai'), pairs=(), never_lord=False, text='', loc='rules/standard/heroes_wei.sgs:21'),
-        T.HeroDef(id='xiahoudun', name='夏侯惇', kingdom='wei', hp_halves=8, gender='male', skills=('ganglie',), pairs=(), never_lord=False, text='', loc='rules/standard/heroes_wei.sgs:39'),
-        T.HeroDef(id='zhangliao', name='张辽', kingdom='wei', hp_halves=8, gender='male', skills=('tuxi',), pairs=(), never_lord=False, text='', loc='rules/standard/heroes_wei.sgs:56'),
-        T.HeroDef(id='xuchu', name='许褚', kingdom='wei', hp_halves=8, gender='male', skills=('luoyi',), pairs=(), never_lord=False, text='', loc='rules/standard/heroes_wei.sgs:67'),
-        T.HeroDef(id='guojia', name='郭嘉', kingdom='wei', hp_halves=6, gender='male', skills=('tiandu', 'yiji'), pairs=(), never_lord=False, text='', loc='rules/standard/heroes_wei.sgs:78'),
-        T.HeroDef(id='zhenji', name='甄姬', kingdom='wei', hp_halves=6, gender='female', skills=('qingguo', 'luoshen'), pairs=(), never_lord=False, text='', loc='rules/standard/heroes_wei.sgs:94'),
+        T.HeroDef(id='simayi', name='司马懿', kingdom='wei', hp_halves=6, gender='male', skills=('fankui', 'guicai'), pairs=(), never_lord=False, text='', loc='rules/standard/heroes_wei.sgs:95'),
+        T.HeroDef(id='xiahoudun', name='夏侯惇', kingdom='wei', hp_halves=8, gender='male', skills=('ganglie',), pairs=(), never_lord=False, text='', loc='rules/standard/heroes_wei.sgs:161'),
+        T.HeroDef(id='zhangliao', name='张辽', kingdom='wei', hp_halves=8, gender='male', skills=('tuxi',), pairs=(), never_lord=False, text='', loc='rules/standard/heroes_wei.sgs:205'),
+        T.HeroDef(id='xuchu', name='许褚', kingdom='wei', hp_halves=8, gender='male', skills=('luoyi',), pairs=(), never_lord=False, text='', loc='rules/standard/heroes_wei.sgs:240'),
+        T.HeroDef(id='guojia', name='郭嘉', kingdom='wei', hp_halves=6, gender='male', skills=('tiandu', 'yiji'), pairs=(), never_lord=False, text='', loc='rules/standard/heroes_wei.sgs:290'),
+        T.HeroDef(id='zhenji', name='甄姬', kingdom='wei', hp_halves=6, gender='female', skills=('qingguo', 'luoshen'), pairs=(), never_lord=False, text='', loc='rules/standard/heroes_wei.sgs:353'),
         T.HeroDef(id='sunquan', name='孙权', kingdom='wu', hp_halves=8, gender='male', skills=('zhiheng', 'jiuyuan'), pairs=(), never_lord=False, text='', loc='rules/standard/heroes_wu.sgs:4'),
-        T.HeroDef(id='ganning', name='甘宁', kingdom='wu', hp_halves=8, gender='male', skills=('qixi',), pairs=(), never_lord=False, text='', loc='rules/standard/heroes_wu.sgs:18'),
-        T.HeroDef(id='lvmeng', name='吕蒙', kingdom='wu', hp_halves=8, gender='male', skills=('keji',), pairs=(), never_lord=False, text='', loc='rules/standard/heroes_wu.sgs:24'),
-        T.HeroDef(id='huanggai', name='黄盖', kingdom='wu', hp_halves=8, gender='male', skills=('kurou',), pairs=(), never_lord=False, text='', loc='rules/standard/heroes_wu.sgs:33'),
-        T.HeroDef(id='zhouyu', name='周瑜', kingdom='wu', hp_halves=6, gender='male', skills=('yingzi', 'fanjian'), pairs=(), never_lord=False, text='', loc='rules/standard/heroes_wu.sgs:39'),
-        T.HeroDef(id='daqiao', name='大乔', kingdom='wu', hp_halves=6, gender='female', skills=('guose', 'liuli'), pairs=(), never_lord=False, text='', loc='rules/standard/heroes_wu.sgs:55'),
-        T.HeroDef(id='luxun', name='陆逊', kingdom='wu', hp_halves=6, gender='male', skills=('qianxun', 'lianying'), pairs=(), never_lord=False, text='', loc='rules/standard/heroes_wu.sgs:71'),
-        T.HeroDef(id='sunshangxiang', name='孙尚香', kingdom='wu', hp_halves=6, gender='female', skills=('jieyin', 'xiaoji'), pairs=(), never_lord=False, text='', loc='rules/standard/heroes_wu.sgs:81'),
+        T.HeroDef(id='ganning', name='甘宁', kingdom='wu', hp_halves=8, gender='male', skills=('qixi',), pairs=(), never_lord=False, text='', loc='rules/standard/heroes_wu.sgs:77'),
+        T.HeroDef(id='lvmeng', name='吕蒙', kingdom='wu', hp_halves=8, gender='male', skills=('keji',), pairs=(), never_lord=False, text='', loc='rules/standard/heroes_wu.sgs:106'),
+        T.HeroDef(id='huanggai', name='黄盖', kingdom='wu', hp_halves=8, gender='male', skills=('kurou',), pairs=(), never_lord=False, text='', loc='rules/standard/heroes_wu.sgs:145'),
+        T.HeroDef(id='zhouyu', name='周瑜', kingdom='wu', hp_halves=6, gender='male', skills=('yingzi', 'fanjian'), pairs=(), never_lord=False, text='', loc='rules/standard/heroes_wu.sgs:175'),
+        T.HeroDef(id='daqiao', name='大乔', kingdom='wu', hp_halves=6, gender='female', skills=('guose', 'liuli'), pairs=(), never_lord=False, text='', loc='rules/standard/heroes_wu.sgs:232'),
+        T.HeroDef(id='luxun', name='陆逊', kingdom='wu', hp_halves=6, gender='male', skills=('qianxun', 'lianying'), pairs=(), never_lord=False, text='', loc='rules/standard/heroes_wu.sgs:325'),
+        T.HeroDef(id='sunshangxiang', name='孙尚香', kingdom='wu', hp_halves=6, gender='female', skills=('jieyin', 'xiaoji'), pairs=(), never_lord=False, text='', loc='rules/standard/heroes_wu.sgs:386'),
     ),
     skills=(
         T.SkillDef(
@@ -1313,49 +2617,49 @@ TABLES = T.Tables(
             text='出牌阶段限一次，你可以弃置一张手牌并选择一名已受伤的角色，然后其回复1点体力。',
             triggers=(),
             actives=(
-                T.ActiveDef(skill='qingnang', index=0, when=sk_qingnang_active0_when, limit=T.LimitDef(count=sk_qingnang_active0_limit, scope='phase'), target=T.TargetDef(kind='some', count=sk_qingnang_active0_count, where=sk_qingnang_active0_where), run=sk_qingnang_active0, loc='rules/standard/heroes_qun.sgs:11'),
+                T.ActiveDef(skill='qingnang', index=0, when=sk_qingnang_active0_when, limit=T.LimitDef(count=sk_qingnang_active0_limit, scope='phase'), target=T.TargetDef(kind='some', count=sk_qingnang_active0_count, where=sk_qingnang_active0_where), run=sk_qingnang_active0, loc='rules/standard/heroes_qun.sgs:33'),
             ),
             viewas=(),
             modifiers=(),
             allows=(),
-            loc='rules/standard/heroes_qun.sgs:9',
+            loc='rules/standard/heroes_qun.sgs:31',
         ),
         T.SkillDef(
             id='wushuang', name='无双', types=('locked',),
             text='锁定技，当你使用【杀】指定一名角色为目标后，其需依次使用两张【闪】才能抵消此【杀】；当你使用【决斗】指定目标后，或成为【决斗】的目标后，与你决斗的角色每次需依次打出两张【杀】。',
             triggers=(
-                T.TriggerDef(skill='wushuang', index=0, windows=('aimed_by_source',), any=False, forced=True, when=sk_wushuang_on0_when, limit=None, run=sk_wushuang_on0, loc='rules/standard/heroes_qun.sgs:19'),
-                T.TriggerDef(skill='wushuang', index=1, windows=('targeted',), any=False, forced=True, when=sk_wushuang_on1_when, limit=None, run=sk_wushuang_on1, loc='rules/standard/heroes_qun.sgs:20'),
+                T.TriggerDef(skill='wushuang', index=0, windows=('aimed_by_source',), any=False, forced=True, when=sk_wushuang_on0_when, limit=None, run=sk_wushuang_on0, loc='rules/standard/heroes_qun.sgs:67'),
+                T.TriggerDef(skill='wushuang', index=1, windows=('targeted',), any=False, forced=True, when=sk_wushuang_on1_when, limit=None, run=sk_wushuang_on1, loc='rules/standard/heroes_qun.sgs:68'),
             ),
             actives=(),
             viewas=(),
             modifiers=(),
             allows=(),
-            loc='rules/standard/heroes_qun.sgs:17',
+            loc='rules/standard/heroes_qun.sgs:65',
         ),
         T.SkillDef(
             id='lijian', name='离间', types=(),
             text='出牌阶段限一次，你可以弃置一张牌并选择两名男性角色，然后令其中一名男性角色视为对另一名男性角色使用一张【决斗】（不能被【无懈可击】响应）。',
             triggers=(),
             actives=(
-                T.ActiveDef(skill='lijian', index=0, when=sk_lijian_active0_when, limit=T.LimitDef(count=sk_lijian_active0_limit, scope='phase'), target=T.TargetDef(kind='some', count=sk_lijian_active0_count, where=sk_lijian_active0_where), run=sk_lijian_active0, loc='rules/standard/heroes_qun.sgs:26'),
+                T.ActiveDef(skill='lijian', index=0, when=sk_lijian_active0_when, limit=T.LimitDef(count=sk_lijian_active0_limit, scope='phase'), target=T.TargetDef(kind='some', count=sk_lijian_active0_count, where=sk_lijian_active0_where), run=sk_lijian_active0, loc='rules/standard/heroes_qun.sgs:116'),
             ),
             viewas=(),
             modifiers=(),
             allows=(),
-            loc='rules/standard/heroes_qun.sgs:24',
+            loc='rules/standard/heroes_qun.sgs:113',
         ),
         T.SkillDef(
             id='biyue', name='闭月', types=(),
             text='结束阶段，你可以摸一张牌。',
             triggers=(
-                T.TriggerDef(skill='biyue', index=0, windows=('finish_start',), any=False, forced=False, when=None, limit=None, run=sk_biyue_on0, loc='rules/standard/heroes_qun.sgs:32'),
+                T.TriggerDef(skill='biyue', index=0, windows=('finish_start',), any=False, forced=False, when=None, limit=None, run=sk_biyue_on0, loc='rules/standard/heroes_qun.sgs:178'),
             ),
             actives=(),
             viewas=(),
             modifiers=(),
             allows=(),
-            loc='rules/standard/heroes_qun.sgs:30',
+            loc='rules/standard/heroes_qun.sgs:176',
         ),
         T.SkillDef(
             id='rende', name='仁德', types=(),
@@ -1373,13 +2677,13 @@ TABLES = T.Tables(
             id='jijiang', name='激将', types=('lord',),
             text='主公技，当你需要使用或打出一张【杀】时，你可以令其他蜀势力角色选择是否打出一张【杀】（视为由你使用或打出）。',
             triggers=(
-                T.TriggerDef(skill='jijiang', index=0, windows=('need_card',), any=False, forced=False, when=sk_jijiang_on0_when, limit=None, run=sk_jijiang_on0, loc='rules/standard/heroes_shu.sgs:18'),
+                T.TriggerDef(skill='jijiang', index=0, windows=('need_card',), any=False, forced=False, when=sk_jijiang_on0_when, limit=None, run=sk_jijiang_on0, loc='rules/standard/heroes_shu.sgs:42'),
             ),
             actives=(),
             viewas=(),
             modifiers=(),
             allows=(),
-            loc='rules/standard/heroes_shu.sgs:16',
+            loc='rules/standard/heroes_shu.sgs:38',
         ),
         T.SkillDef(
             id='wusheng', name='武圣', types=(),
@@ -1387,11 +2691,11 @@ TABLES = T.Tables(
             triggers=(),
             actives=(),
             viewas=(
-                T.ViewAsDef(skill='wusheng', index=0, card='sha', count=1, hand_only=False, where=sk_wusheng_viewas0_where, when=None, mode=None, loc='rules/standard/heroes_shu.sgs:31'),
+                T.ViewAsDef(skill='wusheng', index=0, card='sha', count=1, hand_only=False, where=sk_wusheng_viewas0_where, when=None, mode=None, loc='rules/standard/heroes_shu.sgs:92'),
             ),
             modifiers=(),
             allows=(),
-            loc='rules/standard/heroes_shu.sgs:29',
+            loc='rules/standard/heroes_shu.sgs:90',
         ),
         T.SkillDef(
             id='paoxiao', name='咆哮', types=('locked',),
@@ -1400,22 +2704,22 @@ TABLES = T.Tables(
             actives=(),
             viewas=(),
             modifiers=(
-                T.ModifierDef(skill='paoxiao', quantity='sha_limit', pattern=('self',), op='=', value=sk_paoxiao_mod0, when=None, loc='rules/standard/heroes_shu.sgs:37'),
+                T.ModifierDef(skill='paoxiao', quantity='sha_limit', pattern=('self',), op='=', value=sk_paoxiao_mod0, when=None, loc='rules/standard/heroes_shu.sgs:142'),
             ),
             allows=(),
-            loc='rules/standard/heroes_shu.sgs:35',
+            loc='rules/standard/heroes_shu.sgs:140',
         ),
         T.SkillDef(
             id='guanxing', name='观星', types=(),
             text='准备阶段，你可以观看牌堆顶的X张牌（X为全场角色数且至多为5），然后以任意顺序将这些牌置于牌堆顶或牌堆底。',
             triggers=(
-                T.TriggerDef(skill='guanxing', index=0, windows=('prepare_start',), any=False, forced=False, when=None, limit=None, run=sk_guanxing_on0, loc='rules/standard/heroes_shu.sgs:43'),
+                T.TriggerDef(skill='guanxing', index=0, windows=('prepare_start',), any=False, forced=False, when=None, limit=None, run=sk_guanxing_on0, loc='rules/standard/heroes_shu.sgs:155'),
             ),
             actives=(),
             viewas=(),
             modifiers=(),
             allows=(),
-            loc='rules/standard/heroes_shu.sgs:41',
+            loc='rules/standard/heroes_shu.sgs:153',
         ),
         T.SkillDef(
             id='kongcheng', name='空城', types=('locked',),
@@ -1424,10 +2728,10 @@ TABLES = T.Tables(
             actives=(),
             viewas=(),
             modifiers=(
-                T.ModifierDef(skill='kongcheng', quantity='targetable', pattern=('_', 'self', 'c'), op='=', value=sk_kongcheng_mod0, when=sk_kongcheng_mod0_when, loc='rules/standard/heroes_shu.sgs:53'),
+                T.ModifierDef(skill='kongcheng', quantity='targetable', pattern=('_', 'self', 'c'), op='=', value=sk_kongcheng_mod0, when=sk_kongcheng_mod0_when, loc='rules/standard/heroes_shu.sgs:192'),
             ),
             allows=(),
-            loc='rules/standard/heroes_shu.sgs:51',
+            loc='rules/standard/heroes_shu.sgs:190',
         ),
         T.SkillDef(
             id='longdan', name='龙胆', types=(),
@@ -1435,12 +2739,12 @@ TABLES = T.Tables(
             triggers=(),
             actives=(),
             viewas=(
-                T.ViewAsDef(skill='longdan', index=0, card='shan', count=1, hand_only=True, where=sk_longdan_viewas0_where, when=None, mode=None, loc='rules/standard/heroes_shu.sgs:59'),
-                T.ViewAsDef(skill='longdan', index=1, card='sha', count=1, hand_only=True, where=sk_longdan_viewas1_where, when=None, mode=None, loc='rules/standard/heroes_shu.sgs:60'),
+                T.ViewAsDef(skill='longdan', index=0, card='shan', count=1, hand_only=True, where=sk_longdan_viewas0_where, when=None, mode=None, loc='rules/standard/heroes_shu.sgs:231'),
+                T.ViewAsDef(skill='longdan', index=1, card='sha', count=1, hand_only=True, where=sk_longdan_viewas1_where, when=None, mode=None, loc='rules/standard/heroes_shu.sgs:232'),
             ),
             modifiers=(),
             allows=(),
-            loc='rules/standard/heroes_shu.sgs:57',
+            loc='rules/standard/heroes_shu.sgs:229',
         ),
         T.SkillDef(
             id='mashu', name='马术', types=('locked',),
@@ -1449,34 +2753,34 @@ TABLES = T.Tables(
             actives=(),
             viewas=(),
             modifiers=(
-                T.ModifierDef(skill='mashu', quantity='distance', pattern=('self', '_'), op='-=', value=sk_mashu_mod0, when=None, loc='rules/standard/heroes_shu.sgs:66'),
+                T.ModifierDef(skill='mashu', quantity='distance', pattern=('self', '_'), op='-=', value=sk_mashu_mod0, when=None, loc='rules/standard/heroes_shu.sgs:265'),
             ),
             allows=(),
-            loc='rules/standard/heroes_shu.sgs:64',
+            loc='rules/standard/heroes_shu.sgs:263',
         ),
         T.SkillDef(
             id='tieqi', name='铁骑', types=(),
             text='当你使用【杀】指定一名角色为目标后，你可以进行判定：若结果为红色，该角色不能使用【闪】响应此【杀】。',
             triggers=(
-                T.TriggerDef(skill='tieqi', index=0, windows=('aimed_by_source',), any=False, forced=False, when=sk_tieqi_on0_when, limit=None, run=sk_tieqi_on0, loc='rules/standard/heroes_shu.sgs:70'),
+                T.TriggerDef(skill='tieqi', index=0, windows=('aimed_by_source',), any=False, forced=False, when=sk_tieqi_on0_when, limit=None, run=sk_tieqi_on0, loc='rules/standard/heroes_shu.sgs:288'),
             ),
             actives=(),
             viewas=(),
             modifiers=(),
             allows=(),
-            loc='rules/standard/heroes_shu.sgs:68',
+            loc='rules/standard/heroes_shu.sgs:286',
         ),
         T.SkillDef(
             id='jizhi', name='集智', types=(),
             text='当你使用一张非延时类锦囊牌时，你可以摸一张牌。',
             triggers=(
-                T.TriggerDef(skill='jizhi', index=0, windows=('card_used',), any=False, forced=False, when=sk_jizhi_on0_when, limit=None, run=sk_jizhi_on0, loc='rules/standard/heroes_shu.sgs:78'),
+                T.TriggerDef(skill='jizhi', index=0, windows=('card_used',), any=False, forced=False, when=sk_jizhi_on0_when, limit=None, run=sk_jizhi_on0, loc='rules/standard/heroes_shu.sgs:317'),
             ),
             actives=(),
             viewas=(),
             modifiers=(),
             allows=(),
-            loc='rules/standard/heroes_shu.sgs:76',
+            loc='rules/standard/heroes_shu.sgs:315',
         ),
         T.SkillDef(
             id='qicai', name='奇才', types=('locked',),
@@ -1485,10 +2789,10 @@ TABLES = T.Tables(
             actives=(),
             viewas=(),
             modifiers=(
-                T.ModifierDef(skill='qicai', quantity='trick_range', pattern=('self', '_'), op='=', value=sk_qicai_mod0, when=None, loc='rules/standard/heroes_shu.sgs:82'),
+                T.ModifierDef(skill='qicai', quantity='trick_range', pattern=('self', '_'), op='=', value=sk_qicai_mod0, when=None, loc='rules/standard/heroes_shu.sgs:347'),
             ),
             allows=(),
-            loc='rules/standard/heroes_shu.sgs:80',
+            loc='rules/standard/heroes_shu.sgs:345',
         ),
         T.SkillDef(
             id='jianxiong', name='奸雄', types=(),
@@ -1506,98 +2810,98 @@ TABLES = T.Tables(
             id='hujia', name='护驾', types=('lord',),
             text='主公技，当你需要使用或打出一张【闪】时，你可以令其他魏势力角色选择是否打出一张【闪】（视为由你使用或打出）。',
             triggers=(
-                T.TriggerDef(skill='hujia', index=0, windows=('need_card',), any=False, forced=False, when=sk_hujia_on0_when, limit=None, run=sk_hujia_on0, loc='rules/standard/heroes_wei.sgs:11'),
+                T.TriggerDef(skill='hujia', index=0, windows=('need_card',), any=False, forced=False, when=sk_hujia_on0_when, limit=None, run=sk_hujia_on0, loc='rules/standard/heroes_wei.sgs:38'),
             ),
             actives=(),
             viewas=(),
             modifiers=(),
             allows=(),
-            loc='rules/standard/heroes_wei.sgs:9',
+            loc='rules/standard/heroes_wei.sgs:35',
         ),
         T.SkillDef(
             id='fankui', name='反馈', types=(),
             text='当你受到伤害后，你可以获得伤害来源的一张牌。',
             triggers=(
-                T.TriggerDef(skill='fankui', index=0, windows=('damage_taken',), any=False, forced=False, when=sk_fankui_on0_when, limit=None, run=sk_fankui_on0, loc='rules/standard/heroes_wei.sgs:24'),
+                T.TriggerDef(skill='fankui', index=0, windows=('damage_taken',), any=False, forced=False, when=sk_fankui_on0_when, limit=None, run=sk_fankui_on0, loc='rules/standard/heroes_wei.sgs:98'),
             ),
             actives=(),
             viewas=(),
             modifiers=(),
             allows=(),
-            loc='rules/standard/heroes_wei.sgs:22',
+            loc='rules/standard/heroes_wei.sgs:96',
         ),
         T.SkillDef(
             id='guicai', name='鬼才', types=(),
             text='当一名角色的判定牌生效前，你可以打出一张手牌代替之。',
             triggers=(
-                T.TriggerDef(skill='guicai', index=0, windows=('judge_before',), any=False, forced=False, when=sk_guicai_on0_when, limit=None, run=sk_guicai_on0, loc='rules/standard/heroes_wei.sgs:30'),
+                T.TriggerDef(skill='guicai', index=0, windows=('judge_before',), any=False, forced=False, when=sk_guicai_on0_when, limit=None, run=sk_guicai_on0, loc='rules/standard/heroes_wei.sgs:133'),
             ),
             actives=(),
             viewas=(),
             modifiers=(),
             allows=(),
-            loc='rules/standard/heroes_wei.sgs:28',
+            loc='rules/standard/heroes_wei.sgs:131',
         ),
         T.SkillDef(
             id='ganglie', name='刚烈', types=(),
             text='当你受到伤害后，你可以进行判定：若结果不为♥，伤害来源选择一项：弃置两张手牌，或受到你造成的1点伤害。',
             triggers=(
-                T.TriggerDef(skill='ganglie', index=0, windows=('damage_taken',), any=False, forced=False, when=sk_ganglie_on0_when, limit=None, run=sk_ganglie_on0, loc='rules/standard/heroes_wei.sgs:42'),
+                T.TriggerDef(skill='ganglie', index=0, windows=('damage_taken',), any=False, forced=False, when=sk_ganglie_on0_when, limit=None, run=sk_ganglie_on0, loc='rules/standard/heroes_wei.sgs:164'),
             ),
             actives=(),
             viewas=(),
             modifiers=(),
             allows=(),
-            loc='rules/standard/heroes_wei.sgs:40',
+            loc='rules/standard/heroes_wei.sgs:162',
         ),
         T.SkillDef(
             id='tuxi', name='突袭', types=(),
             text='摸牌阶段，你可以放弃摸牌，然后获得至多两名其他角色的各一张手牌。',
             triggers=(
-                T.TriggerDef(skill='tuxi', index=0, windows=('draw_start',), any=False, forced=False, when=sk_tuxi_on0_when, limit=None, run=sk_tuxi_on0, loc='rules/standard/heroes_wei.sgs:59'),
+                T.TriggerDef(skill='tuxi', index=0, windows=('draw_start',), any=False, forced=False, when=sk_tuxi_on0_when, limit=None, run=sk_tuxi_on0, loc='rules/standard/heroes_wei.sgs:208'),
             ),
             actives=(),
             viewas=(),
             modifiers=(),
             allows=(),
-            loc='rules/standard/heroes_wei.sgs:57',
+            loc='rules/standard/heroes_wei.sgs:206',
         ),
         T.SkillDef(
             id='luoyi', name='裸衣', types=(),
             text='摸牌阶段，你可以少摸一张牌，然后本回合你使用【杀】或【决斗】造成的伤害+1。',
             triggers=(
-                T.TriggerDef(skill='luoyi', index=0, windows=('drawing',), any=False, forced=False, when=sk_luoyi_on0_when, limit=None, run=sk_luoyi_on0, loc='rules/standard/heroes_wei.sgs:71'),
-                T.TriggerDef(skill='luoyi', index=1, windows=('damage_causing',), any=False, forced=True, when=sk_luoyi_on1_when, limit=None, run=sk_luoyi_on1, loc='rules/standard/heroes_wei.sgs:75'),
+                T.TriggerDef(skill='luoyi', index=0, windows=('drawing',), any=False, forced=False, when=sk_luoyi_on0_when, limit=None, run=sk_luoyi_on0, loc='rules/standard/heroes_wei.sgs:244'),
+                T.TriggerDef(skill='luoyi', index=1, windows=('damage_causing',), any=False, forced=True, when=sk_luoyi_on1_when, limit=None, run=sk_luoyi_on1, loc='rules/standard/heroes_wei.sgs:248'),
             ),
             actives=(),
             viewas=(),
             modifiers=(),
             allows=(),
-            loc='rules/standard/heroes_wei.sgs:68',
+            loc='rules/standard/heroes_wei.sgs:241',
         ),
         T.SkillDef(
             id='tiandu', name='天妒', types=(),
             text='当你的判定牌生效后，你可以获得此牌。',
             triggers=(
-                T.TriggerDef(skill='tiandu', index=0, windows=('judge_after',), any=False, forced=False, when=sk_tiandu_on0_when, limit=None, run=sk_tiandu_on0, loc='rules/standard/heroes_wei.sgs:81'),
+                T.TriggerDef(skill='tiandu', index=0, windows=('judge_after',), any=False, forced=False, when=sk_tiandu_on0_when, limit=None, run=sk_tiandu_on0, loc='rules/standard/heroes_wei.sgs:293'),
             ),
             actives=(),
             viewas=(),
             modifiers=(),
             allows=(),
-            loc='rules/standard/heroes_wei.sgs:79',
+            loc='rules/standard/heroes_wei.sgs:291',
         ),
         T.SkillDef(
             id='yiji', name='遗计', types=(),
             text='当你受到1点伤害后，你可以观看牌堆顶的两张牌，然后将这些牌交给任意角色。',
             triggers=(
-                T.TriggerDef(skill='yiji', index=0, windows=('damage_taken',), any=False, forced=False, when=None, limit=None, run=sk_yiji_on0, loc='rules/standard/heroes_wei.sgs:85'),
+                T.TriggerDef(skill='yiji', index=0, windows=('damage_taken',), any=False, forced=False, when=None, limit=None, run=sk_yiji_on0, loc='rules/standard/heroes_wei.sgs:317'),
             ),
             actives=(),
             viewas=(),
             modifiers=(),
             allows=(),
-            loc='rules/standard/heroes_wei.sgs:83',
+            loc='rules/standard/heroes_wei.sgs:314',
         ),
         T.SkillDef(
             id='qingguo', name='倾国', types=(),
@@ -1605,23 +2909,23 @@ TABLES = T.Tables(
             triggers=(),
             actives=(),
             viewas=(
-                T.ViewAsDef(skill='qingguo', index=0, card='shan', count=1, hand_only=True, where=sk_qingguo_viewas0_where, when=None, mode=None, loc='rules/standard/heroes_wei.sgs:97'),
+                T.ViewAsDef(skill='qingguo', index=0, card='shan', count=1, hand_only=True, where=sk_qingguo_viewas0_where, when=None, mode=None, loc='rules/standard/heroes_wei.sgs:356'),
             ),
             modifiers=(),
             allows=(),
-            loc='rules/standard/heroes_wei.sgs:95',
+            loc='rules/standard/heroes_wei.sgs:354',
         ),
         T.SkillDef(
             id='luoshen', name='洛神', types=(),
             text='准备阶段，你可以进行判定：若结果为黑色，你获得此牌，然后你可以重复此流程。',
             triggers=(
-                T.TriggerDef(skill='luoshen', index=0, windows=('prepare_start',), any=False, forced=False, when=None, limit=None, run=sk_luoshen_on0, loc='rules/standard/heroes_wei.sgs:101'),
+                T.TriggerDef(skill='luoshen', index=0, windows=('prepare_start',), any=False, forced=False, when=None, limit=None, run=sk_luoshen_on0, loc='rules/standard/heroes_wei.sgs:389'),
             ),
             actives=(),
             viewas=(),
             modifiers=(),
             allows=(),
-            loc='rules/standard/heroes_wei.sgs:99',
+            loc='rules/standard/heroes_wei.sgs:387',
         ),
         T.SkillDef(
             id='zhiheng', name='制衡', types=(),
@@ -1639,13 +2943,13 @@ TABLES = T.Tables(
             id='jiuyuan', name='救援', types=('lord', 'locked'),
             text='主公技，锁定技，其他吴势力角色对你使用【桃】回复体力时，你额外回复1点体力。',
             triggers=(
-                T.TriggerDef(skill='jiuyuan', index=0, windows=('recovering',), any=False, forced=True, when=sk_jiuyuan_on0_when, limit=None, run=sk_jiuyuan_on0, loc='rules/standard/heroes_wu.sgs:13'),
+                T.TriggerDef(skill='jiuyuan', index=0, windows=('recovering',), any=False, forced=True, when=sk_jiuyuan_on0_when, limit=None, run=sk_jiuyuan_on0, loc='rules/standard/heroes_wu.sgs:38'),
             ),
             actives=(),
             viewas=(),
             modifiers=(),
             allows=(),
-            loc='rules/standard/heroes_wu.sgs:11',
+            loc='rules/standard/heroes_wu.sgs:36',
         ),
         T.SkillDef(
             id='qixi', name='奇袭', types=(),
@@ -1653,61 +2957,61 @@ TABLES = T.Tables(
             triggers=(),
             actives=(),
             viewas=(
-                T.ViewAsDef(skill='qixi', index=0, card='guohe', count=1, hand_only=False, where=sk_qixi_viewas0_where, when=None, mode=None, loc='rules/standard/heroes_wu.sgs:21'),
+                T.ViewAsDef(skill='qixi', index=0, card='guohe', count=1, hand_only=False, where=sk_qixi_viewas0_where, when=None, mode=None, loc='rules/standard/heroes_wu.sgs:80'),
             ),
             modifiers=(),
             allows=(),
-            loc='rules/standard/heroes_wu.sgs:19',
+            loc='rules/standard/heroes_wu.sgs:78',
         ),
         T.SkillDef(
             id='keji', name='克己', types=(),
             text='若你未于出牌阶段内使用或打出过【杀】，你可以跳过弃牌阶段。',
             triggers=(
-                T.TriggerDef(skill='keji', index=0, windows=('card_used',), any=False, forced=True, when=sk_keji_on0_when, limit=None, run=sk_keji_on0, loc='rules/standard/heroes_wu.sgs:28'),
-                T.TriggerDef(skill='keji', index=1, windows=('card_played',), any=False, forced=True, when=sk_keji_on1_when, limit=None, run=sk_keji_on1, loc='rules/standard/heroes_wu.sgs:29'),
-                T.TriggerDef(skill='keji', index=2, windows=('play_discard_gap',), any=False, forced=False, when=sk_keji_on2_when, limit=None, run=sk_keji_on2, loc='rules/standard/heroes_wu.sgs:30'),
+                T.TriggerDef(skill='keji', index=0, windows=('card_used',), any=False, forced=True, when=sk_keji_on0_when, limit=None, run=sk_keji_on0, loc='rules/standard/heroes_wu.sgs:110'),
+                T.TriggerDef(skill='keji', index=1, windows=('card_played',), any=False, forced=True, when=sk_keji_on1_when, limit=None, run=sk_keji_on1, loc='rules/standard/heroes_wu.sgs:111'),
+                T.TriggerDef(skill='keji', index=2, windows=('play_discard_gap',), any=False, forced=False, when=sk_keji_on2_when, limit=None, run=sk_keji_on2, loc='rules/standard/heroes_wu.sgs:112'),
             ),
             actives=(),
             viewas=(),
             modifiers=(),
             allows=(),
-            loc='rules/standard/heroes_wu.sgs:25',
+            loc='rules/standard/heroes_wu.sgs:107',
         ),
         T.SkillDef(
             id='kurou', name='苦肉', types=(),
             text='出牌阶段，你可以失去1点体力，然后摸两张牌。',
             triggers=(),
             actives=(
-                T.ActiveDef(skill='kurou', index=0, when=None, limit=None, target=None, run=sk_kurou_active0, loc='rules/standard/heroes_wu.sgs:36'),
+                T.ActiveDef(skill='kurou', index=0, when=None, limit=None, target=None, run=sk_kurou_active0, loc='rules/standard/heroes_wu.sgs:148'),
             ),
             viewas=(),
             modifiers=(),
             allows=(),
-            loc='rules/standard/heroes_wu.sgs:34',
+            loc='rules/standard/heroes_wu.sgs:146',
         ),
         T.SkillDef(
             id='yingzi', name='英姿', types=(),
             text='摸牌阶段，你可以多摸一张牌。',
             triggers=(
-                T.TriggerDef(skill='yingzi', index=0, windows=('drawing',), any=False, forced=False, when=None, limit=None, run=sk_yingzi_on0, loc='rules/standard/heroes_wu.sgs:42'),
+                T.TriggerDef(skill='yingzi', index=0, windows=('drawing',), any=False, forced=False, when=None, limit=None, run=sk_yingzi_on0, loc='rules/standard/heroes_wu.sgs:178'),
             ),
             actives=(),
             viewas=(),
             modifiers=(),
             allows=(),
-            loc='rules/standard/heroes_wu.sgs:40',
+            loc='rules/standard/heroes_wu.sgs:176',
         ),
         T.SkillDef(
             id='fanjian', name='反间', types=(),
             text='出牌阶段限一次，你可以令一名其他角色选择一种花色，然后其获得你的一张手牌并展示之：若此牌的花色与其所选的不同，你对其造成1点伤害。',
             triggers=(),
             actives=(
-                T.ActiveDef(skill='fanjian', index=0, when=sk_fanjian_active0_when, limit=T.LimitDef(count=sk_fanjian_active0_limit, scope='phase'), target=T.TargetDef(kind='some', count=sk_fanjian_active0_count, where=sk_fanjian_active0_where), run=sk_fanjian_active0, loc='rules/standard/heroes_wu.sgs:46'),
+                T.ActiveDef(skill='fanjian', index=0, when=sk_fanjian_active0_when, limit=T.LimitDef(count=sk_fanjian_active0_limit, scope='phase'), target=T.TargetDef(kind='some', count=sk_fanjian_active0_count, where=sk_fanjian_active0_where), run=sk_fanjian_active0, loc='rules/standard/heroes_wu.sgs:196'),
             ),
             viewas=(),
             modifiers=(),
             allows=(),
-            loc='rules/standard/heroes_wu.sgs:44',
+            loc='rules/standard/heroes_wu.sgs:194',
         ),
         T.SkillDef(
             id='guose', name='国色', types=(),
@@ -1715,23 +3019,23 @@ TABLES = T.Tables(
             triggers=(),
             actives=(),
             viewas=(
-                T.ViewAsDef(skill='guose', index=0, card='lebu', count=1, hand_only=False, where=sk_guose_viewas0_where, when=None, mode=None, loc='rules/standard/heroes_wu.sgs:58'),
+                T.ViewAsDef(skill='guose', index=0, card='lebu', count=1, hand_only=False, where=sk_guose_viewas0_where, when=None, mode=None, loc='rules/standard/heroes_wu.sgs:235'),
             ),
             modifiers=(),
             allows=(),
-            loc='rules/standard/heroes_wu.sgs:56',
+            loc='rules/standard/heroes_wu.sgs:233',
         ),
         T.SkillDef(
             id='liuli', name='流离', types=(),
             text='当你成为【杀】的目标时，你可以弃置一张牌，然后将此【杀】转移给你攻击范围内的一名其他角色（此【杀】的使用者除外）。',
             triggers=(
-                T.TriggerDef(skill='liuli', index=0, windows=('aimed',), any=False, forced=False, when=sk_liuli_on0_when, limit=None, run=sk_liuli_on0, loc='rules/standard/heroes_wu.sgs:62'),
+                T.TriggerDef(skill='liuli', index=0, windows=('aimed',), any=False, forced=False, when=sk_liuli_on0_when, limit=None, run=sk_liuli_on0, loc='rules/standard/heroes_wu.sgs:260'),
             ),
             actives=(),
             viewas=(),
             modifiers=(),
             allows=(),
-            loc='rules/standard/heroes_wu.sgs:60',
+            loc='rules/standard/heroes_wu.sgs:256',
         ),
         T.SkillDef(
             id='qianxun', name='谦逊', types=('locked',),
@@ -1740,50 +3044,3030 @@ TABLES = T.Tables(
             actives=(),
             viewas=(),
             modifiers=(
-                T.ModifierDef(skill='qianxun', quantity='targetable', pattern=('_', 'self', 'c'), op='=', value=sk_qianxun_mod0, when=sk_qianxun_mod0_when, loc='rules/standard/heroes_wu.sgs:74'),
+                T.ModifierDef(skill='qianxun', quantity='targetable', pattern=('_', 'self', 'c'), op='=', value=sk_qianxun_mod0, when=sk_qianxun_mod0_when, loc='rules/standard/heroes_wu.sgs:328'),
             ),
             allows=(),
-            loc='rules/standard/heroes_wu.sgs:72',
+            loc='rules/standard/heroes_wu.sgs:326',
         ),
         T.SkillDef(
             id='lianying', name='连营', types=(),
             text='当你失去最后的手牌后，你可以摸一张牌。',
             triggers=(
-                T.TriggerDef(skill='lianying', index=0, windows=('cards_moved',), any=False, forced=False, when=sk_lianying_on0_when, limit=None, run=sk_lianying_on0, loc='rules/standard/heroes_wu.sgs:78'),
+                T.TriggerDef(skill='lianying', index=0, windows=('cards_moved',), any=False, forced=False, when=sk_lianying_on0_when, limit=None, run=sk_lianying_on0, loc='rules/standard/heroes_wu.sgs:357'),
             ),
             actives=(),
             viewas=(),
             modifiers=(),
             allows=(),
-            loc='rules/standard/heroes_wu.sgs:76',
+            loc='rules/standard/heroes_wu.sgs:355',
         ),
         T.SkillDef(
             id='jieyin', name='结姻', types=(),
             text='出牌阶段限一次，你可以弃置两张手牌并选择一名已受伤的男性角色，然后你与其各回复1点体力。',
             triggers=(),
             actives=(
-                T.ActiveDef(skill='jieyin', index=0, when=sk_jieyin_active0_when, limit=T.LimitDef(count=sk_jieyin_active0_limit, scope='phase'), target=T.TargetDef(kind='some', count=sk_jieyin_active0_count, where=sk_jieyin_active0_where), run=sk_jieyin_active0, loc='rules/standard/heroes_wu.sgs:84'),
+                T.ActiveDef(skill='jieyin', index=0, when=sk_jieyin_active0_when, limit=T.LimitDef(count=sk_jieyin_active0_limit, scope='phase'), target=T.TargetDef(kind='some', count=sk_jieyin_active0_count, where=sk_jieyin_active0_where), run=sk_jieyin_active0, loc='rules/standard/heroes_wu.sgs:389'),
             ),
             viewas=(),
             modifiers=(),
             allows=(),
-            loc='rules/standard/heroes_wu.sgs:82',
+            loc='rules/standard/heroes_wu.sgs:387',
         ),
         T.SkillDef(
             id='xiaoji', name='枭姬', types=(),
             text='当你失去装备区里的一张牌后，你可以摸两张牌。',
             triggers=(
-                T.TriggerDef(skill='xiaoji', index=0, windows=('cards_moved',), any=False, forced=False, when=sk_xiaoji_on0_when, limit=None, run=sk_xiaoji_on0, loc='rules/standard/heroes_wu.sgs:93'),
+                T.TriggerDef(skill='xiaoji', index=0, windows=('cards_moved',), any=False, forced=False, when=sk_xiaoji_on0_when, limit=None, run=sk_xiaoji_on0, loc='rules/standard/heroes_wu.sgs:416'),
             ),
             actives=(),
             viewas=(),
             modifiers=(),
             allows=(),
-            loc='rules/standard/heroes_wu.sgs:91',
+            loc='rules/standard/heroes_wu.sgs:413',
         ),
     ),
     decks=(
         T.DeckDef(id='standard', name='标准版', title='标准版游戏牌 (104张)', entries=(('spade', 1, 'juedou'), ('spade', 1, 'shandian'), ('spade', 2, 'cixiong'), ('spade', 2, 'bagua'), ('spade', 3, 'guohe'), ('spade', 3, 'shunshou'), ('spade', 4, 'guohe'), ('spade', 4, 'shunshou'), ('spade', 5, 'qinglong'), ('spade', 5, 'jueying'), ('spade', 6, 'lebu'), ('spade', 6, 'qinggang'), ('spade', 7, 'sha'), ('spade', 7, 'nanman'), ('spade', 8, 'sha'), ('spade', 8, 'sha'), ('spade', 9, 'sha'), ('spade', 9, 'sha'), ('spade', 10, 'sha'), ('spade', 10, 'sha'), ('spade', 11, 'shunshou'), ('spade', 11, 'wuxie'), ('spade', 12, 'guohe'), ('spade', 12, 'zhangba'), ('spade', 13, 'nanman'), ('spade', 13, 'dawan'), ('heart', 1, 'taoyuan'), ('heart', 1, 'wanjian'), ('heart', 2, 'shan'), ('heart', 2, 'shan'), ('heart', 3, 'tao'), ('heart', 3, 'wugu'), ('heart', 4, 'tao'), ('heart', 4, 'wugu'), ('heart', 5, 'qilin'), ('heart', 5, 'chitu'), ('heart', 6, 'tao'), ('heart', 6, 'lebu'), ('heart', 7, 'tao'), ('heart', 7, 'wuzhong'), ('heart', 8, 'tao'), ('heart', 8, 'wuzhong'), ('heart', 9, 'tao'), ('heart', 9, 'wuzhong'), ('heart', 10, 'sha'), ('heart', 10, 'sha'), ('heart', 11, 'sha'), ('heart', 11, 'wuzhong'), ('heart', 12, 'tao'), ('heart', 12, 'guohe'), ('heart', 13, 'shan'), ('heart', 13, 'zhuahuang'), ('club', 1, 'zhuge'), ('club', 1, 'juedou'), ('club', 2, 'sha'), ('club', 2, 'bagua'), ('club', 3, 'sha'), ('club', 3, 'guohe'), ('club', 4, 'sha'), ('club', 4, 'guohe'), ('club', 5, 'sha'), ('club', 5, 'dilu'), ('club', 6, 'sha'), ('club', 6, 'lebu'), ('club', 7, 'sha'), ('club', 7, 'nanman'), ('club', 8, 'sha'), ('club', 8, 'sha'), ('club', 9, 'sha'), ('club', 9, 'sha'), ('club', 10, 'sha'), ('club', 10, 'sha'), ('club', 11, 'sha'), ('club', 11, 'sha'), ('club', 12, 'jiedao'), ('club', 12, 'wuxie'), ('club', 13, 'jiedao'), ('club', 13, 'wuxie'), ('diamond', 1, 'zhuge'), ('diamond', 1, 'juedou'), ('diamond', 2, 'shan'), ('diamond', 2, 'shan'), ('diamond', 3, 'shan'), ('diamond', 3, 'shunshou'), ('diamond', 4, 'shan'), ('diamond', 4, 'shunshou'), ('diamond', 5, 'shan'), ('diamond', 5, 'guanshi'), ('diamond', 6, 'sha'), ('diamond', 6, 'shan'), ('diamond', 7, 'sha'), ('diamond', 7, 'shan'), ('diamond', 8, 'sha'), ('diamond', 8, 'shan'), ('diamond', 9, 'sha'), ('diamond', 9, 'shan'), ('diamond', 10, 'sha'), ('diamond', 10, 'shan'), ('diamond', 11, 'shan'), ('diamond', 11, 'shan'), ('diamond', 12, 'tao'), ('diamond', 12, 'fangtian'), ('diamond', 13, 'sha'), ('diamond', 13, 'zixing')), loc='rules/standard/deck.sgs:4'),
+    ),
+    tests=(
+        T.TestDef(
+            title='杀：目标不使用闪，受到1点伤害', owner=None, mode=None,
+            seats=(
+                T.SeatDef(hero='xuchu', hp=None, max_hp=None, hand=(('spade', 7, 'sha'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhangliao', hp=None, max_hp=None, hand=(('diamond', 2, 'shan'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='lvmeng', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='huanggai', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('xuchu', 'chupai'), turns=1,
+            decides=(('xuchu', (('name', None, None, '杀'), ('name', None, None, '张辽'))),),
+            expects=(
+                (t_1_expect0, '张辽.hp == 3 and 许褚.hp == 4', 'rules/standard/basic.sgs:49'),
+                (t_1_expect1, '闪 in 张辽.hand and count(许褚.hand) == 0', 'rules/standard/basic.sgs:50'),
+            ),
+            logs=((True, '许褚 使用 杀(♠7) → 张辽', 'rules/standard/basic.sgs:51'), (True, '张辽 受到 1 点伤害 (来源 许褚，杀(♠7))', 'rules/standard/basic.sgs:52')),
+            loc='rules/standard/basic.sgs:42',
+        ),
+        T.TestDef(
+            title='杀：被闪抵消，不造成伤害', owner=None, mode=None,
+            seats=(
+                T.SeatDef(hero='xuchu', hp=None, max_hp=None, hand=(('spade', 7, 'sha'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhangliao', hp=None, max_hp=None, hand=(('diamond', 2, 'shan'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='lvmeng', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='huanggai', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('xuchu', 'chupai'), turns=1,
+            decides=(('xuchu', (('name', None, None, '杀'), ('name', None, None, '张辽'))), ('zhangliao', (('name', None, None, '闪'),))),
+            expects=(
+                (t_2_expect0, '张辽.hp == 4 and count(张辽.hand) == 0', 'rules/standard/basic.sgs:63'),
+            ),
+            logs=((True, '张辽 使用 闪(♦2)', 'rules/standard/basic.sgs:64'), (True, '张辽 抵消了 杀(♠7)', 'rules/standard/basic.sgs:65'), (False, '受到', 'rules/standard/basic.sgs:66')),
+            loc='rules/standard/basic.sgs:55',
+        ),
+        T.TestDef(
+            title='杀：每个出牌阶段限使用一次', owner=None, mode=None,
+            seats=(
+                T.SeatDef(hero='xuchu', hp=1, max_hp=None, hand=(('spade', 7, 'sha'), ('spade', 8, 'sha'), ('diamond', 2, 'shan')), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhangliao', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='lvmeng', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='huanggai', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('xuchu', 'chupai'), turns=1,
+            decides=(('xuchu', (('name', 'spade', 7, '杀'), ('name', None, None, '张辽'), ('name', 'spade', 8, '杀'))),),
+            expects=(
+                (t_3_expect0, '张辽.hp == 3', 'rules/standard/basic.sgs:78'),
+                (t_3_expect1, 'count(许褚.hand) == 1 and 闪 in 许褚.hand', 'rules/standard/basic.sgs:80'),
+            ),
+            logs=((True, '许褚 弃置 杀(♠8)', 'rules/standard/basic.sgs:79'),),
+            loc='rules/standard/basic.sgs:71',
+        ),
+        T.TestDef(
+            title='杀：未装备武器时攻击范围为1', owner=None, mode=None,
+            seats=(
+                T.SeatDef(hero='xuchu', hp=1, max_hp=None, hand=(('spade', 7, 'sha'), ('diamond', 2, 'shan')), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhangliao', hp=None, max_hp=None, hand=(), equip=((None, None, 'jueying'),), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='lvmeng', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='huanggai', hp=None, max_hp=None, hand=(), equip=((None, None, 'dilu'),), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('xuchu', 'chupai'), turns=1,
+            decides=(('xuchu', (('name', None, None, '杀'),)),),
+            expects=(
+                (t_4_expect0, 'attack_range(许褚) == 1 and distance(许褚, 吕蒙) == 2', 'rules/standard/basic.sgs:93'),
+                (t_4_expect1, '张辽.hp == 4 and 吕蒙.hp == 4 and 黄盖.hp == 4', 'rules/standard/basic.sgs:96'),
+            ),
+            logs=((True, '许褚 弃置 杀(♠7)', 'rules/standard/basic.sgs:94'), (False, '使用 杀', 'rules/standard/basic.sgs:95')),
+            loc='rules/standard/basic.sgs:86',
+        ),
+        T.TestDef(
+            title='闪：抵消万箭齐发对自己的效果', owner=None, mode=None,
+            seats=(
+                T.SeatDef(hero='xuchu', hp=None, max_hp=None, hand=(('heart', 1, 'wanjian'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhangliao', hp=None, max_hp=None, hand=(('diamond', 2, 'shan'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='lvmeng', hp=None, max_hp=None, hand=(('diamond', 3, 'shan'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='huanggai', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('xuchu', 'chupai'), turns=1,
+            decides=(('xuchu', (('name', None, None, '万箭齐发'),)), ('zhangliao', (('name', None, None, '闪'),))),
+            expects=(
+                (t_5_expect0, '张辽.hp == 4 and count(张辽.hand) == 0', 'rules/standard/basic.sgs:111'),
+                (t_5_expect1, '吕蒙.hp == 3 and 闪 in 吕蒙.hand', 'rules/standard/basic.sgs:112'),
+            ),
+            logs=((True, '张辽 使用 闪(♦2)', 'rules/standard/basic.sgs:113'),),
+            loc='rules/standard/basic.sgs:103',
+        ),
+        T.TestDef(
+            title='闪：不能在出牌阶段主动使用', owner=None, mode=None,
+            seats=(
+                T.SeatDef(hero='xuchu', hp=1, max_hp=None, hand=(('diamond', 2, 'shan'), ('heart', 2, 'shan')), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhangliao', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('xuchu', 'chupai'), turns=1,
+            decides=(('xuchu', (('name', 'diamond', 2, '闪'),)),),
+            expects=(
+                (t_6_expect0, 'count(许褚.hand) == 1', 'rules/standard/basic.sgs:124'),
+            ),
+            logs=((True, '许褚 弃置 闪(♦2)', 'rules/standard/basic.sgs:122'), (False, '使用', 'rules/standard/basic.sgs:123')),
+            loc='rules/standard/basic.sgs:117',
+        ),
+        T.TestDef(
+            title='桃：出牌阶段对自己使用，回复1点体力', owner=None, mode=None,
+            seats=(
+                T.SeatDef(hero='xuchu', hp=2, max_hp=None, hand=(('heart', 3, 'tao'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhangliao', hp=2, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('xuchu', 'chupai'), turns=1,
+            decides=(('xuchu', (('name', None, None, '桃'),)),),
+            expects=(
+                (t_7_expect0, '许褚.hp == 3 and 张辽.hp == 2', 'rules/standard/basic.sgs:134'),
+                (t_7_expect1, 'count(许褚.hand) == 0', 'rules/standard/basic.sgs:135'),
+            ),
+            logs=((True, '许褚 回复 1 点体力', 'rules/standard/basic.sgs:136'),),
+            loc='rules/standard/basic.sgs:129',
+        ),
+        T.TestDef(
+            title='桃：体力值已满时不能使用', owner=None, mode=None,
+            seats=(
+                T.SeatDef(hero='xuchu', hp=1, max_hp=1, hand=(('heart', 3, 'tao'), ('diamond', 2, 'shan')), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhangliao', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('xuchu', 'chupai'), turns=1,
+            decides=(('xuchu', (('name', None, None, '桃'),)),),
+            expects=(
+                (t_8_expect0, '许褚.hp == 1 and 闪 in 许褚.hand', 'rules/standard/basic.sgs:147'),
+            ),
+            logs=((True, '许褚 弃置 桃(♥3)', 'rules/standard/basic.sgs:145'), (False, '使用 桃', 'rules/standard/basic.sgs:146')),
+            loc='rules/standard/basic.sgs:140',
+        ),
+        T.TestDef(
+            title='桃：濒死的角色需要多个桃才能回复至1点体力', owner=None, mode=None,
+            seats=(
+                T.SeatDef(hero='zhangliao', hp=2, max_hp=None, hand=(('heart', 3, 'tao'), ('heart', 4, 'tao')), equip=(), judge=((None, None, 'shandian'),), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='xuchu', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(('spade', 5, 'sha'),), start=('zhangliao', 'panding'), turns=1,
+            decides=(('zhangliao', (('name', None, None, '桃'), ('name', None, None, '桃'))),),
+            expects=(
+                (t_9_expect0, '张辽.alive and 张辽.hp == 1', 'rules/standard/basic.sgs:157'),
+                (t_9_expect1, 'not (桃 in 张辽.hand)', 'rules/standard/basic.sgs:160'),
+            ),
+            logs=((True, '张辽 进入濒死状态', 'rules/standard/basic.sgs:158'), (True, '张辽 受到 3 点伤害', 'rules/standard/basic.sgs:159')),
+            loc='rules/standard/basic.sgs:151',
+        ),
+        T.TestDef(
+            title='桃：其他角色对濒死的角色使用', owner=None, mode=None,
+            seats=(
+                T.SeatDef(hero='xuchu', hp=None, max_hp=None, hand=(('spade', 7, 'sha'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhangliao', hp=1, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='lvmeng', hp=None, max_hp=None, hand=(('heart', 3, 'tao'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('xuchu', 'chupai'), turns=1,
+            decides=(('xuchu', (('name', None, None, '杀'), ('name', None, None, '张辽'))), ('lvmeng', (('name', None, None, '桃'),))),
+            expects=(
+                (t_10_expect0, '张辽.alive and 张辽.hp == 1', 'rules/standard/basic.sgs:170'),
+                (t_10_expect1, 'count(吕蒙.hand) == 0', 'rules/standard/basic.sgs:171'),
+            ),
+            logs=((True, '吕蒙 使用 桃(♥3) → 张辽', 'rules/standard/basic.sgs:172'),),
+            loc='rules/standard/basic.sgs:163',
+        ),
+        T.TestDef(
+            title='桃：无人使用桃，濒死的角色死亡', owner=None, mode=None,
+            seats=(
+                T.SeatDef(hero='xuchu', hp=None, max_hp=None, hand=(('spade', 7, 'sha'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhangliao', hp=1, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='lvmeng', hp=None, max_hp=None, hand=(('heart', 3, 'tao'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='huanggai', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('xuchu', 'chupai'), turns=1,
+            decides=(('xuchu', (('name', None, None, '杀'), ('name', None, None, '张辽'))),),
+            expects=(
+                (t_11_expect0, 'not 张辽.alive', 'rules/standard/basic.sgs:182'),
+                (t_11_expect1, '桃 in 吕蒙.hand', 'rules/standard/basic.sgs:183'),
+            ),
+            logs=((True, '张辽 死亡', 'rules/standard/basic.sgs:184'),),
+            loc='rules/standard/basic.sgs:175',
+        ),
+        T.TestDef(
+            title='决斗：由目标开始轮流打出杀，首先不打出的一方受到伤害', owner=None, mode=None,
+            seats=(
+                T.SeatDef(hero='xuchu', hp=None, max_hp=None, hand=(('spade', 1, 'juedou'), ('spade', 7, 'sha')), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhangliao', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='lvmeng', hp=None, max_hp=None, hand=(('spade', 8, 'sha'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='huanggai', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('xuchu', 'chupai'), turns=1,
+            decides=(('xuchu', (('name', None, None, '决斗'), ('name', None, None, '吕蒙'), ('name', None, None, '杀'))), ('lvmeng', (('name', None, None, '杀'),))),
+            expects=(
+                (t_12_expect0, '吕蒙.hp == 3 and 许褚.hp == 4', 'rules/standard/basic.sgs:221'),
+                (t_12_expect1, 'count(许褚.hand) == 0 and count(吕蒙.hand) == 0', 'rules/standard/basic.sgs:222'),
+            ),
+            logs=((True, '吕蒙 打出 杀(♠8)', 'rules/standard/basic.sgs:223'), (True, '许褚 打出 杀(♠7)', 'rules/standard/basic.sgs:224'), (True, '吕蒙 受到 1 点伤害 (来源 许褚，决斗(♠A))', 'rules/standard/basic.sgs:225')),
+            loc='rules/standard/basic.sgs:213',
+        ),
+        T.TestDef(
+            title='决斗：使用者不打出杀则自己受到伤害', owner=None, mode=None,
+            seats=(
+                T.SeatDef(hero='xuchu', hp=None, max_hp=None, hand=(('spade', 1, 'juedou'), ('spade', 7, 'sha')), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhangliao', hp=None, max_hp=None, hand=(('spade', 8, 'sha'), ('spade', 9, 'sha')), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('xuchu', 'chupai'), turns=1,
+            decides=(('xuchu', (('name', None, None, '决斗'), ('name', None, None, '张辽'))), ('zhangliao', (('name', 'spade', 8, '杀'),))),
+            expects=(
+                (t_13_expect0, '许褚.hp == 3 and 张辽.hp == 4', 'rules/standard/basic.sgs:234'),
+                (t_13_expect1, '杀 in 许褚.hand and count(张辽.hand) == 1', 'rules/standard/basic.sgs:235'),
+            ),
+            logs=((True, '许褚 受到 1 点伤害 (来源 张辽，决斗(♠A))', 'rules/standard/basic.sgs:236'),),
+            loc='rules/standard/basic.sgs:228',
+        ),
+        T.TestDef(
+            title='过河拆桥：弃置目标装备区里的一张牌', owner=None, mode=None,
+            seats=(
+                T.SeatDef(hero='xuchu', hp=None, max_hp=None, hand=(('spade', 3, 'guohe'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhangliao', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='lvmeng', hp=None, max_hp=None, hand=(('diamond', 2, 'shan'),), equip=(('spade', 2, 'bagua'), ('heart', 5, 'chitu')), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='huanggai', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('xuchu', 'chupai'), turns=1,
+            decides=(('xuchu', (('name', None, None, '过河拆桥'), ('name', None, None, '吕蒙'), ('name', None, None, '八卦阵'))),),
+            expects=(
+                (t_14_expect0, '吕蒙.armor == none and 吕蒙.minus_horse is 赤兔', 'rules/standard/basic.sgs:263'),
+                (t_14_expect1, '闪 in 吕蒙.hand', 'rules/standard/basic.sgs:264'),
+            ),
+            logs=((True, '许褚 弃置 八卦阵(♠2)', 'rules/standard/basic.sgs:265'),),
+            loc='rules/standard/basic.sgs:256',
+        ),
+        T.TestDef(
+            title='过河拆桥：弃置目标判定区里的牌', owner=None, mode=None,
+            seats=(
+                T.SeatDef(hero='xuchu', hp=None, max_hp=None, hand=(('spade', 3, 'guohe'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhangliao', hp=None, max_hp=None, hand=(('diamond', 2, 'shan'),), equip=(), judge=(('spade', 6, 'lebu'),), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('xuchu', 'chupai'), turns=1,
+            decides=(('xuchu', (('name', None, None, '过河拆桥'), ('name', None, None, '张辽'), ('name', None, None, '乐不思蜀'))),),
+            expects=(
+                (t_15_expect0, 'count(张辽.judges) == 0 and count(张辽.hand) == 1', 'rules/standard/basic.sgs:273'),
+            ),
+            logs=(),
+            loc='rules/standard/basic.sgs:268',
+        ),
+        T.TestDef(
+            title='过河拆桥：选择弃置手牌时随机弃置其一张', owner=None, mode=None,
+            seats=(
+                T.SeatDef(hero='xuchu', hp=None, max_hp=None, hand=(('spade', 3, 'guohe'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhangliao', hp=None, max_hp=None, hand=(('diamond', 2, 'shan'), ('heart', 3, 'tao')), equip=(('spade', 2, 'bagua'),), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('xuchu', 'chupai'), turns=1,
+            decides=(('xuchu', (('name', None, None, '过河拆桥'), ('name', None, None, '张辽'), ('name', None, None, 'yes'))),),
+            expects=(
+                (t_16_expect0, 'count(张辽.hand) == 1 and 张辽.armor is 八卦阵', 'rules/standard/basic.sgs:283'),
+            ),
+            logs=(),
+            loc='rules/standard/basic.sgs:278',
+        ),
+        T.TestDef(
+            title='过河拆桥：弃置目标的手牌', owner=None, mode=None,
+            seats=(
+                T.SeatDef(hero='xuchu', hp=None, max_hp=None, hand=(('spade', 3, 'guohe'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhangliao', hp=None, max_hp=None, hand=(('diamond', 2, 'shan'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('xuchu', 'chupai'), turns=1,
+            decides=(('xuchu', (('name', None, None, '过河拆桥'), ('name', None, None, '张辽'))),),
+            expects=(
+                (t_17_expect0, 'count(张辽.hand) == 0 and count(许褚.hand) == 0', 'rules/standard/basic.sgs:291'),
+            ),
+            logs=((True, '许褚 弃置 闪(♦2)', 'rules/standard/basic.sgs:292'),),
+            loc='rules/standard/basic.sgs:286',
+        ),
+        T.TestDef(
+            title='过河拆桥：不能对区域里没有牌的角色使用', owner=None, mode=None,
+            seats=(
+                T.SeatDef(hero='xuchu', hp=1, max_hp=None, hand=(('spade', 3, 'guohe'), ('diamond', 2, 'shan')), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhangliao', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='lvmeng', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('xuchu', 'chupai'), turns=1,
+            decides=(('xuchu', (('name', None, None, '过河拆桥'),)),),
+            expects=(
+            ),
+            logs=((True, '许褚 弃置 过河拆桥(♠3)', 'rules/standard/basic.sgs:303'), (False, '使用', 'rules/standard/basic.sgs:304')),
+            loc='rules/standard/basic.sgs:297',
+        ),
+        T.TestDef(
+            title='顺手牵羊：获得距离为1的角色装备区里的一张牌', owner=None, mode=None,
+            seats=(
+                T.SeatDef(hero='xuchu', hp=None, max_hp=None, hand=(('spade', 3, 'shunshou'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhangliao', hp=None, max_hp=None, hand=(('diamond', 2, 'shan'),), equip=(('heart', 5, 'chitu'),), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='lvmeng', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='huanggai', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('xuchu', 'chupai'), turns=1,
+            decides=(('xuchu', (('name', None, None, '顺手牵羊'), ('name', None, None, '张辽'), ('name', None, None, '赤兔'))),),
+            expects=(
+                (t_19_expect0, '赤兔 in 许褚.hand and 张辽.minus_horse == none', 'rules/standard/basic.sgs:329'),
+                (t_19_expect1, '闪 in 张辽.hand', 'rules/standard/basic.sgs:330'),
+            ),
+            logs=(),
+            loc='rules/standard/basic.sgs:322',
+        ),
+        T.TestDef(
+            title='顺手牵羊：选择手牌时随机获得其一张', owner=None, mode=None,
+            seats=(
+                T.SeatDef(hero='xuchu', hp=None, max_hp=None, hand=(('spade', 3, 'shunshou'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhangliao', hp=None, max_hp=None, hand=(('diamond', 2, 'shan'), ('heart', 3, 'tao')), equip=(('heart', 5, 'chitu'),), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('xuchu', 'chupai'), turns=1,
+            decides=(('xuchu', (('name', None, None, '顺手牵羊'), ('name', None, None, '张辽'), ('name', None, None, 'yes'))),),
+            expects=(
+                (t_20_expect0, 'count(张辽.hand) == 1 and 张辽.minus_horse is 赤兔', 'rules/standard/basic.sgs:338'),
+                (t_20_expect1, 'count(许褚.hand) == 1', 'rules/standard/basic.sgs:339'),
+            ),
+            logs=(),
+            loc='rules/standard/basic.sgs:333',
+        ),
+        T.TestDef(
+            title='顺手牵羊：获得目标判定区里的牌', owner=None, mode=None,
+            seats=(
+                T.SeatDef(hero='xuchu', hp=None, max_hp=None, hand=(('spade', 3, 'shunshou'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhangliao', hp=None, max_hp=None, hand=(), equip=(), judge=(('spade', 6, 'lebu'),), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='lvmeng', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('xuchu', 'chupai'), turns=1,
+            decides=(('xuchu', (('name', None, None, '顺手牵羊'), ('name', None, None, '张辽'), ('name', None, None, '乐不思蜀'))),),
+            expects=(
+                (t_21_expect0, '乐不思蜀 in 许褚.hand and count(张辽.judges) == 0', 'rules/standard/basic.sgs:348'),
+            ),
+            logs=(),
+            loc='rules/standard/basic.sgs:342',
+        ),
+        T.TestDef(
+            title='顺手牵羊：不能对距离2的角色使用，武器不影响其距离', owner=None, mode=None,
+            seats=(
+                T.SeatDef(hero='xuchu', hp=1, max_hp=None, hand=(('spade', 3, 'shunshou'), ('diamond', 2, 'shan')), equip=(('heart', 5, 'qilin'),), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhangliao', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='lvmeng', hp=None, max_hp=None, hand=(('diamond', 3, 'shan'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='huanggai', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('xuchu', 'chupai'), turns=1,
+            decides=(('xuchu', (('name', None, None, '顺手牵羊'),)),),
+            expects=(
+                (t_22_expect0, 'distance(许褚, 吕蒙) == 2', 'rules/standard/basic.sgs:360'),
+                (t_22_expect1, '闪 in 吕蒙.hand and count(许褚.hand) == 1', 'rules/standard/basic.sgs:362'),
+            ),
+            logs=((True, '许褚 弃置 顺手牵羊(♠3)', 'rules/standard/basic.sgs:361'),),
+            loc='rules/standard/basic.sgs:353',
+        ),
+        T.TestDef(
+            title='无中生有：摸两张牌', owner=None, mode=None,
+            seats=(
+                T.SeatDef(hero='xuchu', hp=None, max_hp=None, hand=(('heart', 7, 'wuzhong'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhangliao', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(('heart', 13, 'shan'), ('spade', 13, 'nanman'), ('heart', 3, 'tao')), start=('xuchu', 'chupai'), turns=1,
+            decides=(('xuchu', (('name', None, None, '无中生有'),)),),
+            expects=(
+                (t_23_expect0, 'count(许褚.hand) == 2', 'rules/standard/basic.sgs:379'),
+                (t_23_expect1, '闪 in 许褚.hand and 南蛮入侵 in 许褚.hand and not (桃 in 许褚.hand)', 'rules/standard/basic.sgs:380'),
+                (t_23_expect2, 'count(张辽.hand) == 0', 'rules/standard/basic.sgs:381'),
+            ),
+            logs=(),
+            loc='rules/standard/basic.sgs:373',
+        ),
+        T.TestDef(
+            title='南蛮入侵：其他角色须打出杀，否则受到1点伤害', owner=None, mode=None,
+            seats=(
+                T.SeatDef(hero='xuchu', hp=None, max_hp=None, hand=(('spade', 7, 'nanman'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhangliao', hp=None, max_hp=None, hand=(('spade', 8, 'sha'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='lvmeng', hp=None, max_hp=None, hand=(('diamond', 2, 'shan'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='huanggai', hp=None, max_hp=None, hand=(('spade', 9, 'sha'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('xuchu', 'chupai'), turns=1,
+            decides=(('xuchu', (('name', None, None, '南蛮入侵'),)), ('zhangliao', (('name', None, None, '杀'),))),
+            expects=(
+                (t_24_expect0, '许褚.hp == 4 and 张辽.hp == 4 and 吕蒙.hp == 3 and 黄盖.hp == 3', 'rules/standard/basic.sgs:402'),
+                (t_24_expect1, '杀 in 黄盖.hand', 'rules/standard/basic.sgs:404'),
+            ),
+            logs=((True, '张辽 打出 杀(♠8)', 'rules/standard/basic.sgs:403'), (True, '黄盖 受到 1 点伤害 (来源 许褚，南蛮入侵(♠7))', 'rules/standard/basic.sgs:405')),
+            loc='rules/standard/basic.sgs:394',
+        ),
+        T.TestDef(
+            title='万箭齐发：其他角色须使用闪，否则受到1点伤害', owner=None, mode=None,
+            seats=(
+                T.SeatDef(hero='xuchu', hp=None, max_hp=None, hand=(('heart', 1, 'wanjian'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhangliao', hp=None, max_hp=None, hand=(('diamond', 2, 'shan'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='lvmeng', hp=None, max_hp=None, hand=(('spade', 8, 'sha'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='huanggai', hp=None, max_hp=None, hand=(('diamond', 3, 'shan'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('xuchu', 'chupai'), turns=1,
+            decides=(('xuchu', (('name', None, None, '万箭齐发'),)), ('zhangliao', (('name', None, None, '闪'),))),
+            expects=(
+                (t_25_expect0, '许褚.hp == 4 and 张辽.hp == 4 and 吕蒙.hp == 3 and 黄盖.hp == 3', 'rules/standard/basic.sgs:426'),
+            ),
+            logs=((True, '张辽 使用 闪(♦2)', 'rules/standard/basic.sgs:427'), (True, '吕蒙 受到 1 点伤害 (来源 许褚，万箭齐发(♥A))', 'rules/standard/basic.sgs:428')),
+            loc='rules/standard/basic.sgs:418',
+        ),
+        T.TestDef(
+            title='桃园结义：每名角色回复1点体力，不超过体力上限', owner=None, mode=None,
+            seats=(
+                T.SeatDef(hero='xuchu', hp=2, max_hp=None, hand=(('heart', 1, 'taoyuan'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhangliao', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='lvmeng', hp=1, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='huanggai', hp=3, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('xuchu', 'chupai'), turns=1,
+            decides=(('xuchu', (('name', None, None, '桃园结义'),)),),
+            expects=(
+                (t_26_expect0, '许褚.hp == 3 and 张辽.hp == 4 and 吕蒙.hp == 2 and 黄盖.hp == 4', 'rules/standard/basic.sgs:446'),
+                (t_26_expect1, '张辽.max_hp == 4', 'rules/standard/basic.sgs:447'),
+            ),
+            logs=((False, '张辽 回复', 'rules/standard/basic.sgs:448'),),
+            loc='rules/standard/basic.sgs:439',
+        ),
+        T.TestDef(
+            title='五谷丰登：亮出等同于角色数的牌，从使用者开始依次获得一张', owner=None, mode=None,
+            seats=(
+                T.SeatDef(hero='xuchu', hp=None, max_hp=None, hand=(('heart', 3, 'wugu'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhangliao', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='lvmeng', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='huanggai', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(('heart', 13, 'shan'), ('spade', 13, 'nanman'), ('heart', 4, 'tao'), ('diamond', 1, 'zhuge'), ('spade', 8, 'sha')), start=('xuchu', 'chupai'), turns=1,
+            decides=(('xuchu', (('name', None, None, '五谷丰登'), ('name', None, None, '桃'))), ('zhangliao', (('name', None, None, '诸葛连弩'),)), ('lvmeng', (('name', None, None, '南蛮入侵'),))),
+            expects=(
+                (t_27_expect0, '桃 in 许褚.hand and count(许褚.hand) == 1', 'rules/standard/basic.sgs:479'),
+                (t_27_expect1, '诸葛连弩 in 张辽.hand and 南蛮入侵 in 吕蒙.hand and 闪 in 黄盖.hand', 'rules/standard/basic.sgs:480'),
+                (t_27_expect2, 'count(黄盖.hand) == 1', 'rules/standard/basic.sgs:481'),
+            ),
+            logs=((True, '许褚 亮出 闪(♥K)、南蛮入侵(♠K)、桃(♥4)、诸葛连弩(♦A)', 'rules/standard/basic.sgs:477'), (False, '杀(♠8)', 'rules/standard/basic.sgs:478')),
+            loc='rules/standard/basic.sgs:467',
+        ),
+        T.TestDef(
+            title='借刀杀人：目标对你选择的角色使用杀', owner=None, mode=None,
+            seats=(
+                T.SeatDef(hero='xuchu', hp=None, max_hp=None, hand=(('club', 12, 'jiedao'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhangliao', hp=None, max_hp=None, hand=(('spade', 8, 'sha'),), equip=(('spade', 6, 'qinggang'),), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='lvmeng', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='huanggai', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('xuchu', 'chupai'), turns=1,
+            decides=(('xuchu', (('name', None, None, '借刀杀人'), ('name', None, None, '张辽'), ('name', None, None, '吕蒙'))), ('zhangliao', (('name', None, None, '杀'),))),
+            expects=(
+                (t_28_expect0, '吕蒙.hp == 3 and 许褚.hp == 4', 'rules/standard/basic.sgs:506'),
+                (t_28_expect1, '张辽.weapon is 青釭剑 and count(张辽.hand) == 0', 'rules/standard/basic.sgs:507'),
+            ),
+            logs=((True, '张辽 使用 杀(♠8) → 吕蒙', 'rules/standard/basic.sgs:508'),),
+            loc='rules/standard/basic.sgs:498',
+        ),
+        T.TestDef(
+            title='借刀杀人：目标不使用杀，将武器牌交给你', owner=None, mode=None,
+            seats=(
+                T.SeatDef(hero='xuchu', hp=None, max_hp=None, hand=(('club', 12, 'jiedao'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhangliao', hp=None, max_hp=None, hand=(('spade', 8, 'sha'),), equip=(('spade', 6, 'qinggang'),), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='lvmeng', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='huanggai', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('xuchu', 'chupai'), turns=1,
+            decides=(('xuchu', (('name', None, None, '借刀杀人'), ('name', None, None, '张辽'), ('name', None, None, '吕蒙'))),),
+            expects=(
+                (t_29_expect0, '吕蒙.hp == 4', 'rules/standard/basic.sgs:518'),
+                (t_29_expect1, '张辽.weapon == none and 杀 in 张辽.hand', 'rules/standard/basic.sgs:519'),
+                (t_29_expect2, '青釭剑 in 许褚.hand', 'rules/standard/basic.sgs:520'),
+            ),
+            logs=(),
+            loc='rules/standard/basic.sgs:511',
+        ),
+        T.TestDef(
+            title='借刀杀人：目标的攻击范围内须有可以成为杀的目标的角色', owner=None, mode=None,
+            seats=(
+                T.SeatDef(hero='xuchu', hp=1, max_hp=None, hand=(('club', 12, 'jiedao'), ('diamond', 2, 'shan')), equip=(('spade', 5, 'jueying'),), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhangliao', hp=None, max_hp=None, hand=(), equip=(('club', 1, 'zhuge'),), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhugeliang', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('xuchu', 'chupai'), turns=1,
+            decides=(('xuchu', (('name', None, None, '借刀杀人'),)),),
+            expects=(
+                (t_30_expect0, '张辽.weapon is 诸葛连弩', 'rules/standard/basic.sgs:533'),
+            ),
+            logs=((True, '许褚 弃置 借刀杀人(♣Q)', 'rules/standard/basic.sgs:532'),),
+            loc='rules/standard/basic.sgs:526',
+        ),
+        T.TestDef(
+            title='无懈可击：抵消锦囊牌对一名角色的效果，对其他角色依然有效', owner=None, mode=None,
+            seats=(
+                T.SeatDef(hero='xuchu', hp=None, max_hp=None, hand=(('spade', 7, 'nanman'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhangliao', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='lvmeng', hp=None, max_hp=None, hand=(('spade', 11, 'wuxie'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='huanggai', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('xuchu', 'chupai'), turns=1,
+            decides=(('xuchu', (('name', None, None, '南蛮入侵'),)), ('lvmeng', (('name', None, None, 'pass'), ('name', None, None, '无懈可击')))),
+            expects=(
+                (t_31_expect0, '张辽.hp == 3 and 吕蒙.hp == 4 and 黄盖.hp == 3', 'rules/standard/basic.sgs:547'),
+                (t_31_expect1, 'count(吕蒙.hand) == 0', 'rules/standard/basic.sgs:550'),
+            ),
+            logs=((True, '吕蒙 使用 无懈可击(♠J)', 'rules/standard/basic.sgs:548'), (True, '南蛮入侵(♠7) 对 吕蒙 的效果被抵消', 'rules/standard/basic.sgs:549')),
+            loc='rules/standard/basic.sgs:539',
+        ),
+        T.TestDef(
+            title='无懈可击：抵消过河拆桥', owner=None, mode=None,
+            seats=(
+                T.SeatDef(hero='xuchu', hp=None, max_hp=None, hand=(('spade', 3, 'guohe'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhangliao', hp=None, max_hp=None, hand=(('diamond', 2, 'shan'), ('club', 13, 'wuxie')), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('xuchu', 'chupai'), turns=1,
+            decides=(('xuchu', (('name', None, None, '过河拆桥'), ('name', None, None, '张辽'))), ('zhangliao', (('name', None, None, '无懈可击'),))),
+            expects=(
+                (t_32_expect0, '闪 in 张辽.hand and count(张辽.hand) == 1', 'rules/standard/basic.sgs:559'),
+            ),
+            logs=((False, '弃置', 'rules/standard/basic.sgs:560'),),
+            loc='rules/standard/basic.sgs:553',
+        ),
+        T.TestDef(
+            title='乐不思蜀：置入一名其他角色的判定区', owner=None, mode=None,
+            seats=(
+                T.SeatDef(hero='xuchu', hp=None, max_hp=None, hand=(('spade', 6, 'lebu'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhangliao', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='lvmeng', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('xuchu', 'chupai'), turns=1,
+            decides=(('xuchu', (('name', None, None, '乐不思蜀'), ('name', None, None, '吕蒙'))),),
+            expects=(
+                (t_33_expect0, '乐不思蜀 in 吕蒙.judges and count(许褚.hand) == 0', 'rules/standard/basic.sgs:579'),
+                (t_33_expect1, '吕蒙.hp == 4', 'rules/standard/basic.sgs:580'),
+            ),
+            logs=(),
+            loc='rules/standard/basic.sgs:573',
+        ),
+        T.TestDef(
+            title='乐不思蜀：判定不为♥，跳过出牌阶段', owner=None, mode=None,
+            seats=(
+                T.SeatDef(hero='zhangliao', hp=None, max_hp=None, hand=(('heart', 7, 'wuzhong'),), equip=(), judge=(('spade', 6, 'lebu'),), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='xuchu', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(('diamond', 6, 'sha'),), start=('zhangliao', 'panding'), turns=1,
+            decides=(),
+            expects=(
+                (t_34_expect0, 'count(张辽.judges) == 0', 'rules/standard/basic.sgs:590'),
+                (t_34_expect1, '无中生有 in 张辽.hand and count(张辽.hand) == 3', 'rules/standard/basic.sgs:591'),
+            ),
+            logs=((True, '张辽 的乐不思蜀判定牌为 杀(♦6)', 'rules/standard/basic.sgs:588'), (True, '跳过出牌阶段', 'rules/standard/basic.sgs:589')),
+            loc='rules/standard/basic.sgs:583',
+        ),
+        T.TestDef(
+            title='乐不思蜀：判定为♥，照常出牌', owner=None, mode=None,
+            seats=(
+                T.SeatDef(hero='zhangliao', hp=None, max_hp=None, hand=(('heart', 7, 'wuzhong'),), equip=(), judge=(('spade', 6, 'lebu'),), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='xuchu', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(('heart', 13, 'shan'),), start=('zhangliao', 'panding'), turns=1,
+            decides=(('zhangliao', (('name', None, None, '无中生有'),)),),
+            expects=(
+                (t_35_expect0, 'count(张辽.judges) == 0', 'rules/standard/basic.sgs:603'),
+            ),
+            logs=((True, '张辽 的乐不思蜀判定牌为 闪(♥K)', 'rules/standard/basic.sgs:600'), (False, '跳过', 'rules/standard/basic.sgs:601'), (True, '张辽 使用 无中生有(♥7)', 'rules/standard/basic.sgs:602')),
+            loc='rules/standard/basic.sgs:594',
+        ),
+        T.TestDef(
+            title='乐不思蜀：判定区里已有乐不思蜀的角色不能成为目标', owner=None, mode=None,
+            seats=(
+                T.SeatDef(hero='xuchu', hp=1, max_hp=None, hand=(('club', 6, 'lebu'), ('diamond', 2, 'shan')), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhangliao', hp=None, max_hp=None, hand=(), equip=(), judge=(('spade', 6, 'lebu'),), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='lvmeng', hp=None, max_hp=None, hand=(), equip=(), judge=(('heart', 6, 'lebu'),), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('xuchu', 'chupai'), turns=1,
+            decides=(('xuchu', (('name', None, None, '乐不思蜀'),)),),
+            expects=(
+                (t_36_expect0, 'count(张辽.judges) == 1 and count(吕蒙.judges) == 1', 'rules/standard/basic.sgs:615'),
+            ),
+            logs=((True, '许褚 弃置 乐不思蜀(♣6)', 'rules/standard/basic.sgs:614'),),
+            loc='rules/standard/basic.sgs:608',
+        ),
+        T.TestDef(
+            title='闪电：置入自己的判定区', owner=None, mode=None,
+            seats=(
+                T.SeatDef(hero='xuchu', hp=None, max_hp=None, hand=(('spade', 1, 'shandian'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhangliao', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('xuchu', 'chupai'), turns=1,
+            decides=(('xuchu', (('name', None, None, '闪电'),)),),
+            expects=(
+                (t_37_expect0, '闪电 in 许褚.judges and count(张辽.judges) == 0', 'rules/standard/basic.sgs:642'),
+            ),
+            logs=(),
+            loc='rules/standard/basic.sgs:637',
+        ),
+        T.TestDef(
+            title='闪电：判定为♠2或♠9，受到3点雷电伤害', owner=None, mode=None,
+            seats=(
+                T.SeatDef(hero='xuchu', hp=None, max_hp=None, hand=(), equip=(), judge=(('spade', 1, 'shandian'),), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhangliao', hp=None, max_hp=None, hand=(), equip=(), judge=(('heart', 12, 'shandian'),), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='lvmeng', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(('spade', 2, 'cixiong'), ('diamond', 2, 'shan'), ('diamond', 3, 'shan'), ('spade', 9, 'sha')), start=('xuchu', 'panding'), turns=2,
+            decides=(),
+            expects=(
+                (t_38_expect0, '许褚.hp == 1 and 张辽.hp == 1 and 吕蒙.hp == 4', 'rules/standard/basic.sgs:653'),
+                (t_38_expect1, 'count(许褚.judges) == 0 and count(张辽.judges) == 0 and count(吕蒙.judges) == 0', 'rules/standard/basic.sgs:654'),
+            ),
+            logs=((True, '许褚 受到 3 点伤害 (来源 无，闪电(♠A))', 'rules/standard/basic.sgs:655'), (True, '张辽 受到 3 点伤害 (来源 无，闪电(♥Q))', 'rules/standard/basic.sgs:656')),
+            loc='rules/standard/basic.sgs:646',
+        ),
+        T.TestDef(
+            title='闪电：判定为♠A、♠10或♣5，移动到下家的判定区', owner=None, mode=None,
+            seats=(
+                T.SeatDef(hero='xuchu', hp=None, max_hp=None, hand=(), equip=(), judge=(('spade', 1, 'shandian'),), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhangliao', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='lvmeng', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='huanggai', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(('spade', 1, 'juedou'), ('diamond', 2, 'shan'), ('diamond', 3, 'shan'), ('spade', 10, 'sha'), ('diamond', 4, 'shan'), ('diamond', 5, 'shan'), ('club', 5, 'sha')), start=('xuchu', 'panding'), turns=3,
+            decides=(),
+            expects=(
+                (t_39_expect0, '许褚.hp == 4 and 张辽.hp == 4 and 吕蒙.hp == 4 and 黄盖.hp == 4', 'rules/standard/basic.sgs:668'),
+                (t_39_expect1, '闪电 in 黄盖.judges', 'rules/standard/basic.sgs:669'),
+            ),
+            logs=((True, '许褚 的闪电判定牌为 决斗(♠A)', 'rules/standard/basic.sgs:670'), (True, '张辽 的闪电判定牌为 杀(♠10)', 'rules/standard/basic.sgs:671'), (True, '吕蒙 的闪电判定牌为 杀(♣5)', 'rules/standard/basic.sgs:672')),
+            loc='rules/standard/basic.sgs:660',
+        ),
+        T.TestDef(
+            title='闪电：下家判定区里已有闪电时移动到再下一名角色', owner=None, mode=None,
+            seats=(
+                T.SeatDef(hero='xuchu', hp=None, max_hp=None, hand=(), equip=(), judge=(('spade', 1, 'shandian'),), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhangliao', hp=None, max_hp=None, hand=(), equip=(), judge=(('heart', 12, 'shandian'),), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='lvmeng', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(('heart', 13, 'shan'),), start=('xuchu', 'panding'), turns=1,
+            decides=(),
+            expects=(
+                (t_40_expect0, 'count(张辽.judges) == 1 and 闪电 in 吕蒙.judges', 'rules/standard/basic.sgs:682'),
+                (t_40_expect1, 'count(许褚.judges) == 0', 'rules/standard/basic.sgs:683'),
+            ),
+            logs=(),
+            loc='rules/standard/basic.sgs:676',
+        ),
+        T.TestDef(
+            title='诸葛连弩：出牌阶段使用杀无次数限制，攻击范围为1', owner=None, mode=None,
+            seats=(
+                T.SeatDef(hero='xuchu', hp=None, max_hp=None, hand=(('spade', 7, 'sha'), ('spade', 8, 'sha'), ('spade', 9, 'sha')), equip=(('club', 1, 'zhuge'),), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhangliao', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='lvmeng', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='huanggai', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('xuchu', 'chupai'), turns=1,
+            decides=(('xuchu', (('name', None, None, '杀'), ('name', None, None, '张辽'), ('name', None, None, '杀'), ('name', None, None, '张辽'), ('name', None, None, '杀'), ('name', None, None, '黄盖'))),),
+            expects=(
+                (t_41_expect0, '张辽.hp == 2 and 黄盖.hp == 3 and 吕蒙.hp == 4', 'rules/standard/equipment.sgs:17'),
+                (t_41_expect1, 'count(许褚.hand) == 0', 'rules/standard/equipment.sgs:18'),
+                (t_41_expect2, 'attack_range(许褚) == 1', 'rules/standard/equipment.sgs:19'),
+            ),
+            logs=(),
+            loc='rules/standard/equipment.sgs:10',
+        ),
+        T.TestDef(
+            title='诸葛连弩：装备新的武器时原有的武器置入弃牌堆', owner=None, mode=None,
+            seats=(
+                T.SeatDef(hero='xuchu', hp=None, max_hp=None, hand=(('club', 1, 'zhuge'),), equip=(('spade', 6, 'qinggang'),), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhangliao', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('xuchu', 'chupai'), turns=1,
+            decides=(('xuchu', (('name', None, None, '诸葛连弩'),)),),
+            expects=(
+                (t_42_expect0, '许褚.weapon is 诸葛连弩 and count(许褚.hand) == 0', 'rules/standard/equipment.sgs:27'),
+                (t_42_expect1, 'not (青釭剑 in 许褚.hand)', 'rules/standard/equipment.sgs:28'),
+            ),
+            logs=((True, '许褚 装备 诸葛连弩(♣A)', 'rules/standard/equipment.sgs:29'),),
+            loc='rules/standard/equipment.sgs:22',
+        ),
+        T.TestDef(
+            title='青釭剑：攻击范围为2，目标的仁王盾无效', owner=None, mode=None,
+            seats=(
+                T.SeatDef(hero='xuchu', hp=None, max_hp=None, hand=(('spade', 7, 'sha'),), equip=(('spade', 6, 'qinggang'),), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhangliao', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='lvmeng', hp=None, max_hp=None, hand=(), equip=(('club', 2, 'renwang'),), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='huanggai', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('xuchu', 'chupai'), turns=1,
+            decides=(('xuchu', (('name', None, None, '杀'), ('name', None, None, '吕蒙'))),),
+            expects=(
+                (t_43_expect0, 'attack_range(许褚) == 2', 'rules/standard/equipment.sgs:45'),
+                (t_43_expect1, '吕蒙.hp == 3', 'rules/standard/equipment.sgs:46'),
+            ),
+            logs=((False, '无效', 'rules/standard/equipment.sgs:47'),),
+            loc='rules/standard/equipment.sgs:38',
+        ),
+        T.TestDef(
+            title='青釭剑：目标的八卦阵无效，直到此杀结算完毕', owner=None, mode=None,
+            seats=(
+                T.SeatDef(hero='xuchu', hp=None, max_hp=None, hand=(('spade', 7, 'sha'), ('heart', 1, 'wanjian')), equip=(('spade', 6, 'qinggang'),), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhangliao', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='lvmeng', hp=None, max_hp=None, hand=(), equip=(('spade', 2, 'bagua'),), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='huanggai', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(('heart', 13, 'shan'),), start=('xuchu', 'chupai'), turns=1,
+            decides=(('xuchu', (('name', None, None, '杀'), ('name', None, None, '吕蒙'), ('name', None, None, '万箭齐发'))), ('lvmeng', (('name', None, None, 'yes'),))),
+            expects=(
+                (t_44_expect0, '吕蒙.hp == 3', 'rules/standard/equipment.sgs:62'),
+            ),
+            logs=((True, '吕蒙 受到 1 点伤害 (来源 许褚，杀(♠7))', 'rules/standard/equipment.sgs:63'), (True, '吕蒙 的八卦阵判定牌为 闪(♥K)', 'rules/standard/equipment.sgs:64'), (False, '吕蒙 受到 1 点伤害 (来源 许褚，万箭齐发', 'rules/standard/equipment.sgs:65')),
+            loc='rules/standard/equipment.sgs:53',
+        ),
+        T.TestDef(
+            title='雌雄双股剑：异性目标弃置一张手牌', owner=None, mode=None,
+            seats=(
+                T.SeatDef(hero='xuchu', hp=None, max_hp=None, hand=(('spade', 7, 'sha'),), equip=(('spade', 2, 'cixiong'),), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhangliao', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhenji', hp=None, max_hp=None, hand=(('diamond', 2, 'shan'), ('spade', 13, 'nanman')), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='huanggai', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('xuchu', 'chupai'), turns=1,
+            decides=(('xuchu', (('name', None, None, '杀'), ('name', None, None, '甄姬'), ('name', None, None, 'yes'))), ('zhenji', (('text', '弃置一张手牌'), ('name', None, None, '南蛮入侵')))),
+            expects=(
+                (t_45_expect0, '甄姬.hp == 2 and count(甄姬.hand) == 1 and 闪 in 甄姬.hand', 'rules/standard/equipment.sgs:92'),
+                (t_45_expect1, 'count(许褚.hand) == 0', 'rules/standard/equipment.sgs:93'),
+            ),
+            logs=((True, '甄姬 弃置 南蛮入侵(♠K)', 'rules/standard/equipment.sgs:94'),),
+            loc='rules/standard/equipment.sgs:84',
+        ),
+        T.TestDef(
+            title='雌雄双股剑：异性目标令使用者摸一张牌', owner=None, mode=None,
+            seats=(
+                T.SeatDef(hero='xuchu', hp=None, max_hp=None, hand=(('spade', 7, 'sha'),), equip=(('spade', 2, 'cixiong'),), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhenji', hp=None, max_hp=None, hand=(('diamond', 2, 'shan'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(('heart', 13, 'shan'),), start=('xuchu', 'chupai'), turns=1,
+            decides=(('xuchu', (('name', None, None, '杀'), ('name', None, None, '甄姬'), ('name', None, None, 'yes'))), ('zhenji', (('text', '令其摸一张牌'), ('name', None, None, '闪')))),
+            expects=(
+                (t_46_expect0, '甄姬.hp == 3 and count(甄姬.hand) == 0', 'rules/standard/equipment.sgs:104'),
+                (t_46_expect1, '闪 in 许褚.hand and count(许褚.hand) == 1', 'rules/standard/equipment.sgs:105'),
+            ),
+            logs=(),
+            loc='rules/standard/equipment.sgs:97',
+        ),
+        T.TestDef(
+            title='青龙偃月刀：杀被闪抵消后，对相同的目标再使用一张杀', owner=None, mode=None,
+            seats=(
+                T.SeatDef(hero='xuchu', hp=None, max_hp=None, hand=(('spade', 7, 'sha'), ('spade', 8, 'sha')), equip=(('spade', 5, 'qinglong'),), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhangliao', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='lvmeng', hp=None, max_hp=None, hand=(('diamond', 2, 'shan'),), equip=(('spade', 5, 'jueying'),), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='huanggai', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('xuchu', 'chupai'), turns=1,
+            decides=(('xuchu', (('name', 'spade', 7, '杀'), ('name', None, None, '吕蒙'), ('name', None, None, 'yes'), ('name', 'spade', 8, '杀'))), ('lvmeng', (('name', None, None, '闪'),))),
+            expects=(
+                (t_47_expect0, 'distance(许褚, 吕蒙) == 3 and attack_range(许褚) == 3', 'rules/standard/equipment.sgs:128'),
+                (t_47_expect1, '吕蒙.hp == 3 and count(吕蒙.hand) == 0', 'rules/standard/equipment.sgs:129'),
+                (t_47_expect2, 'count(许褚.hand) == 0', 'rules/standard/equipment.sgs:130'),
+            ),
+            logs=((True, '许褚 使用 杀(♠8) → 吕蒙', 'rules/standard/equipment.sgs:131'),),
+            loc='rules/standard/equipment.sgs:120',
+        ),
+        T.TestDef(
+            title='青龙偃月刀：目标不能再成为杀的目标时不能发动', owner=None, mode=None,
+            seats=(
+                T.SeatDef(hero='diaochan', hp=None, max_hp=None, hand=(('spade', 7, 'sha'), ('spade', 8, 'sha')), equip=(('spade', 5, 'qinglong'),), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhugeliang', hp=None, max_hp=None, hand=(('diamond', 2, 'shan'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(('heart', 13, 'shan'),), start=('diaochan', 'chupai'), turns=1,
+            decides=(('diaochan', (('name', 'spade', 7, '杀'), ('name', None, None, '诸葛亮'), ('name', None, None, 'yes'))), ('zhugeliang', (('name', None, None, '闪'),))),
+            expects=(
+                (t_48_expect0, '诸葛亮.hp == 3 and count(诸葛亮.hand) == 0', 'rules/standard/equipment.sgs:143'),
+                (t_48_expect1, '杀 in 貂蝉.hand and 闪 in 貂蝉.hand', 'rules/standard/equipment.sgs:146'),
+            ),
+            logs=((False, '发动 【青龙偃月刀】', 'rules/standard/equipment.sgs:144'), (True, '貂蝉 发动 【闭月】', 'rules/standard/equipment.sgs:145')),
+            loc='rules/standard/equipment.sgs:136',
+        ),
+        T.TestDef(
+            title='丈八蛇矛：将两张手牌当杀使用', owner=None, mode=None,
+            seats=(
+                T.SeatDef(hero='xuchu', hp=None, max_hp=None, hand=(('diamond', 2, 'shan'), ('heart', 3, 'tao')), equip=(('spade', 12, 'zhangba'),), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhangliao', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='lvmeng', hp=None, max_hp=None, hand=(), equip=(('spade', 5, 'jueying'),), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='huanggai', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('xuchu', 'chupai'), turns=1,
+            decides=(('xuchu', (('name', None, None, '丈八蛇矛'), ('many', (('name', 'diamond', 2, '闪'), ('name', 'heart', 3, '桃'))), ('name', None, None, '吕蒙'))),),
+            expects=(
+                (t_49_expect0, 'distance(许褚, 吕蒙) == 3', 'rules/standard/equipment.sgs:161'),
+                (t_49_expect1, '吕蒙.hp == 3 and count(许褚.hand) == 0', 'rules/standard/equipment.sgs:162'),
+            ),
+            logs=((True, '许褚 使用 杀(♦2♥3) → 吕蒙', 'rules/standard/equipment.sgs:163'),),
+            loc='rules/standard/equipment.sgs:154',
+        ),
+        T.TestDef(
+            title='丈八蛇矛：将两张手牌当杀打出', owner=None, mode=None,
+            seats=(
+                T.SeatDef(hero='xuchu', hp=None, max_hp=None, hand=(('spade', 7, 'nanman'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhangliao', hp=None, max_hp=None, hand=(('diamond', 2, 'shan'), ('heart', 2, 'shan')), equip=(('spade', 12, 'zhangba'),), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('xuchu', 'chupai'), turns=1,
+            decides=(('xuchu', (('name', None, None, '南蛮入侵'),)), ('zhangliao', (('name', None, None, '丈八蛇矛'), ('many', (('name', 'diamond', 2, '闪'), ('name', 'heart', 2, '闪')))))),
+            expects=(
+                (t_50_expect0, '张辽.hp == 4 and count(张辽.hand) == 0', 'rules/standard/equipment.sgs:172'),
+            ),
+            logs=((True, '张辽 打出 杀(♦2♥2)', 'rules/standard/equipment.sgs:173'),),
+            loc='rules/standard/equipment.sgs:166',
+        ),
+        T.TestDef(
+            title='脚本：[闪, 闪] 选择两张不同的闪', owner=None, mode=None,
+            seats=(
+                T.SeatDef(hero='xuchu', hp=None, max_hp=None, hand=(('spade', 7, 'nanman'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhangliao', hp=None, max_hp=None, hand=(('diamond', 2, 'shan'), ('heart', 2, 'shan')), equip=(('spade', 12, 'zhangba'),), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('xuchu', 'chupai'), turns=1,
+            decides=(('xuchu', (('name', None, None, '南蛮入侵'),)), ('zhangliao', (('name', None, None, '丈八蛇矛'), ('many', (('name', None, None, '闪'), ('name', None, None, '闪')))))),
+            expects=(
+                (t_51_expect0, '张辽.hp == 4 and count(张辽.hand) == 0', 'rules/standard/equipment.sgs:185'),
+            ),
+            logs=(),
+            loc='rules/standard/equipment.sgs:179',
+        ),
+        T.TestDef(
+            title='贯石斧：杀被闪抵消后，弃置两张牌令此杀依然造成伤害', owner=None, mode=None,
+            seats=(
+                T.SeatDef(hero='xuchu', hp=None, max_hp=None, hand=(('spade', 7, 'sha'), ('diamond', 3, 'shan'), ('heart', 3, 'tao')), equip=(('diamond', 5, 'guanshi'),), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhangliao', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='lvmeng', hp=None, max_hp=None, hand=(('diamond', 2, 'shan'),), equip=(('spade', 5, 'jueying'),), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='huanggai', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('xuchu', 'chupai'), turns=1,
+            decides=(('xuchu', (('name', None, None, '杀'), ('name', None, None, '吕蒙'), ('name', None, None, 'yes'), ('many', (('name', 'diamond', 3, '闪'), ('name', 'heart', 3, '桃'))))), ('lvmeng', (('name', None, None, '闪'),))),
+            expects=(
+                (t_52_expect0, '吕蒙.hp == 3 and count(吕蒙.hand) == 0', 'rules/standard/equipment.sgs:204'),
+                (t_52_expect1, 'count(许褚.hand) == 0 and 许褚.weapon is 贯石斧', 'rules/standard/equipment.sgs:205'),
+            ),
+            logs=((True, '吕蒙 抵消了 杀(♠7)', 'rules/standard/equipment.sgs:206'), (True, '吕蒙 受到 1 点伤害 (来源 许褚，杀(♠7))', 'rules/standard/equipment.sgs:207')),
+            loc='rules/standard/equipment.sgs:196',
+        ),
+        T.TestDef(
+            title='脚本：一张牌的回答不能满足选择两张牌的请求', owner=None, mode=None,
+            seats=(
+                T.SeatDef(hero='xuchu', hp=1, max_hp=None, hand=(('spade', 7, 'sha'), ('heart', 3, 'tao'), ('club', 2, 'sha'), ('diamond', 3, 'shan'), ('diamond', 4, 'shan')), equip=(('diamond', 5, 'guanshi'),), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhangliao', hp=None, max_hp=None, hand=(('diamond', 2, 'shan'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('xuchu', 'chupai'), turns=1,
+            decides=(('xuchu', (('name', 'spade', 7, '杀'), ('name', None, None, '张辽'), ('name', None, None, 'yes'), ('name', 'diamond', 3, '闪'))), ('zhangliao', (('name', None, None, '闪'),))),
+            expects=(
+                (t_53_expect0, '张辽.hp == 3', 'rules/standard/equipment.sgs:221'),
+                (t_53_expect1, 'count(许褚.hand) == 1', 'rules/standard/equipment.sgs:224'),
+            ),
+            logs=((True, '许褚 弃置 桃(♥3)、杀(♣2)', 'rules/standard/equipment.sgs:222'), (True, '许褚 弃置 闪(♦3)', 'rules/standard/equipment.sgs:223')),
+            loc='rules/standard/equipment.sgs:215',
+        ),
+        T.TestDef(
+            title='方天画戟：杀是最后的手牌时额外指定至多两个目标，攻击范围为4', owner=None, mode=None,
+            seats=(
+                T.SeatDef(hero='xuchu', hp=None, max_hp=None, hand=(('spade', 7, 'sha'),), equip=(('diamond', 12, 'fangtian'),), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhangliao', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='lvmeng', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='huanggai', hp=None, max_hp=None, hand=(), equip=(('spade', 5, 'jueying'),), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='sunquan', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='ganning', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('xuchu', 'chupai'), turns=1,
+            decides=(('xuchu', (('name', None, None, '杀'), ('many', (('name', None, None, '张辽'), ('name', None, None, '吕蒙'), ('name', None, None, '黄盖'))))),),
+            expects=(
+                (t_54_expect0, 'distance(许褚, 黄盖) == 4', 'rules/standard/equipment.sgs:242'),
+                (t_54_expect1, '张辽.hp == 3 and 吕蒙.hp == 3 and 黄盖.hp == 3', 'rules/standard/equipment.sgs:243'),
+                (t_54_expect2, '孙权.hp == 4 and 甘宁.hp == 4', 'rules/standard/equipment.sgs:244'),
+            ),
+            logs=(),
+            loc='rules/standard/equipment.sgs:233',
+        ),
+        T.TestDef(
+            title='麒麟弓：杀造成伤害时弃置目标的一张坐骑牌，攻击范围为5', owner=None, mode=None,
+            seats=(
+                T.SeatDef(hero='xuchu', hp=None, max_hp=None, hand=(('spade', 7, 'sha'),), equip=(('heart', 5, 'qilin'),), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhangliao', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='lvmeng', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='huanggai', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='sunquan', hp=None, max_hp=None, hand=(), equip=(('spade', 5, 'jueying'), ('heart', 5, 'chitu')), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='ganning', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhangfei', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhaoyun', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('xuchu', 'chupai'), turns=1,
+            decides=(('xuchu', (('name', None, None, '杀'), ('name', None, None, '孙权'), ('name', None, None, 'yes'), ('name', None, None, '绝影'))),),
+            expects=(
+                (t_55_expect0, '孙权.hp == 3', 'rules/standard/equipment.sgs:266'),
+                (t_55_expect1, '孙权.plus_horse == none and 孙权.minus_horse is 赤兔', 'rules/standard/equipment.sgs:267'),
+            ),
+            logs=((True, '许褚 弃置 绝影(♠5)', 'rules/standard/equipment.sgs:268'),),
+            loc='rules/standard/equipment.sgs:255',
+        ),
+        T.TestDef(
+            title='八卦阵：判定为红色，视为使用了一张闪', owner=None, mode=None,
+            seats=(
+                T.SeatDef(hero='xuchu', hp=None, max_hp=None, hand=(('spade', 7, 'sha'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhangliao', hp=None, max_hp=None, hand=(), equip=(('spade', 2, 'bagua'),), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(('diamond', 13, 'sha'),), start=('xuchu', 'chupai'), turns=1,
+            decides=(('xuchu', (('name', None, None, '杀'), ('name', None, None, '张辽'))), ('zhangliao', (('name', None, None, 'yes'),))),
+            expects=(
+                (t_56_expect0, '张辽.hp == 4', 'rules/standard/equipment.sgs:287'),
+            ),
+            logs=((True, '张辽 的八卦阵判定牌为 杀(♦K)', 'rules/standard/equipment.sgs:288'), (True, '张辽 抵消了 杀(♠7)', 'rules/standard/equipment.sgs:289')),
+            loc='rules/standard/equipment.sgs:280',
+        ),
+        T.TestDef(
+            title='八卦阵：判定为黑色，仍可使用手牌中的闪', owner=None, mode=None,
+            seats=(
+                T.SeatDef(hero='xuchu', hp=None, max_hp=None, hand=(('spade', 7, 'sha'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhangliao', hp=None, max_hp=None, hand=(('diamond', 2, 'shan'),), equip=(('spade', 2, 'bagua'),), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(('spade', 13, 'nanman'),), start=('xuchu', 'chupai'), turns=1,
+            decides=(('xuchu', (('name', None, None, '杀'), ('name', None, None, '张辽'))), ('zhangliao', (('name', None, None, 'yes'), ('name', None, None, '闪')))),
+            expects=(
+                (t_57_expect0, '张辽.hp == 4 and count(张辽.hand) == 0', 'rules/standard/equipment.sgs:299'),
+            ),
+            logs=((True, '张辽 的八卦阵判定牌为 南蛮入侵(♠K)', 'rules/standard/equipment.sgs:300'), (True, '张辽 使用 闪(♦2)', 'rules/standard/equipment.sgs:301')),
+            loc='rules/standard/equipment.sgs:292',
+        ),
+        T.TestDef(
+            title='八卦阵：判定为黑色且不使用闪，受到伤害', owner=None, mode=None,
+            seats=(
+                T.SeatDef(hero='xuchu', hp=None, max_hp=None, hand=(('spade', 7, 'sha'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhangliao', hp=None, max_hp=None, hand=(), equip=(('spade', 2, 'bagua'),), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(('club', 13, 'jiedao'),), start=('xuchu', 'chupai'), turns=1,
+            decides=(('xuchu', (('name', None, None, '杀'), ('name', None, None, '张辽'))), ('zhangliao', (('name', None, None, 'yes'),))),
+            expects=(
+                (t_58_expect0, '张辽.hp == 3', 'rules/standard/equipment.sgs:311'),
+            ),
+            logs=((True, '张辽 的八卦阵判定牌为 借刀杀人(♣K)', 'rules/standard/equipment.sgs:312'),),
+            loc='rules/standard/equipment.sgs:304',
+        ),
+        T.TestDef(
+            title='绝影：其他角色计算与你的距离+1', owner=None, mode=None,
+            seats=(
+                T.SeatDef(hero='xuchu', hp=1, max_hp=None, hand=(('spade', 7, 'sha'), ('diamond', 2, 'shan')), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhangliao', hp=None, max_hp=None, hand=(), equip=(('spade', 5, 'jueying'),), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='lvmeng', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='huanggai', hp=None, max_hp=None, hand=(), equip=(('club', 5, 'dilu'),), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('xuchu', 'chupai'), turns=1,
+            decides=(('xuchu', (('name', None, None, '杀'),)),),
+            expects=(
+                (t_59_expect0, 'distance(许褚, 张辽) == 2 and distance(张辽, 许褚) == 1', 'rules/standard/equipment.sgs:326'),
+                (t_59_expect1, '张辽.hp == 4 and 黄盖.hp == 4', 'rules/standard/equipment.sgs:328'),
+            ),
+            logs=((True, '许褚 弃置 杀(♠7)', 'rules/standard/equipment.sgs:327'),),
+            loc='rules/standard/equipment.sgs:319',
+        ),
+        T.TestDef(
+            title='的卢：其他角色计算与你的距离+1，顺手牵羊亦然', owner=None, mode=None,
+            seats=(
+                T.SeatDef(hero='xuchu', hp=1, max_hp=None, hand=(('spade', 3, 'shunshou'), ('diamond', 2, 'shan')), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhangliao', hp=None, max_hp=None, hand=(('diamond', 3, 'shan'),), equip=(('club', 5, 'dilu'),), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='lvmeng', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('xuchu', 'chupai'), turns=1,
+            decides=(('xuchu', (('name', None, None, '顺手牵羊'),)),),
+            expects=(
+                (t_60_expect0, 'distance(许褚, 张辽) == 2', 'rules/standard/equipment.sgs:340'),
+                (t_60_expect1, 'count(张辽.hand) == 1', 'rules/standard/equipment.sgs:342'),
+            ),
+            logs=((True, '许褚 弃置 顺手牵羊(♠3)', 'rules/standard/equipment.sgs:341'),),
+            loc='rules/standard/equipment.sgs:334',
+        ),
+        T.TestDef(
+            title='的卢：不能同时装备两张+1坐骑，新的替换原有的', owner=None, mode=None,
+            seats=(
+                T.SeatDef(hero='xuchu', hp=None, max_hp=None, hand=(('club', 5, 'dilu'),), equip=(('spade', 5, 'jueying'),), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhangliao', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('xuchu', 'chupai'), turns=1,
+            decides=(('xuchu', (('name', None, None, '的卢'),)),),
+            expects=(
+                (t_61_expect0, '许褚.plus_horse is 的卢 and count(许褚.hand) == 0', 'rules/standard/equipment.sgs:350'),
+            ),
+            logs=((True, '许褚 装备 的卢(♣5)', 'rules/standard/equipment.sgs:351'),),
+            loc='rules/standard/equipment.sgs:345',
+        ),
+        T.TestDef(
+            title='爪黄飞电：其他角色计算与你的距离+1', owner=None, mode=None,
+            seats=(
+                T.SeatDef(hero='xuchu', hp=None, max_hp=None, hand=(('spade', 7, 'sha'),), equip=(('spade', 6, 'qinggang'),), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhangliao', hp=None, max_hp=None, hand=(), equip=(('heart', 13, 'zhuahuang'),), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('xuchu', 'chupai'), turns=1,
+            decides=(('xuchu', (('name', None, None, '杀'), ('name', None, None, '张辽'))),),
+            expects=(
+                (t_62_expect0, 'distance(许褚, 张辽) == 2 and distance(张辽, 许褚) == 1', 'rules/standard/equipment.sgs:362'),
+                (t_62_expect1, '张辽.hp == 3', 'rules/standard/equipment.sgs:363'),
+            ),
+            logs=(),
+            loc='rules/standard/equipment.sgs:357',
+        ),
+        T.TestDef(
+            title='赤兔：你计算与其他角色的距离-1', owner=None, mode=None,
+            seats=(
+                T.SeatDef(hero='xuchu', hp=None, max_hp=None, hand=(('spade', 7, 'sha'),), equip=(('heart', 5, 'chitu'),), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhangliao', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='lvmeng', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='huanggai', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('xuchu', 'chupai'), turns=1,
+            decides=(('xuchu', (('name', None, None, '杀'), ('name', None, None, '吕蒙'))),),
+            expects=(
+                (t_63_expect0, 'distance(许褚, 吕蒙) == 1 and distance(吕蒙, 许褚) == 2', 'rules/standard/equipment.sgs:375'),
+                (t_63_expect1, '吕蒙.hp == 3', 'rules/standard/equipment.sgs:376'),
+            ),
+            logs=(),
+            loc='rules/standard/equipment.sgs:368',
+        ),
+        T.TestDef(
+            title='大宛：你计算与其他角色的距离-1，顺手牵羊亦然', owner=None, mode=None,
+            seats=(
+                T.SeatDef(hero='xuchu', hp=None, max_hp=None, hand=(('spade', 3, 'shunshou'),), equip=(('spade', 13, 'dawan'),), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhangliao', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='lvmeng', hp=None, max_hp=None, hand=(('diamond', 2, 'shan'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='huanggai', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('xuchu', 'chupai'), turns=1,
+            decides=(('xuchu', (('name', None, None, '顺手牵羊'), ('name', None, None, '吕蒙'))),),
+            expects=(
+                (t_64_expect0, 'distance(许褚, 吕蒙) == 1', 'rules/standard/equipment.sgs:389'),
+                (t_64_expect1, '闪 in 许褚.hand and count(吕蒙.hand) == 0', 'rules/standard/equipment.sgs:390'),
+            ),
+            logs=(),
+            loc='rules/standard/equipment.sgs:382',
+        ),
+        T.TestDef(
+            title='紫骍：你计算与其他角色的距离-1', owner=None, mode=None,
+            seats=(
+                T.SeatDef(hero='xuchu', hp=None, max_hp=None, hand=(('spade', 7, 'sha'),), equip=(('diamond', 13, 'zixing'),), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhangliao', hp=None, max_hp=None, hand=(), equip=(('spade', 5, 'jueying'),), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='lvmeng', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='huanggai', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('xuchu', 'chupai'), turns=1,
+            decides=(('xuchu', (('name', None, None, '杀'), ('name', None, None, '张辽'))),),
+            expects=(
+                (t_65_expect0, 'distance(许褚, 张辽) == 1 and distance(许褚, 吕蒙) == 1 and distance(许褚, 黄盖) == 1', 'rules/standard/equipment.sgs:403'),
+                (t_65_expect1, '张辽.hp == 3', 'rules/standard/equipment.sgs:404'),
+            ),
+            logs=(),
+            loc='rules/standard/equipment.sgs:396',
+        ),
+        T.TestDef(
+            title='回合外将红色牌当【桃】救濒死的角色', owner='jijiu', mode=None,
+            seats=(
+                T.SeatDef(hero='guanyu', hp=None, max_hp=None, hand=((None, None, 'sha'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhangfei', hp=1, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='huatuo', hp=None, max_hp=None, hand=(('club', 7, 'sha'), ('heart', 7, 'shan')), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('guanyu', 'chupai'), turns=1,
+            decides=(('guanyu', (('name', None, None, '杀'), ('name', None, None, '张飞'))), ('huatuo', (('name', None, None, '急救'),))),
+            expects=(
+                (t_66_expect0, '张飞.alive and 张飞.hp == 1 and 杀 in 华佗.hand and 华佗.hand_count == 1', 'rules/standard/heroes_qun.sgs:16'),
+            ),
+            logs=((True, '华佗 使用 桃(♥7)', 'rules/standard/heroes_qun.sgs:17'),),
+            loc='rules/standard/heroes_qun.sgs:8',
+        ),
+        T.TestDef(
+            title='自己的回合内不能发动', owner='jijiu', mode=None,
+            seats=(
+                T.SeatDef(hero='huatuo', hp=1, max_hp=None, hand=(('heart', 7, 'shan'), ('diamond', 8, 'shan')), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='guanyu', hp=None, max_hp=None, hand=((None, None, 'sha'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('huatuo', 'chupai'), turns=2,
+            decides=(('huatuo', (('name', None, None, '急救'),)), ('guanyu', (('name', None, None, '杀'), ('name', None, None, '华佗')))),
+            expects=(
+                (t_67_expect0, '华佗.alive and 华佗.hp == 1', 'rules/standard/heroes_qun.sgs:27'),
+            ),
+            logs=((True, '[第2回合 出牌阶段] 华佗 发动 【急救】', 'rules/standard/heroes_qun.sgs:28'),),
+            loc='rules/standard/heroes_qun.sgs:19',
+        ),
+        T.TestDef(
+            title='弃置一张手牌，令已受伤的角色回复1点体力', owner='qingnang', mode=None,
+            seats=(
+                T.SeatDef(hero='huatuo', hp=None, max_hp=None, hand=((None, None, 'sha'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='guanyu', hp=3, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('huatuo', 'chupai'), turns=1,
+            decides=(('huatuo', (('name', None, None, '青囊'), ('name', None, None, '杀'), ('name', None, None, '关羽'))),),
+            expects=(
+                (t_68_expect0, '关羽.hp == 4 and 华佗.hand_count == 0', 'rules/standard/heroes_qun.sgs:41'),
+            ),
+            logs=(),
+            loc='rules/standard/heroes_qun.sgs:36',
+        ),
+        T.TestDef(
+            title='只能选择已受伤的角色', owner='qingnang', mode=None,
+            seats=(
+                T.SeatDef(hero='huatuo', hp=None, max_hp=None, hand=((None, None, 'sha'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='guanyu', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhangfei', hp=3, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('huatuo', 'chupai'), turns=1,
+            decides=(('huatuo', (('name', None, None, '青囊'),)),),
+            expects=(
+                (t_69_expect0, '张飞.hp == 4', 'rules/standard/heroes_qun.sgs:50'),
+            ),
+            logs=(),
+            loc='rules/standard/heroes_qun.sgs:43',
+        ),
+        T.TestDef(
+            title='每个出牌阶段限一次', owner='qingnang', mode=None,
+            seats=(
+                T.SeatDef(hero='huatuo', hp=1, max_hp=None, hand=((None, None, 'sha'), (None, None, 'shan')), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='guanyu', hp=1, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('huatuo', 'chupai'), turns=3,
+            decides=(('huatuo', (('name', None, None, '青囊'), ('name', None, None, '杀'), ('name', None, None, '关羽'), ('name', None, None, '青囊'))),),
+            expects=(
+            ),
+            logs=((True, '[第1回合 出牌阶段] 华佗 发动 【青囊】', 'rules/standard/heroes_qun.sgs:59'), (True, '[第3回合 出牌阶段] 华佗 发动 【青囊】', 'rules/standard/heroes_qun.sgs:60')),
+            loc='rules/standard/heroes_qun.sgs:52',
+        ),
+        T.TestDef(
+            title='【杀】：一张【闪】不能抵消', owner='wushuang', mode=None,
+            seats=(
+                T.SeatDef(hero='lvbu', hp=None, max_hp=None, hand=((None, None, 'sha'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='guanyu', hp=None, max_hp=None, hand=((None, None, 'shan'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('lvbu', 'chupai'), turns=1,
+            decides=(('lvbu', (('name', None, None, '杀'), ('name', None, None, '关羽'))), ('guanyu', (('name', None, None, '闪'),))),
+            expects=(
+                (t_71_expect0, '关羽.hp == 3 and 关羽.hand_count == 0', 'rules/standard/heroes_qun.sgs:75'),
+            ),
+            logs=(),
+            loc='rules/standard/heroes_qun.sgs:69',
+        ),
+        T.TestDef(
+            title='【杀】：两张【闪】才能抵消', owner='wushuang', mode=None,
+            seats=(
+                T.SeatDef(hero='lvbu', hp=None, max_hp=None, hand=((None, None, 'sha'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='guanyu', hp=None, max_hp=None, hand=((None, None, 'shan'), (None, None, 'shan')), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('lvbu', 'chupai'), turns=1,
+            decides=(('lvbu', (('name', None, None, '杀'), ('name', None, None, '关羽'))), ('guanyu', (('name', None, None, '闪'), ('name', None, None, '闪')))),
+            expects=(
+                (t_72_expect0, '关羽.hp == 4 and 关羽.hand_count == 0', 'rules/standard/heroes_qun.sgs:83'),
+            ),
+            logs=((True, '关羽 抵消了 杀', 'rules/standard/heroes_qun.sgs:84'),),
+            loc='rules/standard/heroes_qun.sgs:77',
+        ),
+        T.TestDef(
+            title='使用【决斗】：对方每次需打出两张【杀】', owner='wushuang', mode=None,
+            seats=(
+                T.SeatDef(hero='lvbu', hp=None, max_hp=None, hand=((None, None, 'juedou'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='guanyu', hp=None, max_hp=None, hand=((None, None, 'sha'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('lvbu', 'chupai'), turns=1,
+            decides=(('lvbu', (('name', None, None, '决斗'), ('name', None, None, '关羽'))), ('guanyu', (('name', None, None, '杀'),))),
+            expects=(
+                (t_73_expect0, '关羽.hp == 3 and 吕布.hp == 4', 'rules/standard/heroes_qun.sgs:92'),
+            ),
+            logs=(),
+            loc='rules/standard/heroes_qun.sgs:86',
+        ),
+        T.TestDef(
+            title='成为【决斗】的目标：使用者每次需打出两张【杀】', owner='wushuang', mode=None,
+            seats=(
+                T.SeatDef(hero='guanyu', hp=None, max_hp=None, hand=((None, None, 'juedou'), (None, None, 'sha')), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='lvbu', hp=None, max_hp=None, hand=((None, None, 'sha'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('guanyu', 'chupai'), turns=1,
+            decides=(('guanyu', (('name', None, None, '决斗'), ('name', None, None, '吕布'), ('name', None, None, '杀'))), ('lvbu', (('name', None, None, '杀'),))),
+            expects=(
+                (t_74_expect0, '关羽.hp == 3 and 吕布.hp == 4 and 关羽.hand_count == 0', 'rules/standard/heroes_qun.sgs:100'),
+            ),
+            logs=(),
+            loc='rules/standard/heroes_qun.sgs:94',
+        ),
+        T.TestDef(
+            title='决斗中吕布自己每次只需打出一张【杀】', owner='wushuang', mode=None,
+            seats=(
+                T.SeatDef(hero='lvbu', hp=None, max_hp=None, hand=((None, None, 'juedou'), (None, None, 'sha')), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='guanyu', hp=None, max_hp=None, hand=((None, None, 'sha'), (None, None, 'sha')), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('lvbu', 'chupai'), turns=1,
+            decides=(('lvbu', (('name', None, None, '决斗'), ('name', None, None, '关羽'), ('name', None, None, '杀'))), ('guanyu', (('name', None, None, '杀'), ('name', None, None, '杀')))),
+            expects=(
+                (t_75_expect0, '关羽.hp == 3 and 吕布.hp == 4', 'rules/standard/heroes_qun.sgs:108'),
+            ),
+            logs=(),
+            loc='rules/standard/heroes_qun.sgs:102',
+        ),
+        T.TestDef(
+            title='令一名男性角色视为对另一名使用【决斗】', owner='lijian', mode=None,
+            seats=(
+                T.SeatDef(hero='diaochan', hp=None, max_hp=None, hand=((None, None, 'sha'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='guanyu', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhangfei', hp=None, max_hp=None, hand=((None, None, 'sha'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('diaochan', 'chupai'), turns=1,
+            decides=(('diaochan', (('name', None, None, '离间'), ('name', None, None, '杀'), ('many', (('name', None, None, '关羽'), ('name', None, None, '张飞'))), ('name', None, None, '张飞'))), ('zhangfei', (('name', None, None, '杀'),))),
+            expects=(
+                (t_76_expect0, '关羽.hp == 3 and 张飞.hp == 4 and 貂蝉.hand_count == 0', 'rules/standard/heroes_qun.sgs:131'),
+            ),
+            logs=((True, '关羽 使用 决斗 → 张飞', 'rules/standard/heroes_qun.sgs:132'),),
+            loc='rules/standard/heroes_qun.sgs:124',
+        ),
+        T.TestDef(
+            title='不能被【无懈可击】响应', owner='lijian', mode=None,
+            seats=(
+                T.SeatDef(hero='diaochan', hp=None, max_hp=None, hand=((None, None, 'sha'), (None, None, 'wuzhong')), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='guanyu', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhangfei', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='daqiao', hp=None, max_hp=None, hand=((None, None, 'wuxie'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('diaochan', 'chupai'), turns=1,
+            decides=(('diaochan', (('name', None, None, '离间'), ('name', None, None, '杀'), ('many', (('name', None, None, '关羽'), ('name', None, None, '张飞'))), ('name', None, None, '张飞'), ('name', None, None, '无中生有'))), ('daqiao', (('name', None, None, '无懈可击'),))),
+            expects=(
+                (t_77_expect0, '张飞.hp == 3 and 貂蝉.hand_count == 0 and 大乔.hand_count == 0', 'rules/standard/heroes_qun.sgs:143'),
+            ),
+            logs=(),
+            loc='rules/standard/heroes_qun.sgs:134',
+        ),
+        T.TestDef(
+            title='只能选择男性角色', owner='lijian', mode=None,
+            seats=(
+                T.SeatDef(hero='diaochan', hp=None, max_hp=None, hand=((None, None, 'sha'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='daqiao', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='guanyu', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhangfei', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('diaochan', 'chupai'), turns=1,
+            decides=(('diaochan', (('name', None, None, '离间'),)),),
+            expects=(
+                (t_78_expect0, '大乔.hp == 3 and 关羽.hp + 张飞.hp == 7', 'rules/standard/heroes_qun.sgs:153'),
+            ),
+            logs=(),
+            loc='rules/standard/heroes_qun.sgs:145',
+        ),
+        T.TestDef(
+            title='没有手牌的诸葛亮不能成为【决斗】的目标，但可以使用之', owner='lijian', mode=None,
+            seats=(
+                T.SeatDef(hero='diaochan', hp=None, max_hp=None, hand=((None, None, 'sha'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhugeliang', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='guanyu', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('diaochan', 'chupai'), turns=1,
+            decides=(('diaochan', (('name', None, None, '离间'), ('many', (('name', None, None, '诸葛亮'), ('name', None, None, '关羽'))))),),
+            expects=(
+                (t_79_expect0, '诸葛亮.hp == 3 and 关羽.hp == 3', 'rules/standard/heroes_qun.sgs:161'),
+            ),
+            logs=((True, '诸葛亮 使用 决斗 → 关羽', 'rules/standard/heroes_qun.sgs:162'),),
+            loc='rules/standard/heroes_qun.sgs:155',
+        ),
+        T.TestDef(
+            title='每个出牌阶段限一次', owner='lijian', mode=None,
+            seats=(
+                T.SeatDef(hero='diaochan', hp=None, max_hp=None, hand=((None, None, 'sha'), (None, None, 'shan')), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='guanyu', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhangfei', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('diaochan', 'chupai'), turns=4,
+            decides=(('diaochan', (('name', None, None, '离间'), ('name', None, None, '杀'), ('many', (('name', None, None, '关羽'), ('name', None, None, '张飞'))), ('name', None, None, '关羽'), ('name', None, None, '离间'), ('name', None, None, '闪'), ('many', (('name', None, None, '关羽'), ('name', None, None, '张飞'))), ('name', None, None, '关羽'))),),
+            expects=(
+            ),
+            logs=((True, '[第1回合 出牌阶段] 貂蝉 发动 【离间】', 'rules/standard/heroes_qun.sgs:172'), (True, '[第4回合 出牌阶段] 貂蝉 发动 【离间】', 'rules/standard/heroes_qun.sgs:173')),
+            loc='rules/standard/heroes_qun.sgs:164',
+        ),
+        T.TestDef(
+            title='结束阶段摸一张牌', owner='biyue', mode=None,
+            seats=(
+                T.SeatDef(hero='diaochan', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='guanyu', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('diaochan', 'jieshu'), turns=1,
+            decides=(('diaochan', (('name', None, None, 'yes'),)),),
+            expects=(
+                (t_81_expect0, '貂蝉.hand_count == 1', 'rules/standard/heroes_qun.sgs:184'),
+            ),
+            logs=((True, '[第1回合 结束阶段] 貂蝉 摸了1张牌', 'rules/standard/heroes_qun.sgs:185'),),
+            loc='rules/standard/heroes_qun.sgs:179',
+        ),
+        T.TestDef(
+            title='一次交出两张手牌，回复1点体力', owner='rende', mode=None,
+            seats=(
+                T.SeatDef(hero='liubei', hp=3, max_hp=None, hand=((None, None, 'sha'), (None, None, 'shan')), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='guanyu', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('liubei', 'chupai'), turns=1,
+            decides=(('liubei', (('name', None, None, '仁德'), ('name', None, None, '关羽'), ('many', (('name', None, None, '杀'), ('name', None, None, '闪'))))),),
+            expects=(
+                (t_82_expect0, '刘备.hp == 4 and 刘备.hand_count == 0 and 关羽.hand_count == 2', 'rules/standard/heroes_shu.sgs:20'),
+            ),
+            logs=(),
+            loc='rules/standard/heroes_shu.sgs:15',
+        ),
+        T.TestDef(
+            title='分次交出：首次达到两张时回复，此后不再回复', owner='rende', mode=None,
+            seats=(
+                T.SeatDef(hero='liubei', hp=2, max_hp=None, hand=((None, None, 'sha'), (None, None, 'shan'), (None, None, 'tao')), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='guanyu', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhangfei', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('liubei', 'chupai'), turns=1,
+            decides=(('liubei', (('name', None, None, '仁德'), ('name', None, None, '关羽'), ('many', (('name', None, None, '杀'),)), ('name', None, None, '仁德'), ('name', None, None, '张飞'), ('many', (('name', None, None, '闪'),)), ('name', None, None, '仁德'), ('name', None, None, '关羽'), ('many', (('name', None, None, '桃'),)))),),
+            expects=(
+                (t_83_expect0, '刘备.hp == 3 and 关羽.hand_count == 2 and 张飞.hand_count == 1', 'rules/standard/heroes_shu.sgs:28'),
+            ),
+            logs=(),
+            loc='rules/standard/heroes_shu.sgs:22',
+        ),
+        T.TestDef(
+            title='只交出一张手牌不回复', owner='rende', mode=None,
+            seats=(
+                T.SeatDef(hero='liubei', hp=3, max_hp=None, hand=((None, None, 'sha'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='guanyu', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('liubei', 'chupai'), turns=1,
+            decides=(('liubei', (('name', None, None, '仁德'), ('name', None, None, '关羽'), ('many', (('name', None, None, '杀'),)))),),
+            expects=(
+                (t_84_expect0, '刘备.hp == 3 and 关羽.hand_count == 1', 'rules/standard/heroes_shu.sgs:35'),
+            ),
+            logs=(),
+            loc='rules/standard/heroes_shu.sgs:30',
+        ),
+        T.TestDef(
+            title='其他蜀势力角色代为打出【杀】响应【南蛮入侵】', owner='jijiang', mode='identity',
+            seats=(
+                T.SeatDef(hero='caocao', hp=None, max_hp=None, hand=((None, None, 'nanman'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='liubei', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity='lord', flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='guanyu', hp=None, max_hp=None, hand=((None, None, 'sha'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('caocao', 'chupai'), turns=1,
+            decides=(('caocao', (('name', None, None, '南蛮入侵'),)), ('liubei', (('name', None, None, 'yes'),)), ('guanyu', (('name', None, None, '杀'),))),
+            expects=(
+                (t_85_expect0, '刘备.hp == 4 and 关羽.hp == 3 and 关羽.hand_count == 0', 'rules/standard/heroes_shu.sgs:59'),
+            ),
+            logs=((True, '关羽 打出 杀', 'rules/standard/heroes_shu.sgs:60'),),
+            loc='rules/standard/heroes_shu.sgs:50',
+        ),
+        T.TestDef(
+            title='【决斗】中代为打出【杀】', owner='jijiang', mode='identity',
+            seats=(
+                T.SeatDef(hero='liubei', hp=None, max_hp=None, hand=((None, None, 'juedou'),), equip=(), judge=(), identity='lord', flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='caocao', hp=None, max_hp=None, hand=((None, None, 'sha'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhangfei', hp=None, max_hp=None, hand=((None, None, 'sha'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('liubei', 'chupai'), turns=1,
+            decides=(('liubei', (('name', None, None, '决斗'), ('name', None, None, '曹操'), ('name', None, None, 'yes'))), ('caocao', (('name', None, None, '杀'),)), ('zhangfei', (('name', None, None, '杀'),))),
+            expects=(
+                (t_86_expect0, '刘备.hp == 4 and 曹操.hp == 3 and 张飞.hand_count == 0', 'rules/standard/heroes_shu.sgs:71'),
+            ),
+            logs=(),
+            loc='rules/standard/heroes_shu.sgs:62',
+        ),
+        T.TestDef(
+            title='从当前回合角色起依次询问', owner='jijiang', mode='identity',
+            seats=(
+                T.SeatDef(hero='liubei', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity='lord', flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhangfei', hp=None, max_hp=None, hand=((None, None, 'sha'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='caocao', hp=None, max_hp=None, hand=((None, None, 'juedou'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='guanyu', hp=None, max_hp=None, hand=((None, None, 'sha'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('caocao', 'chupai'), turns=1,
+            decides=(('caocao', (('name', None, None, '决斗'), ('name', None, None, '刘备'))), ('liubei', (('name', None, None, 'yes'),)), ('guanyu', (('name', None, None, 'no'),)), ('zhangfei', (('name', None, None, '杀'),))),
+            expects=(
+                (t_87_expect0, '曹操.hp == 3 and 刘备.hp == 4 and 张飞.hand_count == 0 and 关羽.hand_count == 1', 'rules/standard/heroes_shu.sgs:85'),
+            ),
+            logs=(),
+            loc='rules/standard/heroes_shu.sgs:73',
+        ),
+        T.TestDef(
+            title='将红色手牌当【杀】使用', owner='wusheng', mode=None,
+            seats=(
+                T.SeatDef(hero='guanyu', hp=None, max_hp=None, hand=(('heart', 3, 'tao'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='caocao', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('guanyu', 'chupai'), turns=1,
+            decides=(('guanyu', (('name', None, None, '武圣'), ('name', None, None, '曹操'))),),
+            expects=(
+                (t_88_expect0, '曹操.hp == 3 and 关羽.hand_count == 0', 'rules/standard/heroes_shu.sgs:98'),
+            ),
+            logs=((True, '关羽 使用 杀(♥3) → 曹操', 'rules/standard/heroes_shu.sgs:99'),),
+            loc='rules/standard/heroes_shu.sgs:93',
+        ),
+        T.TestDef(
+            title='将装备区里的红色牌当【杀】使用', owner='wusheng', mode=None,
+            seats=(
+                T.SeatDef(hero='guanyu', hp=None, max_hp=None, hand=(), equip=(('heart', 5, 'chitu'),), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='caocao', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('guanyu', 'chupai'), turns=1,
+            decides=(('guanyu', (('name', None, None, '武圣'), ('name', None, None, '赤兔'), ('name', None, None, '曹操'))),),
+            expects=(
+                (t_89_expect0, '曹操.hp == 3 and 关羽.minus_horse == none', 'rules/standard/heroes_shu.sgs:106'),
+            ),
+            logs=(),
+            loc='rules/standard/heroes_shu.sgs:101',
+        ),
+        T.TestDef(
+            title='将装备的-1坐骑当【杀】时，计算距离不计此坐骑', owner='wusheng', mode=None,
+            seats=(
+                T.SeatDef(hero='guanyu', hp=None, max_hp=None, hand=(), equip=(('heart', 5, 'chitu'),), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhugeliang', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhangfei', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhaoyun', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='machao', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('guanyu', 'chupai'), turns=1,
+            decides=(('guanyu', (('name', None, None, '武圣'), ('name', None, None, '赤兔'))),),
+            expects=(
+                (t_90_expect0, '马超.hp == 3 and 张飞.hp == 4', 'rules/standard/heroes_shu.sgs:118'),
+            ),
+            logs=(),
+            loc='rules/standard/heroes_shu.sgs:108',
+        ),
+        T.TestDef(
+            title='黑色牌不能当【杀】', owner='wusheng', mode=None,
+            seats=(
+                T.SeatDef(hero='guanyu', hp=None, max_hp=None, hand=(('club', 3, 'shan'), ('diamond', 3, 'shan')), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='caocao', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('guanyu', 'chupai'), turns=1,
+            decides=(('guanyu', (('name', None, None, '武圣'),)),),
+            expects=(
+                (t_91_expect0, '曹操.hp == 3 and 关羽.hand_count == 1 and count(关羽.hand where it.black) == 1', 'rules/standard/heroes_shu.sgs:126'),
+            ),
+            logs=(),
+            loc='rules/standard/heroes_shu.sgs:120',
+        ),
+        T.TestDef(
+            title='将红色牌当【杀】打出', owner='wusheng', mode=None,
+            seats=(
+                T.SeatDef(hero='caocao', hp=None, max_hp=None, hand=((None, None, 'nanman'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='guanyu', hp=None, max_hp=None, hand=(('diamond', 7, 'shan'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('caocao', 'chupai'), turns=1,
+            decides=(('caocao', (('name', None, None, '南蛮入侵'),)), ('guanyu', (('name', None, None, '武圣'),))),
+            expects=(
+                (t_92_expect0, '关羽.hp == 4 and 关羽.hand_count == 0', 'rules/standard/heroes_shu.sgs:134'),
+            ),
+            logs=((True, '关羽 打出 杀(♦7)', 'rules/standard/heroes_shu.sgs:135'),),
+            loc='rules/standard/heroes_shu.sgs:128',
+        ),
+        T.TestDef(
+            title='一个出牌阶段使用三张【杀】', owner='paoxiao', mode=None,
+            seats=(
+                T.SeatDef(hero='zhangfei', hp=None, max_hp=None, hand=((None, None, 'sha'), (None, None, 'sha'), (None, None, 'sha')), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='guanyu', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('zhangfei', 'chupai'), turns=1,
+            decides=(('zhangfei', (('name', None, None, '杀'), ('name', None, None, '杀'), ('name', None, None, '杀'))),),
+            expects=(
+                (t_93_expect0, '关羽.hp == 1 and 张飞.hand_count == 0', 'rules/standard/heroes_shu.sgs:148'),
+            ),
+            logs=(),
+            loc='rules/standard/heroes_shu.sgs:143',
+        ),
+        T.TestDef(
+            title='一张置于牌堆底，其余按所选顺序置于牌堆顶', owner='guanxing', mode=None,
+            seats=(
+                T.SeatDef(hero='zhugeliang', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='guanyu', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhangfei', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhaoyun', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(('heart', 2, 'shan'), ('heart', 3, 'tao'), ('heart', 4, 'tao'), ('diamond', 5, 'shan')), start=('zhugeliang', None), turns=1,
+            decides=(('zhugeliang', (('name', None, None, 'yes'), ('many', (('name', 'heart', 3, '桃'),)), ('many', (('name', 'diamond', 5, '闪'), ('name', 'heart', 4, '桃'), ('name', 'heart', 2, '闪'))))),),
+            expects=(
+                (t_94_expect0, '诸葛亮.hand_count == 2 and count(诸葛亮.hand where it.rank == 5 or it.rank == 4) == 2', 'rules/standard/heroes_shu.sgs:171'),
+            ),
+            logs=(),
+            loc='rules/standard/heroes_shu.sgs:162',
+        ),
+        T.TestDef(
+            title='全部置于牌堆底', owner='guanxing', mode=None,
+            seats=(
+                T.SeatDef(hero='zhugeliang', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='guanyu', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(('heart', 2, 'shan'), ('heart', 3, 'tao'), ('spade', 4, 'sha'), ('spade', 5, 'sha')), start=('zhugeliang', None), turns=1,
+            decides=(('zhugeliang', (('name', None, None, 'yes'), ('many', (('name', 'heart', 2, '闪'), ('name', 'heart', 3, '桃'))))),),
+            expects=(
+                (t_95_expect0, '诸葛亮.hand_count == 2 and count(诸葛亮.hand where it is 杀) == 2', 'rules/standard/heroes_shu.sgs:179'),
+            ),
+            logs=(),
+            loc='rules/standard/heroes_shu.sgs:173',
+        ),
+        T.TestDef(
+            title='不发动则照常摸牌堆顶的牌', owner='guanxing', mode=None,
+            seats=(
+                T.SeatDef(hero='zhugeliang', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='guanyu', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(('heart', 2, 'shan'), ('heart', 3, 'tao'), ('spade', 4, 'sha'), ('spade', 5, 'sha')), start=('zhugeliang', None), turns=1,
+            decides=(('zhugeliang', (('name', None, None, 'no'),)),),
+            expects=(
+                (t_96_expect0, '诸葛亮.hand_count == 2 and 闪 in 诸葛亮.hand and 桃 in 诸葛亮.hand', 'rules/standard/heroes_shu.sgs:187'),
+            ),
+            logs=(),
+            loc='rules/standard/heroes_shu.sgs:181',
+        ),
+        T.TestDef(
+            title='没有手牌时不能成为【杀】的目标', owner='kongcheng', mode=None,
+            seats=(
+                T.SeatDef(hero='guanyu', hp=None, max_hp=None, hand=((None, None, 'sha'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhugeliang', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhangfei', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('guanyu', 'chupai'), turns=1,
+            decides=(('guanyu', (('name', None, None, '杀'),)),),
+            expects=(
+                (t_97_expect0, '诸葛亮.hp == 3 and 张飞.hp == 3', 'rules/standard/heroes_shu.sgs:200'),
+            ),
+            logs=(),
+            loc='rules/standard/heroes_shu.sgs:194',
+        ),
+        T.TestDef(
+            title='没有手牌时不能成为【决斗】的目标', owner='kongcheng', mode=None,
+            seats=(
+                T.SeatDef(hero='guanyu', hp=None, max_hp=None, hand=((None, None, 'juedou'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhugeliang', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhangfei', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('guanyu', 'chupai'), turns=1,
+            decides=(('guanyu', (('name', None, None, '决斗'),)),),
+            expects=(
+                (t_98_expect0, '诸葛亮.hp == 3 and 张飞.hp == 3', 'rules/standard/heroes_shu.sgs:208'),
+            ),
+            logs=(),
+            loc='rules/standard/heroes_shu.sgs:202',
+        ),
+        T.TestDef(
+            title='有手牌时可以成为【杀】的目标', owner='kongcheng', mode=None,
+            seats=(
+                T.SeatDef(hero='guanyu', hp=None, max_hp=None, hand=((None, None, 'sha'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhugeliang', hp=None, max_hp=None, hand=((None, None, 'tao'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhangfei', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('guanyu', 'chupai'), turns=1,
+            decides=(('guanyu', (('name', None, None, '杀'),)),),
+            expects=(
+                (t_99_expect0, '诸葛亮.hp == 2 and 张飞.hp == 4', 'rules/standard/heroes_shu.sgs:216'),
+            ),
+            logs=(),
+            loc='rules/standard/heroes_shu.sgs:210',
+        ),
+        T.TestDef(
+            title='没有手牌时仍可成为其他牌的目标', owner='kongcheng', mode=None,
+            seats=(
+                T.SeatDef(hero='guanyu', hp=None, max_hp=None, hand=((None, None, 'guohe'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhugeliang', hp=None, max_hp=None, hand=(), equip=((None, None, 'bagua'),), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhangfei', hp=None, max_hp=None, hand=((None, None, 'shan'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('guanyu', 'chupai'), turns=1,
+            decides=(('guanyu', (('name', None, None, '过河拆桥'),)),),
+            expects=(
+                (t_100_expect0, '诸葛亮.armor == none and 张飞.hand_count == 1', 'rules/standard/heroes_shu.sgs:224'),
+            ),
+            logs=(),
+            loc='rules/standard/heroes_shu.sgs:218',
+        ),
+        T.TestDef(
+            title='将【闪】当【杀】使用', owner='longdan', mode=None,
+            seats=(
+                T.SeatDef(hero='zhaoyun', hp=None, max_hp=None, hand=((None, None, 'tao'), ('diamond', 8, 'shan')), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='caocao', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('zhaoyun', 'chupai'), turns=1,
+            decides=(('zhaoyun', (('name', None, None, '龙胆'), ('name', None, None, '曹操'))),),
+            expects=(
+                (t_101_expect0, '曹操.hp == 3 and 赵云.hand_count == 1 and 桃 in 赵云.hand', 'rules/standard/heroes_shu.sgs:239'),
+            ),
+            logs=((True, '赵云 使用 杀(♦8) → 曹操', 'rules/standard/heroes_shu.sgs:240'),),
+            loc='rules/standard/heroes_shu.sgs:233',
+        ),
+        T.TestDef(
+            title='将【杀】当【闪】使用', owner='longdan', mode=None,
+            seats=(
+                T.SeatDef(hero='caocao', hp=None, max_hp=None, hand=((None, None, 'sha'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhaoyun', hp=None, max_hp=None, hand=(('spade', 9, 'sha'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('caocao', 'chupai'), turns=1,
+            decides=(('caocao', (('name', None, None, '杀'), ('name', None, None, '赵云'))), ('zhaoyun', (('name', None, None, '龙胆'),))),
+            expects=(
+                (t_102_expect0, '赵云.hp == 4 and 赵云.hand_count == 0', 'rules/standard/heroes_shu.sgs:248'),
+            ),
+            logs=((True, '赵云 使用 闪(♠9)', 'rules/standard/heroes_shu.sgs:249'),),
+            loc='rules/standard/heroes_shu.sgs:242',
+        ),
+        T.TestDef(
+            title='将【闪】当【杀】打出', owner='longdan', mode=None,
+            seats=(
+                T.SeatDef(hero='caocao', hp=None, max_hp=None, hand=((None, None, 'nanman'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhaoyun', hp=None, max_hp=None, hand=(('heart', 2, 'shan'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('caocao', 'chupai'), turns=1,
+            decides=(('caocao', (('name', None, None, '南蛮入侵'),)), ('zhaoyun', (('name', None, None, '龙胆'),))),
+            expects=(
+                (t_103_expect0, '赵云.hp == 4 and 赵云.hand_count == 0', 'rules/standard/heroes_shu.sgs:257'),
+            ),
+            logs=((True, '赵云 打出 杀(♥2)', 'rules/standard/heroes_shu.sgs:258'),),
+            loc='rules/standard/heroes_shu.sgs:251',
+        ),
+        T.TestDef(
+            title='对距离2的角色使用【杀】', owner='mashu', mode=None,
+            seats=(
+                T.SeatDef(hero='machao', hp=None, max_hp=None, hand=((None, None, 'sha'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='guanyu', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhangfei', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhaoyun', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('machao', 'chupai'), turns=1,
+            decides=(('machao', (('name', None, None, '杀'), ('name', None, None, '张飞'))),),
+            expects=(
+                (t_104_expect0, '张飞.hp == 3', 'rules/standard/heroes_shu.sgs:273'),
+            ),
+            logs=(),
+            loc='rules/standard/heroes_shu.sgs:266',
+        ),
+        T.TestDef(
+            title='其他角色计算与马超的距离不变', owner='mashu', mode=None,
+            seats=(
+                T.SeatDef(hero='machao', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='guanyu', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhangfei', hp=None, max_hp=None, hand=((None, None, 'sha'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhaoyun', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('zhangfei', 'chupai'), turns=1,
+            decides=(('zhangfei', (('name', None, None, '杀'),)),),
+            expects=(
+                (t_105_expect0, '马超.hp == 4 and (关羽.hp == 3 or 赵云.hp == 3)', 'rules/standard/heroes_shu.sgs:283'),
+            ),
+            logs=(),
+            loc='rules/standard/heroes_shu.sgs:275',
+        ),
+        T.TestDef(
+            title='判定为红色：目标不能使用【闪】', owner='tieqi', mode=None,
+            seats=(
+                T.SeatDef(hero='machao', hp=None, max_hp=None, hand=((None, None, 'sha'), (None, None, 'wanjian')), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='guanyu', hp=None, max_hp=None, hand=((None, None, 'shan'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(('heart', 5, 'tao'),), start=('machao', 'chupai'), turns=1,
+            decides=(('machao', (('name', None, None, '杀'), ('name', None, None, '关羽'), ('name', None, None, 'yes'), ('name', None, None, '万箭齐发'))), ('guanyu', (('name', None, None, '闪'),))),
+            expects=(
+                (t_106_expect0, '关羽.hp == 3 and 关羽.hand_count == 0', 'rules/standard/heroes_shu.sgs:299'),
+            ),
+            logs=((False, '抵消了 杀', 'rules/standard/heroes_shu.sgs:300'),),
+            loc='rules/standard/heroes_shu.sgs:291',
+        ),
+        T.TestDef(
+            title='判定为黑色：目标可以使用【闪】', owner='tieqi', mode=None,
+            seats=(
+                T.SeatDef(hero='machao', hp=None, max_hp=None, hand=((None, None, 'sha'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='guanyu', hp=None, max_hp=None, hand=((None, None, 'shan'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(('spade', 5, 'sha'),), start=('machao', 'chupai'), turns=1,
+            decides=(('machao', (('name', None, None, '杀'), ('name', None, None, '关羽'), ('name', None, None, 'yes'))), ('guanyu', (('name', None, None, '闪'),))),
+            expects=(
+                (t_107_expect0, '关羽.hp == 4 and 关羽.hand_count == 0', 'rules/standard/heroes_shu.sgs:309'),
+            ),
+            logs=((True, '关羽 抵消了 杀', 'rules/standard/heroes_shu.sgs:310'),),
+            loc='rules/standard/heroes_shu.sgs:302',
+        ),
+        T.TestDef(
+            title='使用【无中生有】时摸一张牌', owner='jizhi', mode=None,
+            seats=(
+                T.SeatDef(hero='huangyueying', hp=None, max_hp=None, hand=((None, None, 'wuzhong'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='guanyu', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('huangyueying', 'chupai'), turns=1,
+            decides=(('huangyueying', (('name', None, None, '无中生有'), ('name', None, None, 'yes'))),),
+            expects=(
+                (t_108_expect0, '黄月英.hand_count == 3', 'rules/standard/heroes_shu.sgs:323'),
+            ),
+            logs=(),
+            loc='rules/standard/heroes_shu.sgs:318',
+        ),
+        T.TestDef(
+            title='使用【无懈可击】时摸一张牌', owner='jizhi', mode=None,
+            seats=(
+                T.SeatDef(hero='caocao', hp=None, max_hp=None, hand=((None, None, 'guohe'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='huangyueying', hp=None, max_hp=None, hand=((None, None, 'wuxie'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('caocao', 'chupai'), turns=1,
+            decides=(('caocao', (('name', None, None, '过河拆桥'),)), ('huangyueying', (('name', None, None, '无懈可击'), ('name', None, None, 'yes')))),
+            expects=(
+                (t_109_expect0, '黄月英.hand_count == 1 and 曹操.hand_count == 0', 'rules/standard/heroes_shu.sgs:331'),
+            ),
+            logs=(),
+            loc='rules/standard/heroes_shu.sgs:325',
+        ),
+        T.TestDef(
+            title='使用延时类锦囊牌时不能发动', owner='jizhi', mode=None,
+            seats=(
+                T.SeatDef(hero='huangyueying', hp=None, max_hp=None, hand=((None, None, 'lebu'),), equip=((None, None, 'bagua'),), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='caocao', hp=None, max_hp=None, hand=((None, None, 'sha'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(('heart', 6, 'tao'), ('spade', 2, 'shan'), ('spade', 3, 'shan'), ('heart', 9, 'tao')), start=('huangyueying', 'chupai'), turns=2,
+            decides=(('huangyueying', (('name', None, None, '乐不思蜀'), ('name', None, None, '曹操'), ('name', None, None, 'yes'))), ('caocao', (('name', None, None, '杀'), ('name', None, None, '黄月英')))),
+            expects=(
+                (t_110_expect0, '黄月英.hp == 3 and 黄月英.hand_count == 0', 'rules/standard/heroes_shu.sgs:342'),
+            ),
+            logs=(),
+            loc='rules/standard/heroes_shu.sgs:333',
+        ),
+        T.TestDef(
+            title='对距离2的角色使用【顺手牵羊】', owner='qicai', mode=None,
+            seats=(
+                T.SeatDef(hero='huangyueying', hp=None, max_hp=None, hand=((None, None, 'shunshou'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='guanyu', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhangfei', hp=None, max_hp=None, hand=((None, None, 'tao'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhaoyun', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('huangyueying', 'chupai'), turns=1,
+            decides=(('huangyueying', (('name', None, None, '顺手牵羊'), ('name', None, None, '张飞'))),),
+            expects=(
+                (t_111_expect0, '桃 in 黄月英.hand and 张飞.hand_count == 0', 'rules/standard/heroes_shu.sgs:355'),
+            ),
+            logs=(),
+            loc='rules/standard/heroes_shu.sgs:348',
+        ),
+        T.TestDef(
+            title='受到【杀】的伤害后获得此【杀】', owner='jianxiong', mode=None,
+            seats=(
+                T.SeatDef(hero='guanyu', hp=None, max_hp=None, hand=(('spade', 7, 'sha'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='caocao', hp=3, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('guanyu', 'chupai'), turns=1,
+            decides=(('guanyu', (('name', None, None, '杀'), ('name', None, None, '曹操'))), ('caocao', (('name', None, None, 'yes'),))),
+            expects=(
+                (t_112_expect0, '曹操.hp == 2 and 杀 in 曹操.hand', 'rules/standard/heroes_wei.sgs:14'),
+            ),
+            logs=((True, '曹操 发动 【奸雄】', 'rules/standard/heroes_wei.sgs:15'),),
+            loc='rules/standard/heroes_wei.sgs:8',
+        ),
+        T.TestDef(
+            title='转化的【杀】：获得其实体牌', owner='jianxiong', mode=None,
+            seats=(
+                T.SeatDef(hero='guanyu', hp=None, max_hp=None, hand=(('diamond', 5, 'shan'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='caocao', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('guanyu', 'chupai'), turns=1,
+            decides=(('guanyu', (('name', None, None, '武圣'), ('name', None, None, '曹操'))), ('caocao', (('name', None, None, 'yes'),))),
+            expects=(
+                (t_113_expect0, '曹操.hp == 3 and 闪 in 曹操.hand and 关羽.hand_count == 0', 'rules/standard/heroes_wei.sgs:23'),
+            ),
+            logs=(),
+            loc='rules/standard/heroes_wei.sgs:17',
+        ),
+        T.TestDef(
+            title='没有造成伤害的牌 (反间) 时不能发动', owner='jianxiong', mode=None,
+            seats=(
+                T.SeatDef(hero='zhouyu', hp=None, max_hp=None, hand=(('heart', 7, 'shan'), (None, None, 'sha')), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='caocao', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('zhouyu', 'chupai'), turns=1,
+            decides=(('zhouyu', (('name', None, None, '反间'), ('name', None, None, '曹操'), ('name', None, None, '杀'), ('name', None, None, '曹操'))), ('caocao', (('name', None, None, 'yes'),))),
+            expects=(
+                (t_114_expect0, '曹操.hp == 2 and 杀 in 曹操.hand and 闪 in 曹操.hand', 'rules/standard/heroes_wei.sgs:32'),
+            ),
+            logs=(),
+            loc='rules/standard/heroes_wei.sgs:25',
+        ),
+        T.TestDef(
+            title='其他魏势力角色代为打出【闪】', owner='hujia', mode='identity',
+            seats=(
+                T.SeatDef(hero='guanyu', hp=None, max_hp=None, hand=((None, None, 'sha'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='caocao', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity='lord', flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='simayi', hp=None, max_hp=None, hand=((None, None, 'shan'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('guanyu', 'chupai'), turns=1,
+            decides=(('guanyu', (('name', None, None, '杀'), ('name', None, None, '曹操'))), ('caocao', (('name', None, None, 'yes'),)), ('simayi', (('name', None, None, '闪'),))),
+            expects=(
+                (t_115_expect0, '曹操.hp == 4 and 司马懿.hand_count == 0', 'rules/standard/heroes_wei.sgs:55'),
+            ),
+            logs=((True, '司马懿 打出 闪', 'rules/standard/heroes_wei.sgs:56'),),
+            loc='rules/standard/heroes_wei.sgs:46',
+        ),
+        T.TestDef(
+            title='从当前回合角色起依次询问', owner='hujia', mode='identity',
+            seats=(
+                T.SeatDef(hero='caocao', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity='lord', flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='xiahoudun', hp=None, max_hp=None, hand=((None, None, 'shan'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='guanyu', hp=None, max_hp=None, hand=((None, None, 'sha'),), equip=((None, None, 'chitu'),), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhangliao', hp=None, max_hp=None, hand=((None, None, 'shan'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('guanyu', 'chupai'), turns=1,
+            decides=(('guanyu', (('name', None, None, '杀'), ('name', None, None, '曹操'))), ('caocao', (('name', None, None, 'yes'),)), ('zhangliao', (('name', None, None, 'no'),)), ('xiahoudun', (('name', None, None, '闪'),))),
+            expects=(
+                (t_116_expect0, '曹操.hp == 4 and 张辽.hand_count == 1 and 夏侯惇.hand_count == 0', 'rules/standard/heroes_wei.sgs:70'),
+            ),
+            logs=(),
+            loc='rules/standard/heroes_wei.sgs:58',
+        ),
+        T.TestDef(
+            title='非主公没有护驾', owner='hujia', mode='identity',
+            seats=(
+                T.SeatDef(hero='guanyu', hp=None, max_hp=None, hand=((None, None, 'sha'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='caocao', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity='loyalist', flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='simayi', hp=None, max_hp=None, hand=((None, None, 'shan'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('guanyu', 'chupai'), turns=1,
+            decides=(('guanyu', (('name', None, None, '杀'), ('name', None, None, '曹操'))), ('caocao', (('name', None, None, 'yes'),))),
+            expects=(
+                (t_117_expect0, '曹操.hp == 3 and 杀 in 曹操.hand and 司马懿.hand_count == 1', 'rules/standard/heroes_wei.sgs:81'),
+            ),
+            logs=(),
+            loc='rules/standard/heroes_wei.sgs:72',
+        ),
+        T.TestDef(
+            title='没有其他魏势力角色时不能发动', owner='hujia', mode='identity',
+            seats=(
+                T.SeatDef(hero='guanyu', hp=None, max_hp=None, hand=((None, None, 'sha'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='caocao', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity='lord', flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='liubei', hp=None, max_hp=None, hand=((None, None, 'shan'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('guanyu', 'chupai'), turns=1,
+            decides=(('guanyu', (('name', None, None, '杀'), ('name', None, None, '曹操'))), ('caocao', (('name', None, None, 'yes'),))),
+            expects=(
+                (t_118_expect0, '曹操.hp == 3 and 杀 in 曹操.hand and 刘备.hand_count == 1', 'rules/standard/heroes_wei.sgs:91'),
+            ),
+            logs=(),
+            loc='rules/standard/heroes_wei.sgs:83',
+        ),
+        T.TestDef(
+            title='获得伤害来源的一张手牌', owner='fankui', mode=None,
+            seats=(
+                T.SeatDef(hero='guanyu', hp=None, max_hp=None, hand=((None, None, 'sha'), (None, None, 'tao')), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='simayi', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('guanyu', 'chupai'), turns=1,
+            decides=(('guanyu', (('name', None, None, '杀'), ('name', None, None, '司马懿'))), ('simayi', (('name', None, None, 'yes'),))),
+            expects=(
+                (t_119_expect0, '司马懿.hp == 2 and 桃 in 司马懿.hand and 关羽.hand_count == 0', 'rules/standard/heroes_wei.sgs:107'),
+            ),
+            logs=(),
+            loc='rules/standard/heroes_wei.sgs:101',
+        ),
+        T.TestDef(
+            title='可以获得伤害来源装备区里的牌', owner='fankui', mode=None,
+            seats=(
+                T.SeatDef(hero='guanyu', hp=None, max_hp=None, hand=((None, None, 'sha'), (None, None, 'tao')), equip=((None, None, 'qinglong'),), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='simayi', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('guanyu', 'chupai'), turns=1,
+            decides=(('guanyu', (('name', None, None, '杀'), ('name', None, None, '司马懿'))), ('simayi', (('name', None, None, 'yes'), ('name', None, None, '青龙偃月刀')))),
+            expects=(
+                (t_120_expect0, '关羽.weapon == none and 青龙偃月刀 in 司马懿.hand and 桃 in 关羽.hand', 'rules/standard/heroes_wei.sgs:115'),
+            ),
+            logs=(),
+            loc='rules/standard/heroes_wei.sgs:109',
+        ),
+        T.TestDef(
+            title='伤害来源没有牌时不能发动', owner='fankui', mode=None,
+            seats=(
+                T.SeatDef(hero='guanyu', hp=None, max_hp=None, hand=((None, None, 'sha'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='simayi', hp=None, max_hp=None, hand=(('heart', 9, 'tao'),), equip=(), judge=((None, None, 'lebu'),), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(('spade', 2, 'shan'),), start=('guanyu', 'chupai'), turns=2,
+            decides=(('guanyu', (('name', None, None, '杀'), ('name', None, None, '司马懿'))), ('simayi', (('name', None, None, 'yes'),))),
+            expects=(
+                (t_121_expect0, '司马懿.hp == 2 and count(司马懿.judges) == 0', 'rules/standard/heroes_wei.sgs:126'),
+            ),
+            logs=((False, '跳过出牌阶段', 'rules/standard/heroes_wei.sgs:127'),),
+            loc='rules/standard/heroes_wei.sgs:117',
+        ),
+        T.TestDef(
+            title='改判自己的【乐不思蜀】', owner='guicai', mode=None,
+            seats=(
+                T.SeatDef(hero='simayi', hp=None, max_hp=None, hand=(('heart', 9, 'tao'),), equip=(), judge=((None, None, 'lebu'),), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='guanyu', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(('spade', 2, 'shan'),), start=('simayi', 'panding'), turns=1,
+            decides=(('simayi', (('name', None, None, 'yes'),)),),
+            expects=(
+                (t_122_expect0, '司马懿.hand_count == 2 and 桃 not in 司马懿.hand and count(司马懿.judges) == 0', 'rules/standard/heroes_wei.sgs:146'),
+            ),
+            logs=((True, '司马懿 打出 桃(♥9) 代替判定牌 闪(♠2)', 'rules/standard/heroes_wei.sgs:147'), (False, '跳过出牌阶段', 'rules/standard/heroes_wei.sgs:148')),
+            loc='rules/standard/heroes_wei.sgs:140',
+        ),
+        T.TestDef(
+            title='改判其他角色的【八卦阵】', owner='guicai', mode=None,
+            seats=(
+                T.SeatDef(hero='simayi', hp=None, max_hp=None, hand=((None, None, 'sha'), ('spade', 13, 'nanman')), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='guanyu', hp=None, max_hp=None, hand=(), equip=((None, None, 'bagua'),), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(('heart', 2, 'shan'),), start=('simayi', 'chupai'), turns=1,
+            decides=(('simayi', (('name', None, None, '杀'), ('name', None, None, '关羽'), ('name', None, None, 'yes'), ('name', None, None, '南蛮入侵'))), ('guanyu', (('name', None, None, 'yes'),))),
+            expects=(
+                (t_123_expect0, '关羽.hp == 3 and 司马懿.hand_count == 0', 'rules/standard/heroes_wei.sgs:157'),
+            ),
+            logs=(),
+            loc='rules/standard/heroes_wei.sgs:150',
+        ),
+        T.TestDef(
+            title='判定不为♥：手牌不足两张的伤害来源受到1点伤害', owner='ganglie', mode=None,
+            seats=(
+                T.SeatDef(hero='guanyu', hp=None, max_hp=None, hand=((None, None, 'sha'), (None, None, 'shan')), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='xiahoudun', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(('club', 3, 'sha'),), start=('guanyu', 'chupai'), turns=1,
+            decides=(('guanyu', (('name', None, None, '杀'), ('name', None, None, '夏侯惇'))), ('xiahoudun', (('name', None, None, 'yes'),))),
+            expects=(
+                (t_124_expect0, '关羽.hp == 3 and 夏侯惇.hp == 3 and 关羽.hand_count == 1', 'rules/standard/heroes_wei.sgs:183'),
+            ),
+            logs=(),
+            loc='rules/standard/heroes_wei.sgs:176',
+        ),
+        T.TestDef(
+            title='判定不为♥：伤害来源可以弃置两张手牌', owner='ganglie', mode=None,
+            seats=(
+                T.SeatDef(hero='guanyu', hp=None, max_hp=None, hand=((None, None, 'sha'), (None, None, 'shan'), (None, None, 'tao')), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='xiahoudun', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(('spade', 3, 'sha'),), start=('guanyu', 'chupai'), turns=1,
+            decides=(('guanyu', (('name', None, None, '杀'), ('name', None, None, '夏侯惇'), ('text', '弃置两张手牌'))), ('xiahoudun', (('name', None, None, 'yes'),))),
+            expects=(
+                (t_125_expect0, '关羽.hp == 4 and 关羽.hand_count == 0', 'rules/standard/heroes_wei.sgs:192'),
+            ),
+            logs=(),
+            loc='rules/standard/heroes_wei.sgs:185',
+        ),
+        T.TestDef(
+            title='判定为♥：没有效果', owner='ganglie', mode=None,
+            seats=(
+                T.SeatDef(hero='guanyu', hp=None, max_hp=None, hand=((None, None, 'sha'), (None, None, 'shan')), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='xiahoudun', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(('heart', 3, 'tao'),), start=('guanyu', 'chupai'), turns=1,
+            decides=(('guanyu', (('name', None, None, '杀'), ('name', None, None, '夏侯惇'))), ('xiahoudun', (('name', None, None, 'yes'),))),
+            expects=(
+                (t_126_expect0, '关羽.hp == 4 and 关羽.hand_count == 1 and 夏侯惇.hp == 3', 'rules/standard/heroes_wei.sgs:201'),
+            ),
+            logs=(),
+            loc='rules/standard/heroes_wei.sgs:194',
+        ),
+        T.TestDef(
+            title='放弃摸牌，获得两名角色的各一张手牌', owner='tuxi', mode=None,
+            seats=(
+                T.SeatDef(hero='zhangliao', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='simayi', hp=None, max_hp=None, hand=((None, None, 'shan'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='guojia', hp=None, max_hp=None, hand=((None, None, 'tao'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('zhangliao', 'mopai'), turns=1,
+            decides=(('zhangliao', (('name', None, None, 'yes'), ('many', (('name', None, None, '司马懿'), ('name', None, None, '郭嘉'))))),),
+            expects=(
+                (t_127_expect0, '张辽.hand_count == 2 and 闪 in 张辽.hand and 桃 in 张辽.hand', 'rules/standard/heroes_wei.sgs:220'),
+                (t_127_expect1, '司马懿.hand_count == 0 and 郭嘉.hand_count == 0', 'rules/standard/heroes_wei.sgs:221'),
+            ),
+            logs=(),
+            loc='rules/standard/heroes_wei.sgs:214',
+        ),
+        T.TestDef(
+            title='只选择一名角色', owner='tuxi', mode=None,
+            seats=(
+                T.SeatDef(hero='zhangliao', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='simayi', hp=None, max_hp=None, hand=((None, None, 'shan'), (None, None, 'shan')), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='guojia', hp=None, max_hp=None, hand=((None, None, 'tao'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('zhangliao', 'mopai'), turns=1,
+            decides=(('zhangliao', (('name', None, None, 'yes'), ('many', (('name', None, None, '郭嘉'),)))),),
+            expects=(
+                (t_128_expect0, '张辽.hand_count == 1 and 桃 in 张辽.hand and 司马懿.hand_count == 2', 'rules/standard/heroes_wei.sgs:229'),
+            ),
+            logs=(),
+            loc='rules/standard/heroes_wei.sgs:223',
+        ),
+        T.TestDef(
+            title='不发动则照常摸牌', owner='tuxi', mode=None,
+            seats=(
+                T.SeatDef(hero='zhangliao', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='simayi', hp=None, max_hp=None, hand=((None, None, 'shan'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('zhangliao', 'mopai'), turns=1,
+            decides=(('zhangliao', (('name', None, None, 'no'),)),),
+            expects=(
+                (t_129_expect0, '张辽.hand_count == 2 and 司马懿.hand_count == 1', 'rules/standard/heroes_wei.sgs:236'),
+            ),
+            logs=(),
+            loc='rules/standard/heroes_wei.sgs:231',
+        ),
+        T.TestDef(
+            title='少摸一张牌，【杀】的伤害+1', owner='luoyi', mode=None,
+            seats=(
+                T.SeatDef(hero='xuchu', hp=None, max_hp=None, hand=((None, None, 'sha'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='guanyu', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('xuchu', 'mopai'), turns=1,
+            decides=(('xuchu', (('name', None, None, 'yes'), ('name', None, None, '杀'), ('name', None, None, '关羽'))),),
+            expects=(
+                (t_130_expect0, '许褚.hand_count == 1 and 关羽.hp == 2', 'rules/standard/heroes_wei.sgs:254'),
+            ),
+            logs=(),
+            loc='rules/standard/heroes_wei.sgs:249',
+        ),
+        T.TestDef(
+            title='【决斗】的伤害+1', owner='luoyi', mode=None,
+            seats=(
+                T.SeatDef(hero='xuchu', hp=None, max_hp=None, hand=((None, None, 'juedou'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='guanyu', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('xuchu', 'mopai'), turns=1,
+            decides=(('xuchu', (('name', None, None, 'yes'), ('name', None, None, '决斗'))),),
+            expects=(
+                (t_131_expect0, '关羽.hp == 2', 'rules/standard/heroes_wei.sgs:261'),
+            ),
+            logs=(),
+            loc='rules/standard/heroes_wei.sgs:256',
+        ),
+        T.TestDef(
+            title='其他牌的伤害不加', owner='luoyi', mode=None,
+            seats=(
+                T.SeatDef(hero='xuchu', hp=None, max_hp=None, hand=((None, None, 'nanman'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='guanyu', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('xuchu', 'mopai'), turns=1,
+            decides=(('xuchu', (('name', None, None, 'yes'), ('name', None, None, '南蛮入侵'))),),
+            expects=(
+                (t_132_expect0, '关羽.hp == 3', 'rules/standard/heroes_wei.sgs:268'),
+            ),
+            logs=(),
+            loc='rules/standard/heroes_wei.sgs:263',
+        ),
+        T.TestDef(
+            title='不发动则摸两张牌，伤害不加', owner='luoyi', mode=None,
+            seats=(
+                T.SeatDef(hero='xuchu', hp=None, max_hp=None, hand=((None, None, 'sha'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='guanyu', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('xuchu', 'mopai'), turns=1,
+            decides=(('xuchu', (('name', None, None, 'no'), ('name', None, None, '杀'))),),
+            expects=(
+                (t_133_expect0, '许褚.hand_count == 2 and 关羽.hp == 3', 'rules/standard/heroes_wei.sgs:275'),
+            ),
+            logs=(),
+            loc='rules/standard/heroes_wei.sgs:270',
+        ),
+        T.TestDef(
+            title='效果只持续到本回合结束', owner='luoyi', mode=None,
+            seats=(
+                T.SeatDef(hero='xuchu', hp=None, max_hp=None, hand=((None, None, 'sha'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='guanyu', hp=None, max_hp=None, hand=((None, None, 'juedou'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=((None, None, 'shan'), (None, None, 'shan'), (None, None, 'shan'), (None, None, 'shan')), start=('xuchu', 'mopai'), turns=2,
+            decides=(('xuchu', (('name', None, None, 'yes'), ('name', None, None, 'pass'), ('name', None, None, '杀'))), ('guanyu', (('name', None, None, '决斗'),))),
+            expects=(
+                (t_134_expect0, '关羽.hp == 3', 'rules/standard/heroes_wei.sgs:286'),
+            ),
+            logs=(),
+            loc='rules/standard/heroes_wei.sgs:277',
+        ),
+        T.TestDef(
+            title='获得【乐不思蜀】的判定牌', owner='tiandu', mode=None,
+            seats=(
+                T.SeatDef(hero='guojia', hp=None, max_hp=None, hand=(), equip=(), judge=((None, None, 'lebu'),), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='guanyu', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(('spade', 3, 'sha'), ('heart', 7, 'tao'), ('heart', 8, 'tao')), start=('guojia', 'panding'), turns=1,
+            decides=(('guojia', (('name', None, None, 'yes'),)),),
+            expects=(
+                (t_135_expect0, '郭嘉.hand_count == 3 and 杀 in 郭嘉.hand', 'rules/standard/heroes_wei.sgs:300'),
+            ),
+            logs=((True, '跳过出牌阶段', 'rules/standard/heroes_wei.sgs:301'),),
+            loc='rules/standard/heroes_wei.sgs:294',
+        ),
+        T.TestDef(
+            title='其他角色的判定牌不能获得', owner='tiandu', mode=None,
+            seats=(
+                T.SeatDef(hero='guanyu', hp=None, max_hp=None, hand=((None, None, 'sha'),), equip=(), judge=((None, None, 'shandian'),), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='guojia', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(('heart', 13, 'shan'), ('club', 2, 'sha'), ('club', 3, 'sha'), ('diamond', 4, 'shan'), ('diamond', 5, 'shan')), start=('guanyu', 'panding'), turns=1,
+            decides=(('guanyu', (('name', None, None, '杀'), ('name', None, None, '郭嘉'))), ('guojia', (('name', None, None, 'yes'), ('name', None, None, '郭嘉'), ('name', None, None, '郭嘉')))),
+            expects=(
+                (t_136_expect0, '郭嘉.hand_count == 2 and count(郭嘉.hand where it.suit == ♦) == 2', 'rules/standard/heroes_wei.sgs:311'),
+            ),
+            logs=(),
+            loc='rules/standard/heroes_wei.sgs:303',
+        ),
+        T.TestDef(
+            title='将两张牌分别交给自己和其他角色', owner='yiji', mode=None,
+            seats=(
+                T.SeatDef(hero='guanyu', hp=None, max_hp=None, hand=((None, None, 'sha'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='guojia', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(('diamond', 2, 'shan'), ('heart', 3, 'tao')), start=('guanyu', 'chupai'), turns=1,
+            decides=(('guanyu', (('name', None, None, '杀'), ('name', None, None, '郭嘉'))), ('guojia', (('name', None, None, 'yes'), ('name', None, None, '郭嘉'), ('name', None, None, '关羽')))),
+            expects=(
+                (t_137_expect0, '郭嘉.hp == 2 and 郭嘉.hand_count == 1 and 闪 in 郭嘉.hand and 桃 in 关羽.hand', 'rules/standard/heroes_wei.sgs:331'),
+            ),
+            logs=(),
+            loc='rules/standard/heroes_wei.sgs:324',
+        ),
+        T.TestDef(
+            title='受到2点伤害可以发动两次', owner='yiji', mode=None,
+            seats=(
+                T.SeatDef(hero='xuchu', hp=None, max_hp=None, hand=((None, None, 'sha'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='guojia', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=((None, None, 'shan'), ('diamond', 2, 'shan'), ('diamond', 3, 'shan'), ('diamond', 4, 'shan'), ('diamond', 5, 'shan')), start=('xuchu', 'mopai'), turns=1,
+            decides=(('xuchu', (('name', None, None, 'yes'), ('name', None, None, '杀'), ('name', None, None, '郭嘉'))), ('guojia', (('name', None, None, 'yes'), ('name', None, None, '郭嘉'), ('name', None, None, '郭嘉'), ('name', None, None, 'yes'), ('name', None, None, '郭嘉'), ('name', None, None, '郭嘉')))),
+            expects=(
+                (t_138_expect0, '郭嘉.hp == 1 and 郭嘉.hand_count == 4', 'rules/standard/heroes_wei.sgs:340'),
+            ),
+            logs=(),
+            loc='rules/standard/heroes_wei.sgs:333',
+        ),
+        T.TestDef(
+            title='受到2点伤害可以只发动一次', owner='yiji', mode=None,
+            seats=(
+                T.SeatDef(hero='xuchu', hp=None, max_hp=None, hand=((None, None, 'sha'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='guojia', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=((None, None, 'shan'), ('diamond', 2, 'shan'), ('diamond', 3, 'shan'), ('diamond', 4, 'shan'), ('diamond', 5, 'shan')), start=('xuchu', 'mopai'), turns=1,
+            decides=(('xuchu', (('name', None, None, 'yes'), ('name', None, None, '杀'), ('name', None, None, '郭嘉'))), ('guojia', (('name', None, None, 'yes'), ('name', None, None, '郭嘉'), ('name', None, None, '许褚'), ('name', None, None, 'no')))),
+            expects=(
+                (t_139_expect0, '郭嘉.hp == 1 and 郭嘉.hand_count == 1 and 许褚.hand_count == 2', 'rules/standard/heroes_wei.sgs:349'),
+            ),
+            logs=(),
+            loc='rules/standard/heroes_wei.sgs:342',
+        ),
+        T.TestDef(
+            title='将黑色手牌当【闪】使用', owner='qingguo', mode=None,
+            seats=(
+                T.SeatDef(hero='guanyu', hp=None, max_hp=None, hand=((None, None, 'sha'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhenji', hp=None, max_hp=None, hand=(('club', 5, 'sha'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('guanyu', 'chupai'), turns=1,
+            decides=(('guanyu', (('name', None, None, '杀'), ('name', None, None, '甄姬'))), ('zhenji', (('name', None, None, '倾国'),))),
+            expects=(
+                (t_140_expect0, '甄姬.hp == 3 and 甄姬.hand_count == 0', 'rules/standard/heroes_wei.sgs:363'),
+            ),
+            logs=((True, '甄姬 发动 【倾国】', 'rules/standard/heroes_wei.sgs:364'),),
+            loc='rules/standard/heroes_wei.sgs:357',
+        ),
+        T.TestDef(
+            title='红色手牌不能当【闪】', owner='qingguo', mode=None,
+            seats=(
+                T.SeatDef(hero='guanyu', hp=None, max_hp=None, hand=((None, None, 'sha'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhenji', hp=None, max_hp=None, hand=(('heart', 7, 'tao'), ('spade', 7, 'sha')), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('guanyu', 'chupai'), turns=1,
+            decides=(('guanyu', (('name', None, None, '杀'), ('name', None, None, '甄姬'))), ('zhenji', (('name', None, None, '倾国'),))),
+            expects=(
+                (t_141_expect0, '甄姬.hp == 3 and 桃 in 甄姬.hand and 甄姬.hand_count == 1', 'rules/standard/heroes_wei.sgs:373'),
+            ),
+            logs=(),
+            loc='rules/standard/heroes_wei.sgs:366',
+        ),
+        T.TestDef(
+            title='将黑色手牌当【闪】打出 (护驾)', owner='qingguo', mode='identity',
+            seats=(
+                T.SeatDef(hero='guanyu', hp=None, max_hp=None, hand=((None, None, 'sha'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='caocao', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity='lord', flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhenji', hp=None, max_hp=None, hand=(('spade', 8, 'sha'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('guanyu', 'chupai'), turns=1,
+            decides=(('guanyu', (('name', None, None, '杀'), ('name', None, None, '曹操'))), ('caocao', (('name', None, None, 'yes'),)), ('zhenji', (('name', None, None, '倾国'),))),
+            expects=(
+                (t_142_expect0, '曹操.hp == 4 and 甄姬.hand_count == 0', 'rules/standard/heroes_wei.sgs:384'),
+            ),
+            logs=(),
+            loc='rules/standard/heroes_wei.sgs:375',
+        ),
+        T.TestDef(
+            title='黑色则获得并重复，直到红色', owner='luoshen', mode=None,
+            seats=(
+                T.SeatDef(hero='zhenji', hp=None, max_hp=5, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='guanyu', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(('spade', 5, 'sha'), ('club', 6, 'sha'), ('heart', 7, 'tao'), ('diamond', 2, 'shan'), ('diamond', 3, 'shan')), start=('zhenji', None), turns=1,
+            decides=(('zhenji', (('name', None, None, 'yes'), ('name', None, None, 'yes'), ('name', None, None, 'yes'))),),
+            expects=(
+                (t_143_expect0, '甄姬.hand_count == 4 and count(甄姬.hand where it is 杀) == 2 and 桃 not in 甄姬.hand', 'rules/standard/heroes_wei.sgs:403'),
+            ),
+            logs=(),
+            loc='rules/standard/heroes_wei.sgs:397',
+        ),
+        T.TestDef(
+            title='可以不再重复', owner='luoshen', mode=None,
+            seats=(
+                T.SeatDef(hero='zhenji', hp=None, max_hp=5, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='guanyu', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(('spade', 5, 'sha'), ('diamond', 2, 'shan'), ('diamond', 3, 'shan')), start=('zhenji', None), turns=1,
+            decides=(('zhenji', (('name', None, None, 'yes'), ('name', None, None, 'no'))),),
+            expects=(
+                (t_144_expect0, '甄姬.hand_count == 3 and count(甄姬.hand where it is 杀) == 1', 'rules/standard/heroes_wei.sgs:411'),
+            ),
+            logs=(),
+            loc='rules/standard/heroes_wei.sgs:405',
+        ),
+        T.TestDef(
+            title='第一次判定为红色则什么也不获得', owner='luoshen', mode=None,
+            seats=(
+                T.SeatDef(hero='zhenji', hp=None, max_hp=5, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='guanyu', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(('heart', 5, 'tao'), ('spade', 6, 'sha'), ('diamond', 2, 'shan')), start=('zhenji', None), turns=1,
+            decides=(('zhenji', (('name', None, None, 'yes'),)),),
+            expects=(
+                (t_145_expect0, '甄姬.hand_count == 2 and 桃 not in 甄姬.hand and 杀 in 甄姬.hand', 'rules/standard/heroes_wei.sgs:419'),
+            ),
+            logs=(),
+            loc='rules/standard/heroes_wei.sgs:413',
+        ),
+        T.TestDef(
+            title='弃置两张牌，摸两张牌', owner='zhiheng', mode=None,
+            seats=(
+                T.SeatDef(hero='sunquan', hp=None, max_hp=None, hand=((None, None, 'sha'), (None, None, 'shan'), (None, None, 'tao')), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='guanyu', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(('heart', 3, 'tao'), ('heart', 4, 'tao')), start=('sunquan', 'chupai'), turns=1,
+            decides=(('sunquan', (('name', None, None, '制衡'), ('many', (('name', None, None, '杀'), ('name', None, None, '闪'))))),),
+            expects=(
+                (t_146_expect0, '孙权.hand_count == 3 and count(孙权.hand where it is 桃) == 3', 'rules/standard/heroes_wu.sgs:16'),
+            ),
+            logs=(),
+            loc='rules/standard/heroes_wu.sgs:10',
+        ),
+        T.TestDef(
+            title='可以弃置装备区里的牌', owner='zhiheng', mode=None,
+            seats=(
+                T.SeatDef(hero='sunquan', hp=None, max_hp=None, hand=((None, None, 'sha'),), equip=((None, None, 'chitu'),), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='guanyu', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('sunquan', 'chupai'), turns=1,
+            decides=(('sunquan', (('name', None, None, '制衡'), ('many', (('name', None, None, '赤兔'),)))),),
+            expects=(
+                (t_147_expect0, '孙权.hand_count == 2 and 孙权.minus_horse == none', 'rules/standard/heroes_wu.sgs:23'),
+            ),
+            logs=(),
+            loc='rules/standard/heroes_wu.sgs:18',
+        ),
+        T.TestDef(
+            title='每个出牌阶段限一次', owner='zhiheng', mode=None,
+            seats=(
+                T.SeatDef(hero='sunquan', hp=None, max_hp=None, hand=((None, None, 'sha'), (None, None, 'shan')), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='guanyu', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('sunquan', 'chupai'), turns=3,
+            decides=(('sunquan', (('name', None, None, '制衡'), ('many', (('name', None, None, '杀'),)), ('name', None, None, '制衡'), ('many', (('name', None, None, '闪'),)))),),
+            expects=(
+            ),
+            logs=((True, '[第1回合 出牌阶段] 孙权 发动 【制衡】', 'rules/standard/heroes_wu.sgs:32'), (True, '[第3回合 出牌阶段] 孙权 发动 【制衡】', 'rules/standard/heroes_wu.sgs:33')),
+            loc='rules/standard/heroes_wu.sgs:25',
+        ),
+        T.TestDef(
+            title='其他吴势力角色的【桃】额外回复1点体力', owner='jiuyuan', mode='identity',
+            seats=(
+                T.SeatDef(hero='ganning', hp=None, max_hp=None, hand=((None, None, 'sha'), (None, None, 'tao')), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='sunquan', hp=1, max_hp=None, hand=(), equip=(), judge=(), identity='lord', flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('ganning', 'chupai'), turns=1,
+            decides=(('ganning', (('name', None, None, '杀'), ('name', None, None, '孙权'), ('name', None, None, '桃'))),),
+            expects=(
+                (t_149_expect0, '孙权.hp == 2', 'rules/standard/heroes_wu.sgs:47'),
+            ),
+            logs=((True, '孙权 发动 【救援】', 'rules/standard/heroes_wu.sgs:48'),),
+            loc='rules/standard/heroes_wu.sgs:41',
+        ),
+        T.TestDef(
+            title='其他势力角色的【桃】不额外回复', owner='jiuyuan', mode='identity',
+            seats=(
+                T.SeatDef(hero='guanyu', hp=None, max_hp=None, hand=((None, None, 'sha'), (None, None, 'tao')), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='sunquan', hp=1, max_hp=None, hand=(), equip=(), judge=(), identity='lord', flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('guanyu', 'chupai'), turns=1,
+            decides=(('guanyu', (('name', None, None, '杀'), ('name', None, None, '孙权'), ('name', None, None, '桃'))),),
+            expects=(
+                (t_150_expect0, '孙权.hp == 1', 'rules/standard/heroes_wu.sgs:56'),
+            ),
+            logs=(),
+            loc='rules/standard/heroes_wu.sgs:50',
+        ),
+        T.TestDef(
+            title='自己的【桃】不额外回复', owner='jiuyuan', mode='identity',
+            seats=(
+                T.SeatDef(hero='ganning', hp=None, max_hp=None, hand=((None, None, 'sha'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='sunquan', hp=1, max_hp=None, hand=((None, None, 'tao'),), equip=(), judge=(), identity='lord', flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('ganning', 'chupai'), turns=1,
+            decides=(('ganning', (('name', None, None, '杀'), ('name', None, None, '孙权'))), ('sunquan', (('name', None, None, '桃'),))),
+            expects=(
+                (t_151_expect0, '孙权.hp == 1', 'rules/standard/heroes_wu.sgs:65'),
+            ),
+            logs=(),
+            loc='rules/standard/heroes_wu.sgs:58',
+        ),
+        T.TestDef(
+            title='非主公没有救援', owner='jiuyuan', mode='identity',
+            seats=(
+                T.SeatDef(hero='ganning', hp=None, max_hp=None, hand=((None, None, 'sha'), (None, None, 'tao')), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='sunquan', hp=1, max_hp=None, hand=(), equip=(), judge=(), identity='loyalist', flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('ganning', 'chupai'), turns=1,
+            decides=(('ganning', (('name', None, None, '杀'), ('name', None, None, '孙权'), ('name', None, None, '桃'))),),
+            expects=(
+                (t_152_expect0, '孙权.hp == 1', 'rules/standard/heroes_wu.sgs:73'),
+            ),
+            logs=(),
+            loc='rules/standard/heroes_wu.sgs:67',
+        ),
+        T.TestDef(
+            title='将黑色手牌当【过河拆桥】使用', owner='qixi', mode=None,
+            seats=(
+                T.SeatDef(hero='ganning', hp=None, max_hp=None, hand=(('spade', 7, 'sha'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='guanyu', hp=None, max_hp=None, hand=((None, None, 'tao'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('ganning', 'chupai'), turns=1,
+            decides=(('ganning', (('name', None, None, '奇袭'), ('name', None, None, '关羽'))),),
+            expects=(
+                (t_153_expect0, '甘宁.hand_count == 0 and 关羽.hand_count == 0', 'rules/standard/heroes_wu.sgs:86'),
+            ),
+            logs=((True, '甘宁 使用 过河拆桥(♠7) → 关羽', 'rules/standard/heroes_wu.sgs:87'),),
+            loc='rules/standard/heroes_wu.sgs:81',
+        ),
+        T.TestDef(
+            title='将装备区里的黑色牌当【过河拆桥】使用', owner='qixi', mode=None,
+            seats=(
+                T.SeatDef(hero='ganning', hp=None, max_hp=None, hand=(), equip=(('spade', 2, 'bagua'),), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='guanyu', hp=None, max_hp=None, hand=(), equip=((None, None, 'chitu'),), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('ganning', 'chupai'), turns=1,
+            decides=(('ganning', (('name', None, None, '奇袭'), ('name', None, None, '八卦阵'), ('name', None, None, '关羽'))),),
+            expects=(
+                (t_154_expect0, '甘宁.armor == none and 关羽.minus_horse == none', 'rules/standard/heroes_wu.sgs:94'),
+            ),
+            logs=(),
+            loc='rules/standard/heroes_wu.sgs:89',
+        ),
+        T.TestDef(
+            title='红色牌不能当【过河拆桥】', owner='qixi', mode=None,
+            seats=(
+                T.SeatDef(hero='ganning', hp=None, max_hp=None, hand=(('heart', 7, 'tao'), ('club', 7, 'sha')), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='guanyu', hp=None, max_hp=None, hand=((None, None, 'shan'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('ganning', 'chupai'), turns=1,
+            decides=(('ganning', (('name', None, None, '奇袭'), ('name', None, None, '关羽'))),),
+            expects=(
+                (t_155_expect0, '桃 in 甘宁.hand and 甘宁.hand_count == 1 and 关羽.hand_count == 0', 'rules/standard/heroes_wu.sgs:102'),
+            ),
+            logs=(),
+            loc='rules/standard/heroes_wu.sgs:96',
+        ),
+        T.TestDef(
+            title='未使用【杀】：跳过弃牌阶段', owner='keji', mode=None,
+            seats=(
+                T.SeatDef(hero='lvmeng', hp=None, max_hp=None, hand=((None, None, 'shan'), (None, None, 'shan'), (None, None, 'shan'), (None, None, 'shan'), (None, None, 'shan'), (None, None, 'shan')), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='guanyu', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('lvmeng', 'chupai'), turns=1,
+            decides=(('lvmeng', (('name', None, None, 'yes'),)),),
+            expects=(
+                (t_156_expect0, '吕蒙.hand_count == 6', 'rules/standard/heroes_wu.sgs:118'),
+            ),
+            logs=((True, '跳过弃牌阶段', 'rules/standard/heroes_wu.sgs:119'),),
+            loc='rules/standard/heroes_wu.sgs:113',
+        ),
+        T.TestDef(
+            title='使用过【杀】则不能发动', owner='keji', mode=None,
+            seats=(
+                T.SeatDef(hero='lvmeng', hp=None, max_hp=None, hand=((None, None, 'sha'), (None, None, 'shan'), (None, None, 'shan'), (None, None, 'shan'), (None, None, 'shan'), (None, None, 'shan')), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='guanyu', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('lvmeng', 'chupai'), turns=3,
+            decides=(('lvmeng', (('name', None, None, '杀'), ('name', None, None, '关羽'), ('name', None, None, 'yes'))),),
+            expects=(
+            ),
+            logs=((True, '[第1回合 弃牌阶段] 吕蒙 弃置', 'rules/standard/heroes_wu.sgs:128'), (True, '[第3回合 出牌阶段] 跳过弃牌阶段', 'rules/standard/heroes_wu.sgs:129')),
+            loc='rules/standard/heroes_wu.sgs:121',
+        ),
+        T.TestDef(
+            title='打出过【杀】则不能发动', owner='keji', mode=None,
+            seats=(
+                T.SeatDef(hero='lvmeng', hp=None, max_hp=None, hand=((None, None, 'juedou'), (None, None, 'sha'), (None, None, 'shan'), (None, None, 'shan'), (None, None, 'shan'), (None, None, 'shan'), (None, None, 'shan')), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='guanyu', hp=None, max_hp=None, hand=((None, None, 'sha'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('lvmeng', 'chupai'), turns=3,
+            decides=(('lvmeng', (('name', None, None, '决斗'), ('name', None, None, '关羽'), ('name', None, None, '杀'), ('name', None, None, 'yes'))), ('guanyu', (('name', None, None, '杀'),))),
+            expects=(
+                (t_158_expect0, '关羽.hp == 3', 'rules/standard/heroes_wu.sgs:139'),
+            ),
+            logs=((True, '[第1回合 弃牌阶段] 吕蒙 弃置', 'rules/standard/heroes_wu.sgs:140'), (True, '[第3回合 出牌阶段] 跳过弃牌阶段', 'rules/standard/heroes_wu.sgs:141')),
+            loc='rules/standard/heroes_wu.sgs:131',
+        ),
+        T.TestDef(
+            title='失去1点体力，摸两张牌；可以多次发动', owner='kurou', mode=None,
+            seats=(
+                T.SeatDef(hero='huanggai', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='guanyu', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('huanggai', 'chupai'), turns=1,
+            decides=(('huanggai', (('name', None, None, '苦肉'), ('name', None, None, '苦肉'))),),
+            expects=(
+                (t_159_expect0, '黄盖.hp == 2 and 黄盖.hand_count == 2', 'rules/standard/heroes_wu.sgs:154'),
+            ),
+            logs=((True, '[第1回合 弃牌阶段] 黄盖 弃置', 'rules/standard/heroes_wu.sgs:155'),),
+            loc='rules/standard/heroes_wu.sgs:149',
+        ),
+        T.TestDef(
+            title='体力为1时发动：濒死被救回后摸牌', owner='kurou', mode=None,
+            seats=(
+                T.SeatDef(hero='huanggai', hp=1, max_hp=None, hand=((None, None, 'tao'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='guanyu', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('huanggai', 'chupai'), turns=1,
+            decides=(('huanggai', (('name', None, None, '苦肉'), ('name', None, None, '桃'))),),
+            expects=(
+                (t_160_expect0, '黄盖.hp == 1 and 黄盖.alive', 'rules/standard/heroes_wu.sgs:162'),
+            ),
+            logs=((True, '黄盖 摸了2张牌', 'rules/standard/heroes_wu.sgs:163'),),
+            loc='rules/standard/heroes_wu.sgs:157',
+        ),
+        T.TestDef(
+            title='因此死亡则不摸牌', owner='kurou', mode=None,
+            seats=(
+                T.SeatDef(hero='huanggai', hp=1, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='guanyu', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('huanggai', 'chupai'), turns=1,
+            decides=(('huanggai', (('name', None, None, '苦肉'),)),),
+            expects=(
+                (t_161_expect0, '黄盖.dead', 'rules/standard/heroes_wu.sgs:170'),
+            ),
+            logs=((False, '摸了2张牌', 'rules/standard/heroes_wu.sgs:171'),),
+            loc='rules/standard/heroes_wu.sgs:165',
+        ),
+        T.TestDef(
+            title='摸牌阶段摸三张牌', owner='yingzi', mode=None,
+            seats=(
+                T.SeatDef(hero='zhouyu', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='guanyu', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('zhouyu', 'mopai'), turns=1,
+            decides=(('zhouyu', (('name', None, None, 'yes'),)),),
+            expects=(
+                (t_162_expect0, '周瑜.hand_count == 3', 'rules/standard/heroes_wu.sgs:184'),
+            ),
+            logs=(),
+            loc='rules/standard/heroes_wu.sgs:179',
+        ),
+        T.TestDef(
+            title='不发动则摸两张牌', owner='yingzi', mode=None,
+            seats=(
+                T.SeatDef(hero='zhouyu', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='guanyu', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('zhouyu', 'mopai'), turns=1,
+            decides=(('zhouyu', (('name', None, None, 'no'),)),),
+            expects=(
+                (t_163_expect0, '周瑜.hand_count == 2', 'rules/standard/heroes_wu.sgs:191'),
+            ),
+            logs=(),
+            loc='rules/standard/heroes_wu.sgs:186',
+        ),
+        T.TestDef(
+            title='花色不同：受到1点伤害', owner='fanjian', mode=None,
+            seats=(
+                T.SeatDef(hero='zhouyu', hp=None, max_hp=None, hand=(('spade', 7, 'sha'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='guanyu', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('zhouyu', 'chupai'), turns=1,
+            decides=(('zhouyu', (('name', None, None, '反间'), ('name', None, None, '关羽'))), ('guanyu', (('text', '♥'),))),
+            expects=(
+                (t_164_expect0, '关羽.hp == 3 and 杀 in 关羽.hand and 周瑜.hand_count == 0', 'rules/standard/heroes_wu.sgs:209'),
+            ),
+            logs=(),
+            loc='rules/standard/heroes_wu.sgs:203',
+        ),
+        T.TestDef(
+            title='花色相同：没有伤害', owner='fanjian', mode=None,
+            seats=(
+                T.SeatDef(hero='zhouyu', hp=None, max_hp=None, hand=(('spade', 7, 'sha'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='guanyu', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('zhouyu', 'chupai'), turns=1,
+            decides=(('zhouyu', (('name', None, None, '反间'), ('name', None, None, '关羽'))), ('guanyu', (('text', '♠'),))),
+            expects=(
+                (t_165_expect0, '关羽.hp == 4 and 杀 in 关羽.hand', 'rules/standard/heroes_wu.sgs:217'),
+            ),
+            logs=(),
+            loc='rules/standard/heroes_wu.sgs:211',
+        ),
+        T.TestDef(
+            title='每个出牌阶段限一次', owner='fanjian', mode=None,
+            seats=(
+                T.SeatDef(hero='zhouyu', hp=None, max_hp=None, hand=(('spade', 7, 'sha'), ('spade', 8, 'sha')), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='guanyu', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('zhouyu', 'chupai'), turns=3,
+            decides=(('zhouyu', (('name', None, None, '反间'), ('name', None, None, '关羽'), ('name', None, None, '反间'), ('name', None, None, '关羽'))), ('guanyu', (('text', '♥'), ('text', '♥')))),
+            expects=(
+            ),
+            logs=((True, '[第1回合 出牌阶段] 周瑜 发动 【反间】', 'rules/standard/heroes_wu.sgs:227'), (True, '[第3回合 出牌阶段] 周瑜 发动 【反间】', 'rules/standard/heroes_wu.sgs:228')),
+            loc='rules/standard/heroes_wu.sgs:219',
+        ),
+        T.TestDef(
+            title='国色的【乐不思蜀】在判定阶段生效', owner='guose', mode=None,
+            seats=(
+                T.SeatDef(hero='daqiao', hp=None, max_hp=None, hand=(('diamond', 3, 'shan'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='guanyu', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(('spade', 5, 'sha'),), start=('daqiao', 'chupai'), turns=2,
+            decides=(('daqiao', (('name', None, None, '国色'), ('name', None, None, '关羽'))),),
+            expects=(
+                (t_167_expect0, '大乔.hand_count == 0 and count(关羽.judges) == 0', 'rules/standard/heroes_wu.sgs:243'),
+            ),
+            logs=((True, '大乔 对 关羽 使用 乐不思蜀(♦3)', 'rules/standard/heroes_wu.sgs:244'), (True, '跳过出牌阶段', 'rules/standard/heroes_wu.sgs:245')),
+            loc='rules/standard/heroes_wu.sgs:236',
+        ),
+        T.TestDef(
+            title='非♦牌不能当【乐不思蜀】', owner='guose', mode=None,
+            seats=(
+                T.SeatDef(hero='daqiao', hp=None, max_hp=None, hand=(('heart', 3, 'tao'), ('diamond', 4, 'shan')), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='guanyu', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('daqiao', 'chupai'), turns=1,
+            decides=(('daqiao', (('name', None, None, '国色'), ('name', None, None, '关羽'))),),
+            expects=(
+                (t_168_expect0, '桃 in 大乔.hand and 大乔.hand_count == 1 and count(关羽.judges) == 1', 'rules/standard/heroes_wu.sgs:253'),
+            ),
+            logs=(),
+            loc='rules/standard/heroes_wu.sgs:247',
+        ),
+        T.TestDef(
+            title='弃置一张牌，将【杀】转移给攻击范围内的其他角色，不能转移给使用者', owner='liuli', mode=None,
+            seats=(
+                T.SeatDef(hero='guanyu', hp=None, max_hp=None, hand=((None, None, 'sha'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='daqiao', hp=None, max_hp=None, hand=((None, None, 'shan'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhangfei', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('guanyu', 'chupai'), turns=1,
+            decides=(('guanyu', (('name', None, None, '杀'), ('name', None, None, '大乔'))), ('daqiao', (('name', None, None, 'yes'),))),
+            expects=(
+                (t_169_expect0, '张飞.hp == 3 and 大乔.hp == 3 and 关羽.hp == 4 and 大乔.hand_count == 0', 'rules/standard/heroes_wu.sgs:276'),
+            ),
+            logs=((True, '大乔 将 杀', 'rules/standard/heroes_wu.sgs:277'),),
+            loc='rules/standard/heroes_wu.sgs:269',
+        ),
+        T.TestDef(
+            title='只能转移给攻击范围内的角色', owner='liuli', mode=None,
+            seats=(
+                T.SeatDef(hero='guanyu', hp=None, max_hp=None, hand=((None, None, 'sha'),), equip=((None, None, 'chitu'),), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhangfei', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhaoyun', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='daqiao', hp=None, max_hp=None, hand=((None, None, 'shan'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='machao', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('guanyu', 'chupai'), turns=1,
+            decides=(('guanyu', (('name', None, None, '杀'), ('name', None, None, '大乔'))), ('daqiao', (('name', None, None, 'yes'),))),
+            expects=(
+                (t_170_expect0, '赵云.hp == 3 and 张飞.hp == 4 and 大乔.hp == 3', 'rules/standard/heroes_wu.sgs:289'),
+            ),
+            logs=(),
+            loc='rules/standard/heroes_wu.sgs:279',
+        ),
+        T.TestDef(
+            title='不能转移给没有手牌的诸葛亮 (空城)', owner='liuli', mode=None,
+            seats=(
+                T.SeatDef(hero='guanyu', hp=None, max_hp=None, hand=((None, None, 'sha'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='daqiao', hp=None, max_hp=None, hand=((None, None, 'shan'),), equip=((None, None, 'cixiong'),), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhugeliang', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhangfei', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('guanyu', 'chupai'), turns=1,
+            decides=(('guanyu', (('name', None, None, '杀'), ('name', None, None, '大乔'))), ('daqiao', (('name', None, None, 'yes'),))),
+            expects=(
+                (t_171_expect0, '诸葛亮.hp == 3 and 张飞.hp == 3 and 大乔.hp == 3', 'rules/standard/heroes_wu.sgs:299'),
+            ),
+            logs=(),
+            loc='rules/standard/heroes_wu.sgs:291',
+        ),
+        T.TestDef(
+            title='不能转移给此【杀】的其他目标', owner='liuli', mode=None,
+            seats=(
+                T.SeatDef(hero='guanyu', hp=None, max_hp=None, hand=((None, None, 'sha'),), equip=((None, None, 'fangtian'),), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='daqiao', hp=None, max_hp=None, hand=((None, None, 'shan'),), equip=((None, None, 'cixiong'),), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhangfei', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhaoyun', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('guanyu', 'chupai'), turns=1,
+            decides=(('guanyu', (('name', None, None, '杀'), ('many', (('name', None, None, '大乔'), ('name', None, None, '张飞'))))), ('daqiao', (('name', None, None, 'yes'),))),
+            expects=(
+                (t_172_expect0, '大乔.hp == 3 and 张飞.hp == 3 and 赵云.hp == 3', 'rules/standard/heroes_wu.sgs:310'),
+            ),
+            logs=(),
+            loc='rules/standard/heroes_wu.sgs:301',
+        ),
+        T.TestDef(
+            title='【决斗】不能转移', owner='liuli', mode=None,
+            seats=(
+                T.SeatDef(hero='guanyu', hp=None, max_hp=None, hand=((None, None, 'juedou'), (None, None, 'sha')), equip=((None, None, 'zhuge'),), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='daqiao', hp=None, max_hp=None, hand=((None, None, 'shan'), (None, None, 'shan')), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhangfei', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('guanyu', 'chupai'), turns=1,
+            decides=(('guanyu', (('name', None, None, '决斗'), ('name', None, None, '大乔'), ('name', None, None, '杀'), ('name', None, None, '大乔'))), ('daqiao', (('name', None, None, 'yes'),))),
+            expects=(
+                (t_173_expect0, '大乔.hp == 2 and 张飞.hp == 3', 'rules/standard/heroes_wu.sgs:320'),
+            ),
+            logs=((True, '大乔 受到 1 点伤害 (来源 关羽，决斗', 'rules/standard/heroes_wu.sgs:321'),),
+            loc='rules/standard/heroes_wu.sgs:312',
+        ),
+        T.TestDef(
+            title='不能成为【顺手牵羊】的目标', owner='qianxun', mode=None,
+            seats=(
+                T.SeatDef(hero='ganning', hp=None, max_hp=None, hand=((None, None, 'shunshou'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='luxun', hp=None, max_hp=None, hand=((None, None, 'shan'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='guanyu', hp=None, max_hp=None, hand=((None, None, 'tao'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('ganning', 'chupai'), turns=1,
+            decides=(('ganning', (('name', None, None, '顺手牵羊'),)),),
+            expects=(
+                (t_174_expect0, '陆逊.hand_count == 1 and 关羽.hand_count == 0 and 桃 in 甘宁.hand', 'rules/standard/heroes_wu.sgs:336'),
+            ),
+            logs=(),
+            loc='rules/standard/heroes_wu.sgs:330',
+        ),
+        T.TestDef(
+            title='不能成为【乐不思蜀】的目标', owner='qianxun', mode=None,
+            seats=(
+                T.SeatDef(hero='ganning', hp=None, max_hp=None, hand=((None, None, 'lebu'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='luxun', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='guanyu', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('ganning', 'chupai'), turns=1,
+            decides=(('ganning', (('name', None, None, '乐不思蜀'),)),),
+            expects=(
+                (t_175_expect0, 'count(陆逊.judges) == 0 and count(关羽.judges) == 1', 'rules/standard/heroes_wu.sgs:344'),
+            ),
+            logs=(),
+            loc='rules/standard/heroes_wu.sgs:338',
+        ),
+        T.TestDef(
+            title='可以成为其他锦囊牌的目标', owner='qianxun', mode=None,
+            seats=(
+                T.SeatDef(hero='ganning', hp=None, max_hp=None, hand=((None, None, 'guohe'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='luxun', hp=None, max_hp=None, hand=((None, None, 'shan'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='guanyu', hp=None, max_hp=None, hand=((None, None, 'tao'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('ganning', 'chupai'), turns=1,
+            decides=(('ganning', (('name', None, None, '过河拆桥'),)),),
+            expects=(
+                (t_176_expect0, '陆逊.hand_count == 0 and 关羽.hand_count == 1', 'rules/standard/heroes_wu.sgs:352'),
+            ),
+            logs=(),
+            loc='rules/standard/heroes_wu.sgs:346',
+        ),
+        T.TestDef(
+            title='使用最后的手牌后摸一张牌', owner='lianying', mode=None,
+            seats=(
+                T.SeatDef(hero='luxun', hp=None, max_hp=None, hand=((None, None, 'sha'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='guanyu', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('luxun', 'chupai'), turns=1,
+            decides=(('luxun', (('name', None, None, '杀'), ('name', None, None, '关羽'), ('name', None, None, 'yes'))),),
+            expects=(
+                (t_177_expect0, '关羽.hp == 3 and 陆逊.hand_count == 1', 'rules/standard/heroes_wu.sgs:363'),
+            ),
+            logs=(),
+            loc='rules/standard/heroes_wu.sgs:358',
+        ),
+        T.TestDef(
+            title='最后的手牌被【过河拆桥】弃置后摸一张牌', owner='lianying', mode=None,
+            seats=(
+                T.SeatDef(hero='guanyu', hp=None, max_hp=None, hand=((None, None, 'guohe'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='luxun', hp=None, max_hp=None, hand=((None, None, 'shan'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('guanyu', 'chupai'), turns=1,
+            decides=(('guanyu', (('name', None, None, '过河拆桥'), ('name', None, None, '陆逊'))), ('luxun', (('name', None, None, 'yes'),))),
+            expects=(
+                (t_178_expect0, '陆逊.hand_count == 1', 'rules/standard/heroes_wu.sgs:371'),
+            ),
+            logs=(),
+            loc='rules/standard/heroes_wu.sgs:365',
+        ),
+        T.TestDef(
+            title='还有手牌时不能发动', owner='lianying', mode=None,
+            seats=(
+                T.SeatDef(hero='luxun', hp=None, max_hp=None, hand=((None, None, 'sha'), (None, None, 'shan')), equip=((None, None, 'bagua'),), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='guanyu', hp=None, max_hp=None, hand=((None, None, 'sha'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(('spade', 2, 'sha'), ('spade', 3, 'sha'), ('heart', 4, 'tao')), start=('luxun', 'chupai'), turns=2,
+            decides=(('luxun', (('name', None, None, '杀'), ('name', None, None, '关羽'), ('name', None, None, 'yes'))), ('guanyu', (('name', None, None, '杀'), ('name', None, None, '陆逊')))),
+            expects=(
+                (t_179_expect0, '陆逊.hp == 3 and 关羽.hp == 3', 'rules/standard/heroes_wu.sgs:382'),
+            ),
+            logs=(),
+            loc='rules/standard/heroes_wu.sgs:373',
+        ),
+        T.TestDef(
+            title='与已受伤的男性角色各回复1点体力', owner='jieyin', mode=None,
+            seats=(
+                T.SeatDef(hero='sunshangxiang', hp=2, max_hp=None, hand=((None, None, 'sha'), (None, None, 'shan')), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='liubei', hp=3, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('sunshangxiang', 'chupai'), turns=1,
+            decides=(('sunshangxiang', (('name', None, None, '结姻'), ('many', (('name', None, None, '杀'), ('name', None, None, '闪'))), ('name', None, None, '刘备'))),),
+            expects=(
+                (t_180_expect0, '孙尚香.hp == 3 and 刘备.hp == 4 and 孙尚香.hand_count == 0', 'rules/standard/heroes_wu.sgs:400'),
+            ),
+            logs=(),
+            loc='rules/standard/heroes_wu.sgs:395',
+        ),
+        T.TestDef(
+            title='只能选择已受伤的男性角色', owner='jieyin', mode=None,
+            seats=(
+                T.SeatDef(hero='sunshangxiang', hp=2, max_hp=None, hand=((None, None, 'sha'), (None, None, 'shan')), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='daqiao', hp=2, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='guanyu', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='liubei', hp=3, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('sunshangxiang', 'chupai'), turns=1,
+            decides=(('sunshangxiang', (('name', None, None, '结姻'),)),),
+            expects=(
+                (t_181_expect0, '孙尚香.hp == 3 and 刘备.hp == 4 and 大乔.hp == 2', 'rules/standard/heroes_wu.sgs:410'),
+            ),
+            logs=(),
+            loc='rules/standard/heroes_wu.sgs:402',
+        ),
+        T.TestDef(
+            title='替换装备后摸两张牌', owner='xiaoji', mode=None,
+            seats=(
+                T.SeatDef(hero='sunshangxiang', hp=None, max_hp=None, hand=((None, None, 'zhuge'),), equip=((None, None, 'qinglong'),), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='guanyu', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('sunshangxiang', 'chupai'), turns=1,
+            decides=(('sunshangxiang', (('name', None, None, '诸葛连弩'), ('name', None, None, 'yes'))),),
+            expects=(
+                (t_182_expect0, '孙尚香.hand_count == 2 and 孙尚香.weapon != none', 'rules/standard/heroes_wu.sgs:428'),
+            ),
+            logs=(),
+            loc='rules/standard/heroes_wu.sgs:423',
+        ),
+        T.TestDef(
+            title='装备被【过河拆桥】弃置后摸两张牌', owner='xiaoji', mode=None,
+            seats=(
+                T.SeatDef(hero='guanyu', hp=None, max_hp=None, hand=((None, None, 'guohe'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='sunshangxiang', hp=None, max_hp=None, hand=(), equip=((None, None, 'chitu'),), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('guanyu', 'chupai'), turns=1,
+            decides=(('guanyu', (('name', None, None, '过河拆桥'), ('name', None, None, '孙尚香'))), ('sunshangxiang', (('name', None, None, 'yes'),))),
+            expects=(
+                (t_183_expect0, '孙尚香.hand_count == 2 and 孙尚香.minus_horse == none', 'rules/standard/heroes_wu.sgs:436'),
+            ),
+            logs=(),
+            loc='rules/standard/heroes_wu.sgs:430',
+        ),
+        T.TestDef(
+            title='同时失去两张装备牌：可以发动两次', owner='xiaoji', mode=None,
+            seats=(
+                T.SeatDef(hero='sunshangxiang', hp=None, max_hp=4, hand=((None, None, 'sha'),), equip=((None, None, 'guanshi'), (None, None, 'chitu'), (None, None, 'jueying')), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='guanyu', hp=None, max_hp=None, hand=((None, None, 'shan'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('sunshangxiang', 'chupai'), turns=1,
+            decides=(('sunshangxiang', (('name', None, None, '杀'), ('name', None, None, '关羽'), ('name', None, None, 'yes'), ('many', (('name', None, None, '赤兔'), ('name', None, None, '绝影'))), ('name', None, None, 'yes'), ('name', None, None, 'yes'))), ('guanyu', (('name', None, None, '闪'),))),
+            expects=(
+                (t_184_expect0, '关羽.hp == 3 and 孙尚香.hand_count == 4 and 孙尚香.plus_horse == none', 'rules/standard/heroes_wu.sgs:445'),
+            ),
+            logs=(),
+            loc='rules/standard/heroes_wu.sgs:438',
+        ),
+        T.TestDef(
+            title='时机：一个完整的回合', owner=None, mode=None,
+            seats=(
+                T.SeatDef(hero='xuchu', hp=2, max_hp=None, hand=(('spade', 7, 'sha'), ('diamond', 2, 'shan')), equip=(), judge=(('spade', 6, 'lebu'),), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhangliao', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(('heart', 13, 'shan'), ('club', 2, 'sha'), ('club', 3, 'sha')), start=('xuchu', None), turns=1,
+            decides=(('xuchu', (('name', None, None, 'no'), ('name', 'spade', 7, '杀'), ('name', None, None, '张辽'), ('name', 'diamond', 2, '闪'))),),
+            expects=(
+                (t_185_expect0, '张辽.hp == 3', 'rules/standard/timing.sgs:16'),
+                (t_185_expect1, 'count(许褚.judges) == 0 and count(许褚.hand) == 2', 'rules/standard/timing.sgs:17'),
+                (t_185_expect2, 'not (闪 in 许褚.hand)', 'rules/standard/timing.sgs:18'),
+            ),
+            logs=((True, '许褚 的乐不思蜀判定牌为 闪(♥K)', 'rules/standard/timing.sgs:19'), (True, '许褚 摸了2张牌', 'rules/standard/timing.sgs:20'), (True, '许褚 弃置 闪(♦2)', 'rules/standard/timing.sgs:21')),
+            loc='rules/standard/timing.sgs:10',
+        ),
+        T.TestDef(
+            title='时机：闪电判定为♠2~9时造成3点雷电伤害，否则移动到下家', owner=None, mode=None,
+            seats=(
+                T.SeatDef(hero='xuchu', hp=None, max_hp=None, hand=(), equip=(), judge=(('spade', 1, 'shandian'),), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhangliao', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='lvmeng', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(('spade', 13, 'nanman'), ('diamond', 2, 'shan'), ('diamond', 3, 'shan'), ('spade', 5, 'qinglong')), start=('xuchu', 'panding'), turns=2,
+            decides=(),
+            expects=(
+                (t_186_expect0, '许褚.hp == 4 and 张辽.hp == 1 and 吕蒙.hp == 4', 'rules/standard/timing.sgs:32'),
+                (t_186_expect1, 'count(许褚.judges) == 0 and count(张辽.judges) == 0 and count(吕蒙.judges) == 0', 'rules/standard/timing.sgs:36'),
+            ),
+            logs=((True, '许褚 的闪电判定牌为 南蛮入侵(♠K)', 'rules/standard/timing.sgs:33'), (True, '张辽 的闪电判定牌为 青龙偃月刀(♠5)', 'rules/standard/timing.sgs:34'), (True, '张辽 受到 3 点伤害 (来源 无，闪电(♠A))', 'rules/standard/timing.sgs:35')),
+            loc='rules/standard/timing.sgs:25',
+        ),
+        T.TestDef(
+            title='时机：判定前使用无懈可击，闪电不判定并移动到下家', owner=None, mode=None,
+            seats=(
+                T.SeatDef(hero='xuchu', hp=None, max_hp=None, hand=(), equip=(), judge=(('spade', 1, 'shandian'),), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhangliao', hp=None, max_hp=None, hand=(('spade', 11, 'wuxie'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='lvmeng', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(('spade', 5, 'sha'),), start=('xuchu', 'panding'), turns=1,
+            decides=(('zhangliao', (('name', None, None, '无懈可击'),)),),
+            expects=(
+                (t_187_expect0, '许褚.hp == 4', 'rules/standard/timing.sgs:48'),
+                (t_187_expect1, '闪电 in 张辽.judges and count(许褚.judges) == 0', 'rules/standard/timing.sgs:49'),
+                (t_187_expect2, 'count(许褚.hand where it.suit == ♠ and it.rank == 5) == 1', 'rules/standard/timing.sgs:52'),
+            ),
+            logs=((True, '张辽 使用 无懈可击(♠J)', 'rules/standard/timing.sgs:50'), (False, '闪电判定牌', 'rules/standard/timing.sgs:51')),
+            loc='rules/standard/timing.sgs:41',
+        ),
+        T.TestDef(
+            title='时机：乐不思蜀判定不为♥时跳过出牌阶段，为♥时照常出牌', owner=None, mode=None,
+            seats=(
+                T.SeatDef(hero='xuchu', hp=2, max_hp=None, hand=(('heart', 7, 'wuzhong'),), equip=(), judge=(('spade', 6, 'lebu'),), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhangliao', hp=None, max_hp=None, hand=(('heart', 8, 'wuzhong'),), equip=(), judge=(('club', 6, 'lebu'),), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(('spade', 13, 'nanman'), ('diamond', 2, 'shan'), ('diamond', 3, 'shan'), ('heart', 13, 'shan')), start=('xuchu', 'panding'), turns=2,
+            decides=(('xuchu', (('name', None, None, '无中生有'),)), ('zhangliao', (('name', None, None, '无中生有'),))),
+            expects=(
+                (t_188_expect0, 'count(许褚.hand) == 2', 'rules/standard/timing.sgs:68'),
+                (t_188_expect1, 'not (无中生有 in 张辽.hand)', 'rules/standard/timing.sgs:71'),
+                (t_188_expect2, 'count(许褚.judges) == 0 and count(张辽.judges) == 0', 'rules/standard/timing.sgs:72'),
+            ),
+            logs=((True, '许褚 的乐不思蜀判定牌为 南蛮入侵(♠K)', 'rules/standard/timing.sgs:65'), (True, '许褚 弃置 无中生有(♥7)', 'rules/standard/timing.sgs:66'), (False, '许褚 使用', 'rules/standard/timing.sgs:67'), (True, '张辽 的乐不思蜀判定牌为 闪(♥K)', 'rules/standard/timing.sgs:69'), (True, '张辽 使用 无中生有(♥8)', 'rules/standard/timing.sgs:70')),
+            loc='rules/standard/timing.sgs:57',
+        ),
+        T.TestDef(
+            title='时机：无懈可击被另一张无懈可击抵消，锦囊牌照常生效', owner=None, mode=None,
+            seats=(
+                T.SeatDef(hero='xuchu', hp=None, max_hp=None, hand=(('spade', 3, 'guohe'), ('spade', 11, 'wuxie')), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhangliao', hp=None, max_hp=None, hand=(('club', 13, 'wuxie'), ('diamond', 2, 'shan')), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('xuchu', 'chupai'), turns=1,
+            decides=(('xuchu', (('name', None, None, '过河拆桥'), ('name', None, None, '张辽'), ('name', None, None, 'pass'), ('name', None, None, '无懈可击'))), ('zhangliao', (('name', None, None, '无懈可击'),))),
+            expects=(
+                (t_189_expect0, 'count(张辽.hand) == 0 and count(许褚.hand) == 0', 'rules/standard/timing.sgs:87'),
+            ),
+            logs=((True, '张辽 使用 无懈可击(♣K)', 'rules/standard/timing.sgs:83'), (True, '许褚 使用 无懈可击(♠J)', 'rules/standard/timing.sgs:84'), (False, '的效果被抵消', 'rules/standard/timing.sgs:85'), (True, '许褚 弃置 闪(♦2)', 'rules/standard/timing.sgs:86')),
+            loc='rules/standard/timing.sgs:77',
+        ),
+        T.TestDef(
+            title='时机：濒死的角色被第二名被询问的角色挽救', owner=None, mode=None,
+            seats=(
+                T.SeatDef(hero='xuchu', hp=None, max_hp=None, hand=(('spade', 7, 'sha'), ('heart', 3, 'tao')), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhangliao', hp=None, max_hp=None, hand=(('heart', 4, 'tao'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='lvmeng', hp=None, max_hp=None, hand=(('heart', 6, 'tao'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='huanggai', hp=1, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('xuchu', 'chupai'), turns=1,
+            decides=(('xuchu', (('name', None, None, '杀'), ('name', None, None, '黄盖'), ('name', None, None, 'pass'))), ('zhangliao', (('name', None, None, '桃'),))),
+            expects=(
+                (t_190_expect0, '黄盖.alive and 黄盖.hp == 1', 'rules/standard/timing.sgs:100'),
+                (t_190_expect1, '桃 in 许褚.hand and 桃 in 吕蒙.hand and count(张辽.hand) == 0', 'rules/standard/timing.sgs:103'),
+            ),
+            logs=((True, '黄盖 进入濒死状态', 'rules/standard/timing.sgs:101'), (True, '张辽 使用 桃(♥4) → 黄盖', 'rules/standard/timing.sgs:102')),
+            loc='rules/standard/timing.sgs:92',
+        ),
+        T.TestDef(
+            title='时机：他人回合内求桃的顺序从当前回合角色开始', owner=None, mode=None,
+            seats=(
+                T.SeatDef(hero='lvmeng', hp=None, max_hp=None, hand=(('heart', 6, 'tao'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='xuchu', hp=None, max_hp=None, hand=(('spade', 7, 'sha'), ('heart', 3, 'tao'), ('heart', 7, 'wuzhong')), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhangliao', hp=1, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='huanggai', hp=None, max_hp=None, hand=(('heart', 4, 'tao'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('xuchu', 'chupai'), turns=1,
+            decides=(('xuchu', (('name', None, None, '杀'), ('name', None, None, '张辽'), ('name', None, None, 'pass'), ('name', None, None, '无中生有'))), ('huanggai', (('name', None, None, 'pass'),)), ('lvmeng', (('name', None, None, '桃'),))),
+            expects=(
+                (t_191_expect0, '张辽.alive and 张辽.hp == 1', 'rules/standard/timing.sgs:119'),
+                (t_191_expect1, '桃 in 许褚.hand and 桃 in 黄盖.hand and count(吕蒙.hand) == 0', 'rules/standard/timing.sgs:121'),
+            ),
+            logs=((True, '吕蒙 使用 桃(♥6) → 张辽', 'rules/standard/timing.sgs:120'), (True, '许褚 使用 无中生有(♥7)', 'rules/standard/timing.sgs:122')),
+            loc='rules/standard/timing.sgs:110',
+        ),
+        T.TestDef(
+            title='时机：伤害被防止后不再开启之后的伤害时机', owner=None, mode=None,
+            seats=(
+                T.SeatDef(hero='xuchu', hp=None, max_hp=None, hand=(('spade', 7, 'sha'),), equip=(('spade', 2, 'hanbing'),), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhangliao', hp=None, max_hp=None, hand=(('diamond', 2, 'shan'), ('heart', 3, 'tao')), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('xuchu', 'chupai'), turns=1,
+            decides=(('xuchu', (('name', None, None, '杀'), ('name', None, None, '张辽'), ('name', None, None, 'yes'))),),
+            expects=(
+                (t_192_expect0, '张辽.hp == 4 and count(张辽.hand) == 0', 'rules/standard/timing.sgs:133'),
+            ),
+            logs=((False, '受到 1 点伤害', 'rules/standard/timing.sgs:134'), (False, '· 受到伤害时', 'rules/standard/timing.sgs:135'), (False, '· 扣减体力时', 'rules/standard/timing.sgs:136'), (False, '· 扣减体力后', 'rules/standard/timing.sgs:137'), (False, '· 造成伤害后', 'rules/standard/timing.sgs:138'), (False, '· 受到伤害后', 'rules/standard/timing.sgs:139')),
+            loc='rules/standard/timing.sgs:128',
+        ),
+        T.TestDef(
+            title='时机：牌堆摸完时将弃牌堆洗混作为新的牌堆', owner=None, mode=None,
+            seats=(
+                T.SeatDef(hero='xuchu', hp=None, max_hp=None, hand=(('spade', 7, 'sha'), ('heart', 7, 'wuzhong')), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhangliao', hp=None, max_hp=None, hand=(('diamond', 2, 'shan'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhenji', hp=None, max_hp=None, hand=(('spade', 1, 'juedou'), ('spade', 1, 'shandian'), ('spade', 2, 'cixiong'), ('spade', 2, 'bagua'), ('spade', 3, 'guohe'), ('spade', 3, 'shunshou'), ('spade', 4, 'guohe'), ('spade', 4, 'shunshou'), ('spade', 5, 'qinglong'), ('spade', 5, 'jueying'), ('spade', 6, 'lebu'), ('spade', 6, 'qinggang'), ('spade', 7, 'nanman'), ('spade', 8, 'sha'), ('spade', 8, 'sha'), ('spade', 9, 'sha'), ('spade', 9, 'sha'), ('spade', 10, 'sha'), ('spade', 10, 'sha'), ('spade', 11, 'shunshou'), ('spade', 11, 'wuxie'), ('spade', 12, 'guohe'), ('spade', 12, 'zhangba'), ('spade', 13, 'nanman'), ('spade', 13, 'dawan'), ('heart', 1, 'taoyuan'), ('heart', 1, 'wanjian'), ('heart', 2, 'shan'), ('heart', 2, 'shan'), ('heart', 3, 'tao'), ('heart', 3, 'wugu'), ('heart', 4, 'tao'), ('heart', 4, 'wugu'), ('heart', 5, 'qilin'), ('heart', 5, 'chitu'), ('heart', 6, 'tao'), ('heart', 6, 'lebu'), ('heart', 7, 'tao'), ('heart', 8, 'tao'), ('heart', 8, 'wuzhong'), ('heart', 9, 'tao'), ('heart', 9, 'wuzhong'), ('heart', 10, 'sha'), ('heart', 10, 'sha'), ('heart', 11, 'sha'), ('heart', 11, 'wuzhong'), ('heart', 12, 'tao'), ('heart', 12, 'guohe'), ('heart', 13, 'zhuahuang'), ('club', 1, 'zhuge'), ('club', 1, 'juedou'), ('club', 2, 'sha'), ('club', 2, 'bagua'), ('club', 3, 'sha'), ('club', 3, 'guohe'), ('club', 4, 'sha'), ('club', 4, 'guohe'), ('club', 5, 'sha'), ('club', 5, 'dilu'), ('club', 6, 'sha'), ('club', 6, 'lebu'), ('club', 7, 'sha'), ('club', 7, 'nanman'), ('club', 8, 'sha'), ('club', 8, 'sha'), ('club', 9, 'sha'), ('club', 9, 'sha'), ('club', 10, 'sha'), ('club', 10, 'sha'), ('club', 11, 'sha'), ('club', 11, 'sha'), ('club', 12, 'jiedao'), ('club', 12, 'wuxie'), ('club', 13, 'jiedao'), ('club', 13, 'wuxie'), ('diamond', 1, 'zhuge'), ('diamond', 1, 'juedou'), ('diamond', 2, 'shan'), ('diamond', 3, 'shan'), ('diamond', 3, 'shunshou'), ('diamond', 4, 'shan'), ('diamond', 4, 'shunshou'), ('diamond', 5, 'shan'), ('diamond', 5, 'guanshi'), ('diamond', 6, 'sha'), ('diamond', 6, 'shan'), ('diamond', 7, 'sha'), ('diamond', 7, 'shan'), ('diamond', 8, 'sha'), ('diamond', 8, 'shan'), ('diamond', 9, 'sha'), ('diamond', 9, 'shan'), ('diamond', 10, 'sha'), ('diamond', 10, 'shan'), ('diamond', 11, 'shan'), ('diamond', 11, 'shan'), ('diamond', 12, 'tao'), ('diamond', 12, 'fangtian'), ('diamond', 13, 'sha'), ('diamond', 13, 'zixing'), ('spade', 2, 'hanbing'), ('club', 2, 'renwang'), ('heart', 12, 'shandian'), ('diamond', 12, 'wuxie')), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(('heart', 13, 'shan'),), start=('xuchu', 'chupai'), turns=1,
+            decides=(('xuchu', (('name', None, None, '杀'), ('name', None, None, '张辽'), ('name', None, None, '无中生有'))), ('zhangliao', (('name', None, None, '闪'),))),
+            expects=(
+                (t_193_expect0, 'count(许褚.hand) == 2', 'rules/standard/timing.sgs:163'),
+                (t_193_expect1, 'count(许褚.hand where it.suit == ♥ and it.rank == 13) == 1', 'rules/standard/timing.sgs:164'),
+                (t_193_expect2, 'count(许褚.hand where (it.suit == ♠ and it.rank == 7) or (it.suit == ♦ and it.rank == 2)) == 1', 'rules/standard/timing.sgs:165'),
+                (t_193_expect3, '张辽.hp == 4', 'rules/standard/timing.sgs:166'),
+            ),
+            logs=((True, '弃牌堆洗混后作为新的牌堆', 'rules/standard/timing.sgs:162'),),
+            loc='rules/standard/timing.sgs:145',
+        ),
+        T.TestDef(
+            title='时机：背面朝上的角色翻至正面朝上并跳过此回合', owner=None, mode=None,
+            seats=(
+                T.SeatDef(hero='xuchu', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=True, chained=False, marks=()),
+                T.SeatDef(hero='zhangliao', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('xuchu', None), turns=2,
+            decides=(),
+            expects=(
+                (t_194_expect0, 'not 许褚.flipped', 'rules/standard/timing.sgs:175'),
+                (t_194_expect1, 'count(许褚.hand) == 0 and count(张辽.hand) == 2', 'rules/standard/timing.sgs:176'),
+            ),
+            logs=((True, '许褚 的武将牌翻至正面朝上，跳过此回合', 'rules/standard/timing.sgs:177'), (False, '许褚 摸了', 'rules/standard/timing.sgs:178')),
+            loc='rules/standard/timing.sgs:170',
+        ),
+        T.TestDef(
+            title='时机：弃牌阶段逐张弃置至手牌数等于体力值，不能主动弃牌', owner=None, mode=None,
+            seats=(
+                T.SeatDef(hero='xuchu', hp=2, max_hp=None, hand=(('spade', 7, 'sha'), ('diamond', 2, 'shan'), ('spade', 13, 'nanman'), ('club', 13, 'wuxie')), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhangliao', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('xuchu', 'qipai'), turns=2,
+            decides=(('xuchu', (('many', (('name', None, None, '杀'),)), ('many', (('name', None, None, '闪'),)))),),
+            expects=(
+                (t_195_expect0, 'count(许褚.hand) == 2 and 南蛮入侵 in 许褚.hand and 无懈可击 in 许褚.hand', 'rules/standard/timing.sgs:191'),
+                (t_195_expect1, 'count(张辽.hand) == 2', 'rules/standard/timing.sgs:195'),
+            ),
+            logs=((True, '许褚 弃置 杀(♠7)', 'rules/standard/timing.sgs:192'), (True, '许褚 弃置 闪(♦2)', 'rules/standard/timing.sgs:193'), (False, '许褚 弃置 杀(♠7)、', 'rules/standard/timing.sgs:194'), (False, '张辽 弃置', 'rules/standard/timing.sgs:196')),
+            loc='rules/standard/timing.sgs:185',
+        ),
+        T.TestDef(
+            title='时机：判定区里的延时类锦囊牌按置入的倒序结算', owner=None, mode=None,
+            seats=(
+                T.SeatDef(hero='xuchu', hp=None, max_hp=None, hand=(), equip=(), judge=(('spade', 1, 'shandian'), ('spade', 6, 'lebu')), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhangliao', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(('spade', 5, 'sha'), ('heart', 13, 'shan')), start=('xuchu', 'panding'), turns=1,
+            decides=(),
+            expects=(
+                (t_196_expect0, '许褚.hp == 4', 'rules/standard/timing.sgs:206'),
+                (t_196_expect1, '闪电 in 张辽.judges and count(许褚.judges) == 0', 'rules/standard/timing.sgs:210'),
+            ),
+            logs=((True, '许褚 的乐不思蜀判定牌为 杀(♠5)', 'rules/standard/timing.sgs:207'), (True, '许褚 的闪电判定牌为 闪(♥K)', 'rules/standard/timing.sgs:208'), (True, '跳过出牌阶段', 'rules/standard/timing.sgs:209')),
+            loc='rules/standard/timing.sgs:201',
+        ),
+    ),
+    hints=(
+        ('sha', 'hostile', 4),
+        ('shan', 'keep', 5),
+        ('tao', 'friendly', 9),
+        ('wuxie', 'keep', 6),
+        ('juedou', 'hostile', 5),
+        ('guohe', 'hostile', 5),
+        ('shunshou', 'hostile', 5),
+        ('jiedao', 'hostile', 3),
+        ('lebu', 'hostile', 6),
+        ('nanman', 'hostile', 4),
+        ('wanjian', 'hostile', 4),
+        ('wuzhong', 'self', 7),
+        ('wugu', 'self', 3),
+        ('taoyuan', 'friendly', 3),
+        ('shandian', 'risky', 1),
+        ('zhuge', 'self', 3),
+        ('qinggang', 'self', 3),
+        ('cixiong', 'self', 3),
+        ('qinglong', 'self', 3),
+        ('zhangba', 'self', 3),
+        ('guanshi', 'self', 3),
+        ('fangtian', 'self', 3),
+        ('qilin', 'self', 3),
+        ('bagua', 'self', 5),
+        ('jueying', 'self', 4),
+        ('dilu', 'self', 4),
+        ('zhuahuang', 'self', 4),
+        ('chitu', 'self', 4),
+        ('dawan', 'self', 4),
+        ('zixing', 'self', 4),
+        ('zhiheng', 'self', 2),
+        ('kurou', 'risky', 2),
+        ('rende', 'friendly', 2),
+        ('qingnang', 'friendly', 4),
+        ('jieyin', 'friendly', 4),
+        ('fanjian', 'hostile', 3),
+        ('lijian', 'hostile', 3),
     ),
     # The trigger table: window id -> the skills that listen there.
     triggers={

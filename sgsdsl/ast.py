@@ -503,6 +503,7 @@ class ModeDecl(Decl):
     setup: Block | None
     wins: tuple[Win, ...]
     rules: tuple[SkillDecl, ...]
+    deck_size: int | None = None  # `deck 标准版 104`: the total the decks must add up to
 
 
 @node
@@ -536,6 +537,7 @@ class Decision:
     text: str
     items: tuple["Decision", ...]
     span: Span
+    optional: bool = False  # `杀?`: an answer the test offers but need not be asked for
 
 
 @node
@@ -550,6 +552,13 @@ class TestDecl(Decl):
     expects: tuple[Expr, ...]
     logs: tuple[tuple[bool, str, Span], ...]  # (present?, text, span)
     owner: str | None = None  # id of the skill it sits in
+
+
+@node
+class HintDecl(Decl):
+    targets: tuple[Name, ...]  # cards or skills
+    intent: Name
+    value: int
 
 
 @node

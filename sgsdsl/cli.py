@@ -165,9 +165,12 @@ def explain(name: str, paths, source: bool) -> None:
 @click.option("--replay", "replay_file", type=click.Path(dir_okay=False),
               help="Replay a JSONL log: play it again and say whether it is identical.")
 @click.option("--check-invariants", is_flag=True, help="Verify the state invariants after every event.")
+@click.option("--deck", "decks", multiple=True, help="Add a deck to the mode's (e.g. --deck ex for the EX cards).")
+@click.option("--variant", type=int, default=0, show_default=True,
+              help="Which variant of the mode's identity table row (0 = the first).")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 def simulate(paths, mode, players, games, seed, agent, workers, turn_cap, as_json, log_file, replay_file,
-             check_invariants, quiet) -> None:
+             check_invariants, decks, variant, quiet) -> None:
     """Play GAMES bot games and print win rates per identity and per hero.
 
     PATHS are a designer's rules files, added to the shipped rules.
@@ -175,7 +178,7 @@ def simulate(paths, mode, players, games, seed, agent, workers, turn_cap, as_jso
     from .report import simulate_command
 
     sys.exit(simulate_command(_paths(paths), mode, players, games, seed, agent, workers, turn_cap, as_json,
-                              log_file, replay_file, check_invariants, quiet))
+                              log_file, replay_file, check_invariants, quiet, list(decks), variant))
 
 
 @main.command("test", epilog=EXIT_HELP)

@@ -265,7 +265,7 @@ class ModuleWriter:
         self.events: list[dict] = []
         self.tables: dict[str, list[str]] = {k: [] for k in (
             "enums", "events", "windows", "flows", "quantities", "counters", "binds", "cards", "heroes", "skills",
-            "decks", "modes", "tests")}
+            "decks", "modes", "tests", "hints")}
         self.triggers: dict[str, list[str]] = {}
         self.test_no = 0
 
@@ -354,6 +354,10 @@ class ModuleWriter:
                     f"loc={L!r})")
             case ast.ModeDecl():
                 self.mode(d)
+            case ast.HintDecl():
+                for n in d.targets:
+                    sym = self.m.values[n.text]
+                    self.tables["hints"].append(repr((sym.decl.id.text, d.intent.text, d.value)))
 
     def counter(self, d) -> None:
         scope = d.scope if isinstance(d, ast.CounterDecl) else None
@@ -391,9 +395,10 @@ class ModuleWriter:
             f"T.EventDef(id={d.name.text!r}, title={d.title!r}, cls={cls}, fields={ftuple!r}, "
             f"loc={self.loc(d.span)!r})")
 
-    def limit(self, lim: ast.Limit | None, name: str, params: str, doc: str) -> str:
+    def limit(self, lim: ast.Limit | None, name: str, params: str, doc: str, types=()) -> str:
         if lim is None:
-            return "None"
+            # 限定技 and 觉醒技 can be used once per game unless their rules say otherwise
+            return "T.LimitDef(count=T.once, scope='game')" if {"limited", "awaken"} & set(types) else "None"
         fn = self.expr_fn(name, params, doc, lim.count)
         return f"T.LimitDef(count={fn}, scope={lim.scope!r})"
 
@@ -430,10 +435,11 @@ class ModuleWriter:
                     when = self.expr_fn(f"{prefix}_on{i}_when", "g, me, ev", f"{doc}: when", f.when) \
                         if f.when is not None else "None"
                     run = self.run_fn(f"{prefix}_on{i}", "g, me, ev", doc, f)
-                    limit = self.limit(f.limit, f"{prefix}_on{i}_limit", "g, me", f"{doc}: limit")
+                    limit = self.limit(f.limit, f"{prefix}_on{i}_limit", "g, me", f"{doc}: limit", d.types)
+                    forced = f.forced or bool({"locked", "awaken"} & set(d.types))
                     triggers.append(
                         f"T.TriggerDef(skill={sid!r}, index={i}, windows={wids!r}, any={f.any!r}, "
-                        f"forced={f.forced or 'locked' in d.types!r}, when={when}, limit={limit}, run={run}, "
+                        f"forced={forced!r}, when={when}, limit={limit}, run={run}, "
                         f"loc={L!r})")
                 case ast.Active():
                     doc = f"{d.name.text} active"
@@ -441,7 +447,7 @@ class ModuleWriter:
                         if f.when is not None else "None"
                     target = self.target(f.target, f"{prefix}_active{i}", "g, me", doc)
                     run = self.run_fn(f"{prefix}_active{i}", "g, me", doc, f, event=False)
-                    limit = self.limit(f.limit, f"{prefix}_active{i}_limit", "g, me", f"{doc}: limit")
+                    limit = self.limit(f.limit, f"{prefix}_active{i}_limit", "g, me", f"{doc}: limit", d.types)
                     actives.append(
                         f"T.ActiveDef(skill={sid!r}, index={i}, when={when}, limit={limit}, target={target}, "
                         f"run={run}, loc={L!r})")
@@ -598,6 +604,8 @@ def _decision(d: ast.Decision):
         return ("many", tuple(_decision(x) for x in d.items))
     if d.kind == "text":
         return ("text", d.text)
+    if d.optional:
+        return ("name", SUIT_IDS.get(d.suit) if d.suit else None, d.rank, d.text, "optional")
     return ("name", SUIT_IDS.get(d.suit) if d.suit else None, d.rank, d.text)
 
 

@@ -60,9 +60,14 @@ class Build:
 def _read(path: Path, shown: str, sources: SourceCache, diags: list[Diagnostic]) -> ast.Module | None:
     try:
         text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        diags.append(Diagnostic("SGS005", f"cannot read rules file: {e.__class__.__name__}", Span(shown, 0, 0, 0, 0),
-                                help="rules files are UTF-8 text"))
+    except UnicodeDecodeError:
+        diags.append(_not_utf8(path, shown, sources))
+        return None
+    except OSError as e:
+        # At the file's first line (nothing to quote): every diagnostic has a place.
+        reason = (e.strerror or e.__class__.__name__).lower()
+        diags.append(Diagnostic("SGS005", f"cannot read rules file: {reason}", Span(shown, 1, 1, 1, 2),
+                                help="check the path; rules files are UTF-8 text files ending in .sgs"))
         return None
     sources.add(shown, text)
     try:
@@ -73,6 +78,27 @@ def _read(path: Path, shown: str, sources: SourceCache, diags: list[Diagnostic])
     except RecursionError:
         diags.append(Diagnostic("SGS001", "the text nests too deeply to parse", Span(shown, 1, 1, 1, 2)))
         return None
+
+
+def _not_utf8(path: Path, shown: str, sources: SourceCache) -> Diagnostic:
+    """Point at the first byte that is not UTF-8, on its line shown with the bad bytes replaced."""
+    raw = path.read_bytes()
+    try:
+        raw.decode("utf-8")
+        pos = 0
+    except UnicodeDecodeError as e:
+        pos = e.start
+
+    def text(b: bytes) -> str:  # as read_text() would give it: universal newlines
+        return b.decode("utf-8", "replace").replace("\r\n", "\n").replace("\r", "\n")
+
+    before = text(raw[:pos])
+    line = before.count("\n") + 1
+    col = len(before) - (before.rfind("\n") + 1) + 1
+    sources.add(shown, text(raw))
+    bad = f" (byte 0x{raw[pos]:02x})" if pos < len(raw) else ""
+    return Diagnostic("SGS005", f"this file is not UTF-8 text{bad}", Span(shown, line, col, line, col + 1),
+                      help="save it as UTF-8; files saved as GBK or GB2312 cannot be read")
 
 
 def _load_files(files: list[Path], pkg: Package, root: Path, sources: SourceCache, diags, seen: set) -> None:

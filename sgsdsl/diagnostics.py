@@ -52,6 +52,7 @@ class Diagnostic:
     notes: tuple[Note, ...] = ()
     name: str = ""
     acknowledged: str | None = None
+    principle: str | None = None  # findings: which principle of seed 001 settles it (or that none does)
 
     def to_json(self) -> dict:
         d = {
@@ -68,6 +69,8 @@ class Diagnostic:
                 for n in self.notes
             ],
         }
+        if self.principle is not None:
+            d["principle"] = self.principle
         if self.acknowledged is not None:
             d["acknowledged"] = self.acknowledged
         return d
@@ -119,11 +122,18 @@ CODES: dict[str, tuple[str, str]] = {
 def suggest(name: str, candidates: Iterable[str]) -> str | None:
     """A did-you-mean hint for a misspelt name, or None."""
     pool = sorted(set(candidates))
-    close = difflib.get_close_matches(name, pool, n=1, cutoff=0.5)
-    if not close and len(name) <= 4:
+    close = difflib.get_close_matches(name, pool, n=3, cutoff=0.5)
+    if close:
+        # Equally close names are all offered: 受到伤害候 is as near 受到伤害时 as 受到伤害后.
+        best = difflib.SequenceMatcher(None, name, close[0]).ratio()
+        close = sorted(c for c in close if difflib.SequenceMatcher(None, name, c).ratio() == best)
+    elif len(name) <= 4:
         # Chinese names are short: one wrong character out of three is still "close".
-        close = [c for c in pool if len(c) == len(name) and sum(a != b for a, b in zip(c, name)) == 1][:1]
-    return f"did you mean '{close[0]}'?" if close else None
+        close = [c for c in pool if len(c) == len(name) and sum(a != b for a, b in zip(c, name)) == 1][:3]
+    if not close:
+        return None
+    quoted = [f"'{c}'" for c in close]
+    return "did you mean " + (" or ".join(quoted) if len(quoted) <= 2 else ", ".join(quoted[:-1]) + " or " + quoted[-1]) + "?"
 
 
 class SourceCache:
@@ -139,26 +149,30 @@ class SourceCache:
         text = self.texts.get(path)
         if text is None or lineno < 1:
             return None
-        lines = text.splitlines()
-        return lines[lineno - 1] if lineno <= len(lines) else None
+        # Lines as the parser counts them: splitlines() also breaks at U+2028, \f and others.
+        lines = text.split("\n")
+        return lines[lineno - 1].rstrip("\r") if lineno <= len(lines) else None
+
+
+TAB = "    "  # a quoted line shows tabs as this, so that the caret line can match them
 
 
 def _width(s: str) -> int:
     # CJK characters take two terminal columns; carets must line up under them.
     import unicodedata
 
-    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in s)
+    return sum(len(TAB) if ch == "\t" else 2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in s)
 
 
 def render(d: Diagnostic, sources: SourceCache) -> str:
-    out = [f"{d.span}: {d.severity}[{d.code}]: {d.message}"]
+    out = [f"{d.span}: {d.severity}[{d.code}]: {d.message}" + (f" ({d.name})" if d.name else "")]
     if d.acknowledged is not None:
         out[0] += f" (acknowledged: {d.acknowledged})"
     src = sources.line(d.span.file, d.span.line)
     if src is not None:
         gutter = str(d.span.line)
         pad = " " * len(gutter)
-        out.append(f" {gutter} | {src}")
+        out.append(f" {gutter} | {src.replace(chr(9), TAB)}")
         start = max(d.span.col - 1, 0)
         if d.span.end_line == d.span.line and d.span.end_col > d.span.col:
             end = d.span.end_col - 1
@@ -171,6 +185,8 @@ def render(d: Diagnostic, sources: SourceCache) -> str:
         out.append(f"  note: {n.span}: {n.message}")
     if d.help:
         out.append(f"  help: {d.help}")
+    if d.principle:
+        out.append(f"  seed 001: {d.principle}")
     return "\n".join(out)
 
 

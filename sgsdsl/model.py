@@ -50,6 +50,7 @@ class Model:
     modes: dict[str, ast.ModeDecl] = attrs.Factory(dict)
     binds: dict[str, ast.BindDecl] = attrs.Factory(dict)
     tests: list[ast.TestDecl] = attrs.Factory(list)
+    hints: list[ast.HintDecl] = attrs.Factory(list)
     owner: dict[int, str] = attrs.Factory(dict)  # id(decl) -> package
     # Filled by the type checker for the code generator: node -> annotation.
     notes: dict[object, object] = attrs.Factory(dict)

@@ -5,13 +5,16 @@ from __future__ import annotations
 import ast as pyast
 import functools
 import re
+import sys
+import unicodedata
+import warnings
 from pathlib import Path
 
 from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
 from . import ast
-from .diagnostics import CompileError, Diagnostic, Span
+from .diagnostics import CompileError, Diagnostic, Note, Span
 
 GRAMMAR = Path(__file__).with_name("grammar.lark")
 RANKS = {"A": 1, "J": 11, "Q": 12, "K": 13}
@@ -36,7 +39,14 @@ def _tok_span(path: str, t: Token) -> Span:
 
 
 def parse_string_literal(raw: str) -> str:
-    return pyast.literal_eval(raw)
+    # Unknown escapes such as \q stay as written. Python warns about them, and the warning is an
+    # error under `-W error`: the warning filters in force must not decide whether a file compiles.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return pyast.literal_eval(raw)
+
+
+_STRING_HELP = 'strings use "..." with escapes such as \\n, \\" and \\\\ (a backslash itself)'
 
 
 def parse_rank(text: str) -> int:
@@ -60,9 +70,20 @@ class _Builder(Transformer):
         return ast.Name(text=str(t), span=_tok_span(self.path, t))
 
     def s(self, t: Token) -> str:
-        return parse_string_literal(str(t))
+        try:
+            return parse_string_literal(str(t))
+        except (ValueError, SyntaxError):
+            what = "a NUL character" if "\x00" in t else "a bad escape sequence"
+            raise CompileError([Diagnostic("SGS004", f"this string has {what}", _tok_span(self.path, t),
+                                           help=_STRING_HELP)]) from None
 
     def __default_token__(self, token):
+        # int() refuses digit strings longer than this limit; say so at the number, not in a traceback.
+        limit = sys.get_int_max_str_digits()
+        if token.type in ("INT", "HALF") and limit and len(token) > limit:
+            raise CompileError([Diagnostic("SGS004", f"this number has {len(token)} digits, too many to read",
+                                           _tok_span(self.path, token),
+                                           help=f"numbers in rules have at most {limit} digits")])
         return token
 
     # -- top level
@@ -164,6 +185,11 @@ class _Builder(Transformer):
                             span=self.sp(meta))
 
     @v_args(meta=True)
+    def hint_decl(self, meta, c):
+        return ast.HintDecl(targets=c[0], intent=self.nm(c[1]), value=int(c[2]) if c[2] is not None else 1,
+                            span=self.sp(meta))
+
+    @v_args(meta=True)
     def bind_decl(self, meta, c):
         return ast.BindDecl(role=self.nm(c[0]), target=self.nm(c[1]), span=self.sp(meta))
 
@@ -235,7 +261,10 @@ class _Builder(Transformer):
         return ("kingdom", self.nm(c[0]))
 
     def hero_hp(self, c):
-        return ("hp_halves", round(float(str(c[0])) * 2))
+        # Exact integer halves: float() overflows on a long digit string (and rounds long ones).
+        text = str(c[0])
+        whole, half = (text[:-2], 1) if text.endswith(".5") else (text, 0)
+        return ("hp_halves", int(whole) * 2 + half)
 
     def hero_gender(self, c):
         return ("gender", self.nm(c[0]))
@@ -391,7 +420,9 @@ class _Builder(Transformer):
         name, ident, title, *items = c
         d = {"texts": [], "players": None, "table": [], "decks": (), "heroes": (), "lord": None, "setup": None, "wins": [], "rules": []}
         for key, val in items:
-            if key == "table":
+            if key == "decks":
+                d["decks"], d["deck_size"] = val
+            elif key == "table":
                 d[key].extend(val)
             elif isinstance(d[key], list):
                 d[key].append(val)
@@ -411,7 +442,7 @@ class _Builder(Transformer):
         return ("table", tuple(c))
 
     def mode_deck(self, c):
-        return ("decks", c[0])
+        return ("decks", (c[0], int(c[1]) if c[1] is not None else None))
 
     def mode_heroes(self, c):
         return ("heroes", c[0])
@@ -528,11 +559,12 @@ class _Builder(Transformer):
 
     @v_args(meta=True)
     def d_name(self, meta, c):
-        sr, name = c
+        sr, name, optional = c
         suit = rank = None
         if sr is not None:
             suit, rank = str(sr)[0], parse_rank(str(sr)[1:])
-        return ast.Decision(kind="name", suit=suit, rank=rank, text=str(name), items=(), span=self.sp(meta))
+        return ast.Decision(kind="name", suit=suit, rank=rank, text=str(name), items=(), span=self.sp(meta),
+                            optional=optional is not None)
 
     @v_args(meta=True)
     def d_text(self, meta, c):
@@ -737,9 +769,10 @@ def parse_expr(src: str, path: str, line: int, col: int) -> ast.Expr:
     try:
         tree = lark_parser().parse(src, start="expr")
     except UnexpectedInput as e:
-        span = Span(path, line, col, line, col + len(src))
+        span = Span(path, line, col - 1, line, col + len(src) + 1)
         raise CompileError([Diagnostic("SGS001", f"cannot parse '{{{src}}}' as an expression", span,
                                        help="log text interpolates expressions written as {expr}")]) from e
+    _check_depth(tree, path)
     builder = _Builder(path)
     result = builder.transform(tree)
     return _shift(result, line, col - 1)
@@ -793,24 +826,102 @@ def _expected(terms) -> str:
     return ", ".join(words)
 
 
+_TOKEN_NOUNS = {"NAME": "name", "INT": "number", "HALF": "number", "SUIT": "suit", "SUITRANK": "suit and rank",
+                "HORSE": "horse"}
+
+# What a Chinese input method types in place of the ASCII punctuation of the language (full-width
+# forms such as '，' and '（' are found through NFKC).
+_LOOKALIKES = {"、": ",", "。": ".", "“": '"', "”": '"', "「": '"', "」": '"', "【": "[", "】": "]", "…": ".."}
+_BRACKETS = re.compile(r'"(?:[^"\\\n]|\\.)*"?|#[^\n]*|[{}()\[\]]|\n')
+_CLOSER = {"{": "}", "(": ")", "[": "]"}
+
+
+def _unclosed(text: str) -> tuple[str, int, int] | None:
+    """The innermost bracket left open at the end of the text (outside strings and comments)."""
+    stack, line, line_start = [], 1, 0
+    for m in _BRACKETS.finditer(text):
+        tok = m.group()
+        if tok == "\n":
+            line, line_start = line + 1, m.end()
+        elif tok in _CLOSER:
+            stack.append((tok, line, m.start() - line_start + 1))
+        elif tok in ")]}" and stack and _CLOSER[stack[-1][0]] == tok:
+            stack.pop()
+    return stack[-1] if stack else None
+
+
+def _char_name(ch: str) -> str:
+    name = unicodedata.name(ch, "")
+    return name.lower() if name else "a control character"
+
+
+def _previous_token(e: UnexpectedToken):
+    try:
+        prev = e.interactive_parser.parser_state.value_stack[-1]
+    except (AttributeError, IndexError):
+        return None
+    return prev if isinstance(prev, Token) else None
+
+
 def _syntax_diagnostic(path: str, text: str, e: UnexpectedInput) -> Diagnostic:
     line, col = getattr(e, "line", 0) or 0, getattr(e, "column", 0) or 0
     if isinstance(e, UnexpectedEOF) or (isinstance(e, UnexpectedToken) and e.token.type == "$END"):
-        lines = text.splitlines() or [""]
-        line, col = len(lines), len(lines[-1]) + 1
-        return Diagnostic("SGS003", "the file ends too early", Span(path, line, col, line, col + 1),
-                          help=f"expected {_expected(e.expected)}; is a '}}' missing?")
+        # Right after the last thing written: trailing blank lines would put the caret nowhere.
+        body = text.rstrip()
+        line = body.count("\n") + 1
+        col = len(body) - (body.rfind("\n") + 1) + 1
+        hint = f"expected {_expected(e.expected)}"
+        notes = ()
+        opened = _unclosed(text)
+        if opened is not None:
+            ch, oline, ocol = opened
+            hint += f"; is a '{_CLOSER[ch]}' missing?"
+            notes = (Note(Span(path, oline, ocol, oline, ocol + 1), f"this '{ch}' is never closed"),)
+        return Diagnostic("SGS003", "the file ends too early", Span(path, line, col, line, col + 1), help=hint,
+                          notes=notes)
     if isinstance(e, UnexpectedCharacters):
         ch = text[e.pos_in_stream] if e.pos_in_stream < len(text) else "?"
-        return Diagnostic("SGS002", f"unexpected character {ch!r}", Span(path, line, col, line, col + 1),
+        span = Span(path, line, col, line, col + 1)
+        if ch == '"':  # a string token ends on its line, so this one never ends
+            end = len(text.split("\n")[line - 1]) + 1 if 0 < line <= text.count("\n") + 1 else col + 1
+            return Diagnostic("SGS004", "this string is not closed on its line", Span(path, line, col, line, end),
+                              help='end it with " on the same line; write \\" for a quote inside a string')
+        ascii_ = _LOOKALIKES.get(ch) or unicodedata.normalize("NFKC", ch)
+        if ascii_ != ch and ascii_.isascii() and ascii_.strip():
+            return Diagnostic("SGS002", f"unexpected character '{ch}' ({_char_name(ch)})", span,
+                              help=f"did you mean '{ascii_}'? the rules use ASCII punctuation (半角)")
+        if ch.isspace() or not ch.isprintable():
+            if ch == "\ufeff" and e.pos_in_stream == 0:
+                return Diagnostic("SGS002", "the file starts with a byte-order mark (U+FEFF)", span,
+                                  help="save the file as UTF-8 without a BOM")
+            return Diagnostic("SGS002", f"unexpected invisible character U+{ord(ch):04X} ({_char_name(ch)})", span,
+                              help="only spaces, tabs and line breaks separate words: delete it or type a space")
+        if ch == ";":
+            return Diagnostic("SGS002", "unexpected character ';'", span, help="statements need no ';' between them")
+        return Diagnostic("SGS002", f"unexpected character {ch!r}", span,
                           help=f"expected {_expected(e.allowed)}" if e.allowed else None)
     tok = e.token
-    width = len(str(tok)) or 1
-    span = Span(path, line, col, line, col + width)
     shown = str(tok)
-    msg = f"unexpected {_describe(tok.type) if tok.type in _TOKEN_WORDS else repr(shown)}"
-    if tok.type == "NAME" or tok.type in _TOKEN_WORDS:
-        msg = f"unexpected {_TOKEN_WORDS.get(tok.type, 'name')} '{shown}'"
+    span = Span(path, line, col, line, col + (len(shown) or 1))
+    if tok.type == "SUIT" and "SUITRANK" in e.expected:
+        word = shown + re.compile(r"\w*").match(text, tok.end_pos or 0).group()
+        # Only a deck's entries expect a suit and rank but no card name.
+        code = "SGS209" if "NAME" not in e.expected else "SGS004"
+        return Diagnostic(code, f"'{word}' is not a suit and rank", Span(path, line, col, line, col + len(word)),
+                          help="the rank follows the suit: A, 2–10, J, Q or K, as in ♠A, ♥10, ♣K")
+    prev = _previous_token(e)
+    if (prev is not None and shown in ("=", "+=", "-=", ".", "(", "[") and prev.type != "NAME"
+            and re.fullmatch(r"[^\W\d]\w*", str(prev))):
+        # A statement keyword (`phase`, `log`, `open` …) where a variable's name was meant.
+        return Diagnostic("SGS001", f"'{prev}' is a keyword and cannot name a variable",
+                          _tok_span(path, prev) if prev.line else span,
+                          help=f"here `{prev}` starts a `{prev} …` statement; give the variable another name")
+    if tok.type == "STRING":
+        msg = f"unexpected string {shown}"
+    elif tok.type in _TOKEN_NOUNS:
+        msg = f"unexpected {_TOKEN_NOUNS[tok.type]} '{shown}'"
+    else:
+        msg = f"unexpected {shown!r}"
     hint = f"expected {_expected(e.expected)}"
     if shown in _KEYWORDS_AS_NAMES and "NAME" in e.expected:
         hint += f"; '{shown}' is a keyword here, pick another name"
@@ -821,12 +932,35 @@ _KEYWORDS_AS_NAMES = {"card", "cards", "player", "players", "option", "target", 
                       "win", "rule", "on", "when", "do", "cost", "per", "phase", "turn", "game", "hand", "use"}
 
 
+# Deeper nesting is refused before anything recurses over it. Transforming, checking and
+# generating code recurse once or twice per level, and the generated Python nests up to two
+# brackets or one indentation per level, where Python allows 200 and 100. The shipped rules
+# nest under 20 levels.
+MAX_DEPTH = 64
+
+
+def _check_depth(tree: Tree, path: str) -> None:
+    stack = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            meta = node.meta
+            line, col = (meta.line, meta.column) if not getattr(meta, "empty", True) else (1, 1)
+            raise CompileError([Diagnostic("SGS001", f"this is nested more than {MAX_DEPTH} levels deep",
+                                           Span(path, line, col, line, col + 1),
+                                           help="split it up: name parts with `let`, or move them into a flow")])
+        # `a + b + c + …` is one node here but becomes a chain of nested operations.
+        step = max(1, len(node.children) // 2) if node.data in ("sum", "product") else 1
+        stack.extend((c, depth + step) for c in node.children if isinstance(c, Tree))
+
+
 def parse(text: str, path: str) -> ast.Module:
     """Parse one file. Raises CompileError with a located diagnostic on bad input."""
     try:
         tree = lark_parser().parse(text, start="start")
     except UnexpectedInput as e:
         raise CompileError([_syntax_diagnostic(path, text, e)]) from None
+    _check_depth(tree, path)
     try:
         decls = _Builder(path).transform(tree)
     except VisitError as e:

@@ -190,7 +190,7 @@ def _mode_id(rules: Ruleset, mode: str) -> str | None:
 
 def simulate_command(paths: list[Path], mode: str, players: int, games: int, seed: int, agent: str, workers: int,
                      turn_cap: int, as_json: bool, log_file, replay_file, check_invariants: bool,
-                     quiet: bool) -> int:
+                     quiet: bool, decks: list[str] | None = None, variant: int = 0) -> int:
     from .diagnostics import CompileError, SourceCache, render_all
     from .loader import load
     from .sim import run_batch, summarize
@@ -216,9 +216,18 @@ def simulate_command(paths: list[Path], mode: str, players: int, games: int, see
     if games < 1 or workers < 1 or turn_cap < 1:
         print("error: --games, --workers and --turn-cap must be at least 1", file=sys.stderr)
         return 2
+    unknown = [d for d in decks or () if d not in rules.decks]
+    if unknown:
+        print(f"error: unknown deck {unknown[0]} (decks: {', '.join(rules.decks)})", file=sys.stderr)
+        return 2
+    rows = dict(rules.modes[mid].table).get(players, ((),))
+    if not 0 <= variant < len(rows):
+        print(f"error: {players} players have {len(rows)} identity variant(s) in {mid}; --variant is 0-based",
+              file=sys.stderr)
+        return 2
     if log_file:
         try:
-            write_log(rules, mid, players, seed, agent, turn_cap, Path(log_file))
+            write_log(rules, mid, players, seed, agent, turn_cap, Path(log_file), decks, variant)
         except OSError as e:
             print(f"error: cannot write {log_file}: {e}", file=sys.stderr)
             return 2
@@ -237,7 +246,7 @@ def simulate_command(paths: list[Path], mode: str, players: int, games: int, see
     try:
         results, seconds = run_batch(rules, mode=mid, players=players, games=games, seed=seed, agent=agent,
                                      workers=workers, turn_cap=turn_cap, invariants=check_invariants, paths=paths,
-                                     progress=progress)
+                                     decks=decks, variant=variant, progress=progress)
     finally:
         if bar is not None:
             bar.stop()
@@ -287,16 +296,17 @@ def print_summary(s: dict) -> None:
 # ---- logs and replays ------------------------------------------------------------------------
 
 
-def write_log(rules: Ruleset, mode: str, players: int, seed: int, agent: str, turn_cap: int, path: Path) -> None:
+def write_log(rules: Ruleset, mode: str, players: int, seed: int, agent: str, turn_cap: int, path: Path,
+              decks=None, variant: int = 0) -> None:
     from .engine.log import GameLog
     from .sim import game_seed, new_game
 
     gs = game_seed(seed, 0)
     log = GameLog()
-    g = new_game(rules, mode, players, gs, agent, log, turn_cap)
+    g = new_game(rules, mode, players, gs, agent, log, turn_cap, decks=decks, variant=variant)
     g.run()
     header = {"kind": "header", "mode": mode, "players": players, "seed": gs, "agent": agent, "turn_cap": turn_cap,
-              "packages": list(rules.packages)}
+              "decks": list(decks or ()), "variant": variant, "packages": list(rules.packages)}
     path.write_text(json.dumps(header, ensure_ascii=False, sort_keys=True) + "\n" + log.jsonl(), encoding="utf-8")
 
 
@@ -311,7 +321,8 @@ def replay(rules: Ruleset, path: Path) -> int:
         print(f"error: cannot read replay {path}: {e}", file=sys.stderr)
         return 2
     log = GameLog()
-    g = new_game(rules, header["mode"], header["players"], header["seed"], header["agent"], log, header["turn_cap"])
+    g = new_game(rules, header["mode"], header["players"], header["seed"], header["agent"], log, header["turn_cap"],
+                 decks=header.get("decks"), variant=header.get("variant", 0))
     g.run()
     print(log.text(), end="")
     same = log.jsonl() == "".join(lines[1:])

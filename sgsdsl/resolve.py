@@ -143,6 +143,8 @@ class Resolver:
                     self.check_id(r.id, "a mode rule")
                     for c in r.counters:
                         self.counter(c)
+            case ast.HintDecl():
+                m.hints.append(d)
             case ast.TestDecl():
                 m.tests.append(d)
                 self.m.owner[id(d)] = pkg

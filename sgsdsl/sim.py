@@ -47,17 +47,19 @@ class GameResult:
 
 
 def hero_pool(rules: Ruleset, mode) -> list[str]:
-    return [h for h, pkg in rules.hero_package.items() if pkg in mode.hero_packages]
+    """The mode's heroes, plus every hero of a designer's files (that is what they want to see played)."""
+    return [h for h, pkg in rules.hero_package.items() if pkg in mode.hero_packages or pkg in rules.designer]
 
 
 def new_game(rules: Ruleset, mode_id: str, players: int, seed: int, agent: str, log: GameLog | None = None,
              turn_cap: int = 200, invariants: bool = False, decks: list[str] | None = None,
-             heroes: list[str] | None = None) -> Game:
+             heroes: list[str] | None = None, variant: int = 0) -> Game:
+    """A game ready to run. `decks` are added to the mode's own (e.g. the EX cards)."""
     mode = rules.modes[mode_id]
     cls = agent_class(agent)
     g = Game(rules, players=players, seed=seed, agents=[cls() for _ in range(players)], mode=mode, log=log,
-             turn_cap=turn_cap, invariants=invariants, hero_pool=heroes or hero_pool(rules, mode))
-    g.build_deck(decks or mode.decks)
+             turn_cap=turn_cap, invariants=invariants, hero_pool=heroes or hero_pool(rules, mode), variant=variant)
+    g.build_deck(list(mode.decks) + [d for d in decks or () if d not in mode.decks])
     return g
 
 
@@ -74,10 +76,10 @@ def rules_location(tb) -> str | None:
 
 
 def play(rules: Ruleset, mode_id: str, players: int, seed: int, index: int, agent: str, turn_cap: int,
-         invariants: bool, decks=None, heroes=None) -> GameResult:
+         invariants: bool, decks=None, heroes=None, variant: int = 0) -> GameResult:
     g = None
     try:
-        g = new_game(rules, mode_id, players, seed, agent, None, turn_cap, invariants, decks, heroes)
+        g = new_game(rules, mode_id, players, seed, agent, None, turn_cap, invariants, decks, heroes, variant)
         over = g.run()
         won = set(over.winners)
         seats = [(p.heroes[0].id if p.heroes else "?", p.identity, p.identity in won) for p in g.players]
@@ -110,8 +112,9 @@ def _work(args) -> GameResult:
 
 def run_batch(rules: Ruleset, *, mode: str, players: int, games: int, seed: int, agent: str, workers: int = 1,
               turn_cap: int = 200, invariants: bool = False, paths: list[Path] | None = None, decks=None,
-              heroes=None, progress=None) -> tuple[list[GameResult], float]:
-    jobs = [(mode, players, game_seed(seed, i), i, agent, turn_cap, invariants, decks, heroes) for i in range(games)]
+              heroes=None, variant: int = 0, progress=None) -> tuple[list[GameResult], float]:
+    jobs = [(mode, players, game_seed(seed, i), i, agent, turn_cap, invariants, decks, heroes, variant)
+            for i in range(games)]
     start = time.perf_counter()
     results: list[GameResult] = []
     if workers <= 1:

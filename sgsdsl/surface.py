@@ -225,8 +225,8 @@ FUNCS: dict[str, Func] = {
     "card_before": _p("card: card, use: @use", "none", "card_before", "牌的`before` block, once per use"),
     "card_after": _p("card: card, use: @use", "none", "card_after", "牌的`after` block, once per use"),
     "deal_identities": _p("", "none", "deal_identities", "按模式的身份表随机分发身份牌"),
-    "draw_heroes": _p("n: int, exclude: list[hero] = ()", "list[hero]", "draw_heroes",
-                      "从武将牌堆随机抽n张 (不抽 exclude 中的武将)"),
+    "draw_heroes": _p("n: int, exclude: list[hero] = (), for_lord: bool = False", "list[hero]", "draw_heroes",
+                      "从武将牌堆随机抽n张 (不抽 exclude 中的武将；for_lord: 不抽不能当主公的武将)"),
     "pick_hero": _p("p: player, heroes: list[hero]", "hero", "pick_hero", "p从给出的武将中选择一名; the rest return"),
     "set_hero": _p("p: player, h: hero", "none", "set_hero", "p扮演武将h (体力上限、势力、技能)"),
     "start_from": _p("p: player", "none", "start_from", "由p开始第一个回合"),
@@ -254,3 +254,17 @@ ROLES: dict[str, Role] = {
                        "whether a card may be used on a target, besides the card's own `where`"),
 }
 REQUIRED_ROLES = ("turn", "use", "aim")
+
+# `hint` intents: advice to the heuristic bots on how a card or skill is meant to be used.
+HINT_INTENTS: dict[str, str] = {
+    "hostile": "use it on enemies",
+    "friendly": "use it on allies (or yourself)",
+    "self": "good for its user: use it when you can",
+    "risky": "good, at a cost to the user: use it only when healthy",
+    "keep": "best kept in hand for a response",
+    "never": "bots never use it on their own",
+    # on identities (a mode's advice on how each side plays)
+    "lordside": "an identity that protects the lord",
+    "rebel": "an identity that wants the lord dead",
+    "loner": "an identity that wins alone: keeps the balance, turns on the lord last",
+}

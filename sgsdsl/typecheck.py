@@ -13,7 +13,7 @@ import attrs
 from . import ast
 from .diagnostics import Diagnostic, Note, suggest
 from .model import Model
-from .surface import ATTRS, BUILTIN_TYPES, CONSTS, EVENT_BUILTIN_FIELDS, FUNCS, ROLES, TYPE_ALIASES
+from .surface import ATTRS, BUILTIN_TYPES, CONSTS, CONTEXT_NAMES, EVENT_BUILTIN_FIELDS, FUNCS, ROLES, TYPE_ALIASES
 
 # ---- annotations for the code generator -----------------------------------------
 
@@ -200,7 +200,8 @@ class Checker:
     def want(self, e: ast.Expr, env: Env, typ: str, what: str) -> str:
         t = self.expr(e, env)
         if not compatible(t, typ):
-            self.err("SGS201", f"{what} must be {_show(typ)}, not {_show(t)}", e.span)
+            hint = "numbers are written without quotes" if (t, strip(typ)) == ("text", "int") else None
+            self.err("SGS201", f"{what} must be {_show(typ)}, not {_show(t)}", e.span, help=hint)
         return t
 
     def _expr(self, e: ast.Expr, env: Env) -> str:  # noqa: C901 - one case per node kind
@@ -276,7 +277,7 @@ class Checker:
                     self.err("SGS109", f"unknown event type '{ev}'", e.event.span, help=suggest(ev, self.m.events))
                     return "error"
                 self.visible(self.m.events[ev], e.event.span, f"event type '{ev}'")
-                self.note(e, CallNote("new", ev, self.bind_fields(ev, e.args, env, e.span)))
+                self.note(e, CallNote("new", ev, self.bind_fields(ev, e.args, env, e.span, f"event '{ev}'")))
                 return ev
         self.err("SGS001", "this expression is not supported here", e.span)
         return "error"
@@ -354,7 +355,8 @@ class Checker:
         if n in self.m.windows:
             self.err("SGS201", f"'{n}' is a window; windows are only named after `on` and `open`", e.span)
             return "error"
-        self.err(code, f"unknown {what} '{n}'", e.span, help=suggest(n, pool) or _ctx_help(n, env))
+        self.err(code, f"unknown {what} '{n}'", e.span, help=suggest(n, pool) or _ctx_help(n, env)
+                 or "a name is a `let` variable or something the rules declare: a card, skill, hero, enum value …")
         return "error"
 
     def attr(self, e: ast.Attr, env: Env) -> str:
@@ -401,7 +403,9 @@ class Checker:
                 self.err("SGS201", f"cannot look for {_show(lt)} in {_show(rt)}", e.span)
         elif e.op in ("==", "!="):
             if not compatible(lt, rt) and not compatible(rt, lt):
-                hint = "compare `event.card.name` (a card name) with 杀" if {strip(lt), strip(rt)} == {"card", "cardname"} else None
+                hint = {frozenset({"card", "cardname"}): "compare `event.card.name` (a card name) with 杀",
+                        frozenset({"player", "int"}): "compare one of the player's numbers, such as `.hp`"}.get(
+                    frozenset({strip(lt), strip(rt)}))
                 self.err("SGS201", f"comparing {_show(lt)} with {_show(rt)} is always {'false' if e.op == '==' else 'true'}",
                          e.span, help=hint)
         else:
@@ -452,7 +456,7 @@ class Checker:
                 if strip(t) == ev:
                     self.note(e, CallNote("run", f.id.text, (e.args[0].value,)))
                     return self.field_type(ev, f.result.text) or "error" if f.result is not None else ev
-            self.note(e, CallNote("flow", f.id.text, self.bind_fields(ev, e.args, env, e.span)))
+            self.note(e, CallNote("flow", f.id.text, self.bind_fields(ev, e.args, env, e.span, f"flow '{n}'")))
             if f.result is not None:
                 return self.field_type(ev, f.result.text) or "error"
             return ev
@@ -497,7 +501,7 @@ class Checker:
         for pname, ptype, default in params:
             node = out[pname]
             if node is None and default is None:
-                self.err("SGS202", f"{what} needs argument '{pname}'", e.span)
+                self.err("SGS202", f"{what} needs argument '{pname}'", e.span, help="parameters: " + ", ".join(names))
             result.append((pname, node, default))
         return [(p, n, d) for p, n, d in result]
 
@@ -536,13 +540,13 @@ class Checker:
             return types.get("type", "any") + "?"
         return ret
 
-    def bind_fields(self, ev: str, args, env: Env, span):
+    def bind_fields(self, ev: str, args, env: Env, span, what: str):
         fields = self.event_fields(ev)
         params = [(name, typ, "d" if (f.default is not None or opt(typ) or typ.startswith("list[")
                                       or typ in ("int", "bool", "text")) else None)
                   for name, typ, f in fields]
         fake = ast.Call(func=ast.NameRef(text=ev, span=span), args=tuple(args), span=span)
-        bound = self.bind_params(fake, params, env, f"event '{ev}'")
+        bound = self.bind_params(fake, params, env, what)
         for (pname, ptype, _), (_, node, _) in zip(params, bound):
             if node is not None:
                 self.want(node, env, ptype, f"field '{pname}'")
@@ -615,7 +619,8 @@ class Checker:
                         self.expr(p, env)
             case ast.Break() | ast.Continue():
                 if env.loops == 0:
-                    self.err("SGS204", f"`{'break' if isinstance(s, ast.Break) else 'continue'}` outside a loop", s.span)
+                    self.err("SGS204", f"`{'break' if isinstance(s, ast.Break) else 'continue'}` outside a loop", s.span,
+                             help="`break` and `continue` belong in `for`, `while` and `repeat`; `stop` ends the effect")
             case ast.Stop():
                 pass
 
@@ -625,8 +630,8 @@ class Checker:
         if isinstance(tgt, ast.NameRef):
             local = env.lookup(tgt.text)
             if local is None:
-                self.err("SGS203", f"'{tgt.text}' is not a variable", tgt.span,
-                         help=f"declare it first with `let {tgt.text} = …`")
+                msg, hint = self._not_a_variable(tgt.text)
+                self.err("SGS203", msg, tgt.span, help=hint)
                 return
             self.note(tgt, Ref(local[1]))
             tt = local[0]
@@ -644,9 +649,21 @@ class Checker:
             return
         if s.op in ("+=", "-="):
             if not (compatible(tt, "int") or (s.op == "+=" and is_list(tt))):
-                self.err("SGS201", f"'{s.op}' needs a number or a list, not {_show(tt)}", s.span)
+                self.err("SGS201", f"'{s.op}' needs a number{' or a list' if s.op == '+=' else ''}, not {_show(tt)}",
+                         s.span)
+                return  # one mistake, one message: the value's type is moot
         if not compatible(vt, tt) and not (s.op == "+=" and is_list(tt) and compatible(vt, elem(tt))):
             self.err("SGS201", f"cannot assign {_show(vt)} to {_show(tt)}", s.value.span)
+
+    def _not_a_variable(self, n: str) -> tuple[str, str]:
+        """Message and help for an assignment to a name that no `let` declared."""
+        if n == "event":
+            return "`event` cannot be replaced", "write its fields instead, e.g. `event.amount += 1`"
+        if n in CONTEXT_NAMES:
+            return f"`{n}` cannot be assigned", f"`{n}` is {CONTEXT_NAMES[n]}; keep values of your own in `let` variables"
+        if n in CONSTS or n in self.m.values:
+            return f"'{n}' is a name of the rules, not a variable", "keep your own values in `let` variables"
+        return f"'{n}' is not a variable", f"declare it first with `let {n} = …`"
 
     def open(self, s: ast.Open, env: Env) -> None:
         w = self.m.windows.get(s.window.text)
@@ -673,7 +690,9 @@ class Checker:
 def _show(t: str) -> str:
     if t.startswith("eventtype:"):
         return f"event type {t.split(':')[1]}"
-    return {"none": "none", "error": "an erroneous value"}.get(t, f"a {t}" if not t.startswith("list[") else t)
+    if t in ("none", "error") or t.startswith("list["):
+        return {"none": "none", "error": "an erroneous value"}.get(t, t)
+    return f"{'an' if t[0] in 'aeiou' else 'a'} {t}"
 
 
 def _ctx_help(n: str, env: Env) -> str | None:
@@ -798,6 +817,20 @@ class DeclChecker(Checker):
                 self.deck(d)
             case ast.ModeDecl():
                 self.mode(d)
+            case ast.HintDecl():
+                from .surface import HINT_INTENTS
+
+                for n in d.targets:
+                    sym = self.m.values.get(n.text)
+                    if sym is None or not (sym.kind in ("card", "skill") or sym.type == "identity"):
+                        pool = [k for k, v in self.m.values.items() if v.kind in ("card", "skill")]
+                        self.err("SGS101", f"a hint names a card, a skill or an identity, not '{n.text}'", n.span,
+                                 help=suggest(n.text, pool))
+                    else:
+                        self.visible(sym.decl, n.span, f"'{n.text}'")
+                if d.intent.text not in HINT_INTENTS:
+                    self.err("SGS101", f"unknown hint '{d.intent.text}'", d.intent.span,
+                             help=suggest(d.intent.text, HINT_INTENTS) or f"hints: {', '.join(HINT_INTENTS)}")
 
     def check_ascii_param(self, n: ast.Name) -> None:
         if not (n.text.isascii() and n.text.isidentifier()):
@@ -844,6 +877,7 @@ class DeclChecker(Checker):
         if len(types) > 1:
             w, wd = evs[-1]
             self.err("SGS205", "the windows of one trigger must carry the same event type", w.span,
+                     help="give each event type its own `on …` clause",
                      notes=[Note(x.span, f"'{y.name.text}' carries '{y.event.text}'") for x, y in evs])
         return evs[0][1].event.text if evs else None
 

@@ -4,6 +4,9 @@ import pytest
 
 from sgsdsl.loader import compiled
 
+# Snapshot files of generated modules end in .py: they are data, not tests.
+collect_ignore_glob = ["__snapshots__/*"]
+
 
 @functools.cache
 def _rules():

@@ -1,23 +1,129 @@
-"""`sgsdsl check`: rule-conflict findings (SGS3nn), one module per family."""
+"""`sgsdsl check`: rule-conflict findings (SGS3nn), one module per family.
+
+Each family is a function (Facts) -> list[Finding] (a Finding is a Diagnostic that also keeps
+the rules behind it, for `--scenario`). `run_checks` runs them all over a build, marks the
+findings that a rule involved acknowledges with `allow SGS3nn "reason"`, and keeps those of a
+designer's files when asked. docs/checks.md describes every code.
+"""
 
 from __future__ import annotations
 
+import attrs
+
+from .. import ast
 from ..compiler import Build
 from ..diagnostics import Diagnostic
 
-FAMILIES: list = []  # each: a function (build) -> list[Diagnostic]
-CATALOGUE: dict[str, tuple[str, str]] = {}  # SGS3nn -> (kebab-case name, why it matters)
+# SGS3nn -> (kebab-case name, why it matters)
+CATALOGUE: dict[str, tuple[str, str]] = {
+    "SGS301": ("order-dependent-modifiers",
+               "Two `modify` of one quantity, one `=` and one `+=`/`-=` (or two `=` of different values): the "
+               "value depends on the order they apply in."),
+    "SGS302": ("order-dependent-event-writes",
+               "Two triggers at one window: one sets an event field the other adds to, or one's `when` reads a "
+               "field the other writes: the outcome depends on their order."),
+    "SGS311": ("competing-cancellations",
+               "Two effects both prevent the same event (both set `event.cancelled` at one window)."),
+    "SGS312": ("competing-replacements",
+               "Two effects both replace the same thing (both assign one event field with `=` at one window: "
+               "the judgment card, the answering card …): only one can stand."),
+    "SGS313": ("shared-cost",
+               "Two skills spend the same thing as their cost (both give up the same draw): the second gets its "
+               "effect for free."),
+    "SGS321": ("trigger-loop",
+               "A skill, or a cycle of skills, whose effect opens the window that triggers it again, with no "
+               "`limit` and no `when` on state the effect changes to stop it."),
+    "SGS331": ("skill-never-triggered",
+               "A trigger whose windows no flow of the modes it can appear in ever opens."),
+    "SGS332": ("window-never-opened", "A window that is declared and that nothing opens."),
+    "SGS333": ("condition-never-true", "A `when` that can never hold: the rule is off for good."),
+    "SGS334": ("lord-skill-without-lord",
+               "A 主公技 on a hero who can never be the lord (`never lord`, or no mode with a `lord` deals "
+               "the hero)."),
+    "SGS341": ("field-write-without-effect",
+               "An event field written at a window after which nothing reads it: the write changes nothing."),
+    "SGS351": ("overfull-suit-rank",
+               "A deck holds a suit and rank more often than its own pattern allows (standard: each twice)."),
+    "SGS352": ("repeated-deck-entry",
+               "The same entry (suit, rank and card) twice in a deck that repeats nothing else."),
+    "SGS353": ("deck-size-mismatch", "A mode's decks do not add up to the total its `deck … N` declares."),
+    "SGS354": ("identity-table-mismatch",
+               "A mode's identity table lacks a row for an allowed player count, has a row outside the range or "
+               "twice, or a row without exactly one lord."),
+    "SGS355": ("mode-hero-unavailable",
+               "A mode names a hero it cannot deal (not in its `heroes` packages), or its hero pool is empty."),
+    "SGS361": ("text-timing-unused",
+               "The official text names a timing (受到伤害后, 准备阶段 …) that the skill's rules do not use."),
+    "SGS362": ("text-limit-unused",
+               "The official text states a use limit or a type (出牌阶段限一次, 锁定技, 主公技 …) that the rules "
+               "do not have."),
+    "SGS363": ("type-not-in-text", "The rules give a skill a type (locked, lord …) that its text does not state."),
+    "SGS381": ("pair-order-dependent", "Family 1 (SGS301/SGS302) across two heroes that can meet."),
+    "SGS382": ("pair-competing-replacements", "Family 2 (SGS311–SGS313) across two heroes that can meet."),
+    "SGS383": ("pair-trigger-loop", "Family 3 (SGS321) across two heroes that can meet."),
+}
+
+
+def _families() -> list:
+    from . import data, dead, fields, loops, modifiers, pairs, replacements, text
+
+    return [modifiers.check, replacements.check, loops.check, dead.check, fields.check, data.check, text.check,
+            pairs.check]
+
+
+FAMILIES: list = []  # filled on first use: each a function (Facts) -> list[Finding]
 
 
 def catalogue() -> dict[str, tuple[str, str]]:
     return dict(sorted(CATALOGUE.items()))
 
 
+def _carriers(b: Build) -> list:
+    """(span, {code: reason}) of every skill, card and mode rule that acknowledges a finding."""
+    m = b.model
+    out = []
+    decls = list(m.unique(m.skills)) + list(m.unique(m.cards)) + [r for mode in m.unique(m.modes)
+                                                                   for r in mode.rules]
+    for d in decls:
+        allows = {f.code.text: f.reason for f in d.facets if isinstance(f, ast.Allow)}
+        if allows:
+            out.append((d.span, allows))
+    return out
+
+
+def _inside(span, outer) -> bool:
+    return span.file == outer.file and (outer.line, outer.col) <= (span.line, span.col) <= \
+        (outer.end_line, outer.end_col)
+
+
+def acknowledge(b: Build, findings: list[Diagnostic]) -> list[Diagnostic]:
+    carriers = _carriers(b)
+    out = []
+    for d in findings:
+        reason = None
+        for span in [d.span] + [n.span for n in d.notes]:
+            for outer, allows in carriers:
+                if d.code in allows and _inside(span, outer):
+                    reason = allows[d.code]
+                    break
+            if reason is not None:
+                break
+        out.append(attrs.evolve(d, acknowledged=reason) if reason is not None else d)
+    return out
+
+
 def run_checks(b: Build, only_designer: bool = False) -> list[Diagnostic]:
+    from .facts import facts_of
+
+    if not FAMILIES:
+        FAMILIES.extend(_families())
+    facts = facts_of(b)
     out: list[Diagnostic] = []
     for family in FAMILIES:
-        out.extend(family(b))
+        out.extend(family(facts))
+    out = acknowledge(b, out)
     if only_designer:
         out = [d for d in out if not d.span.file.startswith("rules/") or
                any(not n.span.file.startswith("rules/") for n in d.notes)]
+    out.sort(key=lambda d: (d.span.file, d.span.line, d.span.col, d.code, d.message))
     return out

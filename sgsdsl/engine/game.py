@@ -10,6 +10,7 @@ the rules bind.
 
 from __future__ import annotations
 
+import contextlib
 import random
 
 from .log import GameLog
@@ -52,10 +53,11 @@ class SkillInst:
 
 
 class Frame:
-    __slots__ = ("eid", "parent", "kind", "name", "event", "loc")
+    __slots__ = ("eid", "parent", "kind", "name", "event", "loc", "ident")
 
-    def __init__(self, eid, parent, kind, name, event, loc):
+    def __init__(self, eid, parent, kind, name, event, loc, ident=None):
         self.eid, self.parent, self.kind, self.name, self.event, self.loc = eid, parent, kind, name, event, loc
+        self.ident = ident  # the skill or card id, for agents that read the stack
 
     def describe(self) -> str:
         return f"#{self.eid} {self.kind} {self.name}" + (f" ({self.loc})" if self.loc else "")
@@ -67,7 +69,7 @@ LOOP_LIMIT = 10_000
 class Game:
     def __init__(self, rules: Ruleset, *, players: int, seed: int, agents, mode: ModeDef | None = None,
                  log: GameLog | None = None, turn_cap: int = 200, invariants: bool = False,
-                 hero_pool: list[str] | None = None):
+                 hero_pool: list[str] | None = None, variant: int = 0):
         self.rules = rules
         self.seed = seed
         self.rng = random.Random(seed)  # the table: shuffles, draws, random heroes
@@ -94,12 +96,12 @@ class Game:
         self.extra_turns: list[Player] = []
         self.listeners: dict[str, list[Listener]] = {}
         self.mods: dict[str, list] = {}
-        self.card_uses: dict[tuple[int, str], int] = {}
         self.winners: tuple[str, ...] | None = None
         self.end_reason = ""
         self.over = False
         self.loops = 0
         self.hero_pool: list[str] = list(hero_pool or [])
+        self.variant = variant  # which row of the mode's identity table when it has variants
         self.used_heroes: set[str] = set()
         self.deaths: list[tuple[int, Player]] = []
         self.flow_use = rules.role("use")
@@ -114,6 +116,10 @@ class Game:
         self.ev_move_cls = rules.events[self.win_moved.event].cls if self.win_moved else None
         self.uid = 0
         self.crash_stack: list[str] | None = None
+        # Public record of who harmed or helped whom, for agents that infer allegiances.
+        self.track = any(getattr(a, "tracks", False) for a in agents)
+        self.harm: dict[tuple[int, int], float] = {}
+        self.help: dict[tuple[int, int], float] = {}
 
     # ---- cards and the deck -------------------------------------------------------
     def new_card(self, card_id: str, suit, rank) -> Card:
@@ -179,6 +185,8 @@ class Game:
     def _place(self, c: Card, zone: str, owner: Player | None, bottom: bool = False) -> None:
         if zone in ("hand", "equip", "judge") and owner is None:
             raise RulesError(f"cards put into a {zone} zone need an owner")
+        if c.cdef is not c.base and zone not in ("judge", "processing"):
+            c.disguise(None)  # a disguised delayed trick is itself again once it leaves the settlement
         c._zone = zone
         c._owner = owner if zone in ("hand", "equip", "judge") else None
         if zone == "hand":
@@ -203,7 +211,11 @@ class Game:
 
     def move(self, cards, zone: str, owner: Player | None = None, bottom: bool = False) -> None:
         phys: list[Card] = []
+        disguises = {}
         for c in _as_list(cards):
+            if c.uid < 0 and zone == "judge" and len(c.subcards) == 1:
+                # a card used as a delayed trick (国色) lies in the judgment area as that trick
+                disguises[c.subcards[0].uid] = c.cdef
             phys.extend(c.physical())
         if not phys:
             return
@@ -215,6 +227,8 @@ class Game:
                 rec[1 if c._zone == "hand" else 2] += 1
             if c._zone is not None:
                 self._remove(c)
+            if c.uid in disguises:
+                c.disguise(disguises[c.uid])
             if zone == "equip":
                 old = owner.equip.get(c.cdef.slot)
                 if old is not None:
@@ -222,6 +236,18 @@ class Game:
             self._place(c, zone, owner, bottom)
         if self.check_invariants:
             self.verify()
+        if self.track:
+            a = self.actor()
+            for o, nh, ne in lost.values():
+                if a is o and zone == "hand" and owner is not None and owner is not o:
+                    key, book = (o.seat, owner.seat), self.help  # o gave them away
+                elif a is not None and a is not o:
+                    key, book = (a.seat, o.seat), self.harm  # a took or threw o's cards
+                else:
+                    continue
+                book[key] = book.get(key, 0.0) + 0.5 * (nh + ne)
+            if zone == "judge" and owner is not None:
+                self._record(owner, -1.0)
         if self.win_moved is not None and self.listeners.get(self.win_moved.id):
             gainer = owner if zone == "hand" else None
             for o, nh, ne in lost.values():
@@ -278,6 +304,24 @@ class Game:
 
     def change_hp(self, p: Player, delta: int) -> None:
         p.hp = min(p.hp + delta, p.max_hp)
+        if self.track:
+            self._record(p, delta)
+
+    def actor(self):
+        """The player acting in the innermost event that names one (its `source`), if any."""
+        for f in reversed(self.stack):
+            src = getattr(f.event, "source", None) if f.event is not None else None
+            if isinstance(src, Player):
+                return src
+        return None
+
+    def _record(self, target: Player, delta: float) -> None:
+        a = self.actor()
+        if a is None or a is target:
+            return
+        book = self.help if delta > 0 else self.harm
+        key = (a.seat, target.seat)
+        book[key] = book.get(key, 0.0) + abs(delta)
 
     def change_max_hp(self, p: Player, delta: int) -> None:
         p.max_hp += delta
@@ -348,15 +392,17 @@ class Game:
         rows = dict(self.mode.table) if self.mode else {}
         if n not in rows:
             raise RulesError(f"mode {self.mode.name if self.mode else '?'} has no identity row for {n} players")
-        ids = list(rows[n][0])
+        variants = rows[n]
+        ids = list(variants[self.variant % len(variants)])
         self.rng.shuffle(ids)
         for p, ident in zip(self.players, ids):
             p.identity = ident
             if self.mode.lord is not None and ident == self.mode.lord:
                 p.identity_shown = True
 
-    def draw_heroes(self, n: int, exclude=()) -> list[str]:
-        pool = [h for h in self.hero_pool if h not in self.used_heroes and h not in exclude]
+    def draw_heroes(self, n: int, exclude=(), for_lord: bool = False) -> list[str]:
+        pool = [h for h in self.hero_pool if h not in self.used_heroes and h not in exclude
+                and not (for_lord and self.rules.heroes[h].never_lord)]
         picked = self.rng.sample(pool, min(n, len(pool)))
         self.used_heroes.update(picked)
         return picked
@@ -524,9 +570,9 @@ class Game:
         return "/".join(h.name for h in p.heroes)
 
     # ---- the stack, windows and flows -----------------------------------------------------
-    def push(self, kind: str, name: str, event=None, loc: str | None = None) -> Frame:
+    def push(self, kind: str, name: str, event=None, loc: str | None = None, ident: str | None = None) -> Frame:
         self.next_eid += 1
-        f = Frame(self.next_eid, self.stack[-1].eid if self.stack else 0, kind, name, event, loc)
+        f = Frame(self.next_eid, self.stack[-1].eid if self.stack else 0, kind, name, event, loc, ident)
         self.stack.append(f)
         if event is not None and kind == "flow":
             event.eid, event.parent = f.eid, f.parent
@@ -626,11 +672,13 @@ class Game:
             self.say(L.owner, " 发动 【", L.skill.name, "】", loc=t.loc)
         if t.limit is not None:
             self._use_limit(L.owner, L.skill.id, t.index, t.limit.scope, 1)
-        self.push("skill", L.skill.name, ev, t.loc)
+        self.push("skill", L.skill.name, ev, t.loc, L.skill.id)
         try:
             t.run(self, L.owner, ev)
         except Abort:
             self.say(L.owner, " 取消了 【", L.skill.name, "】")
+            if t.limit is not None:
+                self._use_limit(L.owner, L.skill.id, t.index, t.limit.scope, -1)
         finally:
             self.stack.pop()
 
@@ -654,7 +702,6 @@ class Game:
                 return False
             self.start_phase = None
         self.phase = phase
-        self.card_uses.clear()
         self._reset("phase")
         if self.log is not None:
             self.log.phase(self)
@@ -675,7 +722,6 @@ class Game:
         self.skipped = set()
         self._reset("turn")
         self._reset("phase")
-        self.card_uses.clear()
         self.turn_event = self.ev_turn_cls(player=p)
         if self.log is not None:
             self.log.turn(self, p)
@@ -724,7 +770,14 @@ class Game:
     def decide(self, req: Request):
         if not req.player.alive and req.kind != "hero":
             raise RulesError("a dead player was asked to decide")
-        return self.agents[req.player.seat].decide(self, req)
+        answer = self.agents[req.player.seat].decide(self, req)
+        if req.kind in ("cards", "players"):
+            ids = {id(o) for o in req.options}
+            if not (req.lo <= len(answer) <= req.hi and len({id(a) for a in answer}) == len(answer)
+                    and all(id(a) in ids for a in answer)):
+                raise RulesError(f"agent {type(self.agents[req.player.seat]).__name__} answered a {req.kind} request "
+                                 f"({req.lo}..{req.hi} of {len(req.options)}) with {len(answer)} choice(s)")
+        return answer
 
     def ask(self, p: Player, prompt: str) -> bool:
         return bool(self.decide(Request("confirm", p, [True, False], prompt=prompt)))
@@ -767,7 +820,7 @@ class Game:
         t = card.cdef.target
         if t is None:
             return [p] if card.cdef.kind == "equipment" else []
-        pool = [p] if t.kind == "self" else self.alive_from(p)
+        pool = [p] if t.kind == "self" else self.alive_from_current()
         out = []
         for q in pool:
             if t.where is not None and not t.where(self, p, card, q):
@@ -789,7 +842,7 @@ class Game:
             return True
         if cd.target is None:
             return False
-        if cd.limit is not None and self.card_uses.get((p.seat, cd.id), 0) >= cd.limit.count(self, p, card):
+        if cd.limit is not None and self.used(p, cd.id, -1, cd.limit.scope) >= cd.limit.count(self, p, card):
             return False
         cands = self.target_candidates(p, card)
         if cd.target.kind == "some":
@@ -839,9 +892,17 @@ class Game:
                 acts.append(("active", (inst, a)))
         return acts
 
+    @staticmethod
+    def _action_key(act) -> tuple:
+        kind, what = act
+        if kind == "card":
+            return (kind, what.uid)
+        return (kind, what[0].skill.id, what[1].index)
+
     def play_phase(self, p: Player) -> None:
+        refused: set[tuple] = set()  # actions that turned out unusable once chosen: not offered again
         while p.alive and not self.over:
-            acts = self.actions(p)
+            acts = [a for a in self.actions(p) if self._action_key(a) not in refused]
             if not acts:
                 return
             act = self.decide(Request("play", p, acts, lo=0, prompt="出牌阶段"))
@@ -849,14 +910,21 @@ class Game:
                 return
             kind, what = act
             if kind == "card":
-                self.use_from_hand(p, what)
+                if not self.use_from_hand(p, what):
+                    refused.add(self._action_key(act))
             elif kind == "viewas":
                 inst, v, src = what
                 try:
                     sub = self.choose_cards(p, src, v.count, v.count, f"【{inst.skill.name}】")
                 except Abort:
+                    refused.add(self._action_key(act))
                     continue
                 card = self.virtual(v.card, sub, inst.skill)
+                with self.set_aside(sub):
+                    ok = self.usable(p, card)
+                if not ok:
+                    refused.add(self._action_key(act))
+                    continue
                 self.say(p, " 发动 【", inst.skill.name, "】", loc=v.loc)
                 self.use_from_hand(p, card)
             else:
@@ -865,22 +933,47 @@ class Game:
             if self.check_invariants:
                 self.verify()
 
-    def use_from_hand(self, p: Player, card: Card) -> None:
-        if not self.usable(p, card):
-            return
-        cd = card.cdef
-        if cd.kind == "equipment":
-            targets = [p]
-        elif cd.target.kind in ("self", "all"):
-            targets = self.target_candidates(p, card)
-        else:
-            lo, hi = self.target_count(p, card)
-            cands = self.target_candidates(p, card)
-            targets = self.choose_players(p, cands, lo, hi, f"{cd.name}的目标")
+    def use_from_hand(self, p: Player, card: Card) -> bool:
+        with self.set_aside(card.subcards if card.uid < 0 else ()):
+            # cards converted into this one already count as used: a horse or weapon turned into a 杀
+            # no longer lends its distance or range while the targets are chosen
+            if not self.usable(p, card):
+                return False
+            cd = card.cdef
+            if cd.kind == "equipment":
+                targets = [p]
+            elif cd.target.kind in ("self", "all"):
+                targets = self.target_candidates(p, card)
+            else:
+                lo, hi = self.target_count(p, card)
+                cands = self.target_candidates(p, card)
+                targets = self.choose_players(p, cands, lo, hi, f"{cd.name}的目标")
         if cd.limit is not None:
-            key = (p.seat, cd.id)
-            self.card_uses[key] = self.card_uses.get(key, 0) + 1
+            self._use_limit(p, cd.id, -1, cd.limit.scope, 1)
         self.use_card(p, card, targets)
+        return True
+
+    @contextlib.contextmanager
+    def set_aside(self, cards):
+        """Equipment among `cards` stops counting (slot and modifiers) for the duration."""
+        gone = []
+        for c in cards:
+            if c._zone == "equip" and c._owner is not None and c._owner.equip.get(c.cdef.slot) is c:
+                owner = c._owner
+                insts = [i for i in owner.skills if i.card is c]
+                del owner.equip[c.cdef.slot]
+                for inst in insts:
+                    for rec in inst.mods:
+                        self.mods[rec[1].quantity].remove(rec)
+                gone.append((c, owner, insts))
+        try:
+            yield
+        finally:
+            for c, owner, insts in reversed(gone):
+                owner.equip[c.cdef.slot] = c
+                for inst in insts:
+                    for rec in inst.mods:
+                        self.mods[rec[1].quantity].append(rec)
 
     def use_card(self, p: Player, card: Card, targets) -> None:
         ev = self.ev_use_cls(source=p, card=card, targets=list(targets))
@@ -890,7 +983,7 @@ class Game:
         if a.limit is not None:
             self._use_limit(p, inst.skill.id, a.index, a.limit.scope, 1)
         self.say(p, " 发动 【", inst.skill.name, "】", loc=a.loc)
-        self.push("skill", inst.skill.name, None, a.loc)
+        self.push("skill", inst.skill.name, None, a.loc, inst.skill.id)
         try:
             a.run(self, p)
         except Abort:
@@ -925,7 +1018,7 @@ class Game:
     def card_effect(self, card: Card, aim) -> None:
         fn = card.cdef.effect
         if fn is not None:
-            self.push("effect", card.cdef.name, aim, card.cdef.loc)
+            self.push("effect", card.cdef.name, aim, card.cdef.loc, card.cdef.id)
             try:
                 fn(self, aim.source, aim, card)
             except Abort:

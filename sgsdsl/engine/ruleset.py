@@ -27,6 +27,7 @@ class Ruleset:
         self.modes = {}
         self.tests = []
         self.triggers: dict[str, tuple[str, ...]] = {}
+        self.hints: dict[str, tuple[str, int]] = {}
         self.hero_package = {}
         for t in tables:
             for kind in ("enums", "events", "windows", "flows", "quantities", "counters", "cards", "heroes",
@@ -40,9 +41,12 @@ class Ruleset:
                 if c.skill is not None:
                     self.skills[c.skill.id] = c.skill
             self.binds.update(dict(t.binds))
+            self.hints.update({ident: (intent, value) for ident, intent, value in t.hints})
             self.tests.extend(t.tests)
             for wid, skills in t.triggers.items():
                 self.triggers[wid] = self.triggers.get(wid, ()) + skills
+        # Packages compiled from a designer's files (not from rules/): their heroes join every hero pool.
+        self.designer = {t.package for t in tables if t.sources and not all(s.startswith("rules/") for s in t.sources)}
         self.names = {}  # Chinese name or id -> (kind, id), for the CLI
         for kind in ("cards", "heroes", "skills", "windows", "modes", "decks", "flows", "quantities"):
             for d in getattr(self, kind).values():

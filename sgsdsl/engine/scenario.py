@@ -12,7 +12,8 @@
 
 Unscripted requests get the passive answer (decline, pass, or the first legal
 choice). A scripted answer that does not fit the request waits for one it fits;
-answers left over at the end fail the test.
+answers left over at the end fail the test, except those marked `?` (`杀?`):
+a test can offer a move that the rules must refuse, and fail if it is taken.
 """
 
 from __future__ import annotations
@@ -73,7 +74,7 @@ def _names(obj) -> set[str]:
 
 
 def _card_fits(c: Card, d) -> bool:
-    _, suit, rank, text = d
+    _, suit, rank, text = d[:4]
     return text in _names(c) and (suit is None or c.suit == suit) and (rank is None or c.rank == rank)
 
 
@@ -83,13 +84,17 @@ def match(g, req: Request, d):  # noqa: C901 - one case per request kind
     if d[0] == "many":
         if k not in ("cards", "players"):
             return False, None
-        picked = []
+        picked: list = []
         for item in d[1]:
-            ok, ans = match(g, req, item)
-            if not ok or ans[0] in picked:
+            # each item takes the first option it fits that no earlier item took: [闪, 闪] means two 闪
+            rest = Request(k, req.player, [o for o in req.options if o not in picked], 1, 1, req.prompt)
+            ok, ans = match(g, rest, item)
+            if not ok:
                 return False, None
             picked.append(ans[0])
         return (req.lo <= len(picked) <= req.hi), picked
+    if k in ("cards", "players") and req.lo > 1:
+        return False, None  # one name cannot answer a request for several
     text = d[1] if d[0] == "text" else d[3]
     if k == "confirm":
         if text in YES:
@@ -226,8 +231,9 @@ def run_test(rules: Ruleset, t: TestDef, windows: bool = False) -> TestResult:
             if not present and found:
                 failures.append(f"{loc}: the log has a line containing {text!r}")
         for seat, a in zip(t.seats, agents):
-            if a.queue:
-                failures.append(f"{t.loc}: decisions of {seat.hero} never asked for: {list(a.queue)}")
+            left = [d for d in a.queue if d[-1] != "optional"]
+            if left:
+                failures.append(f"{t.loc}: decisions of {seat.hero} never asked for: {left}")
     except (RulesError, InvariantError) as e:
         failures.append(f"{t.loc}: {e}")
     except Exception as e:  # the rules broke at run time: say where

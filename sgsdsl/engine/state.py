@@ -16,7 +16,7 @@ def rank_text(r: int) -> str:
 class Card:
     """A physical card (uid >= 0) or a virtual one made of subcards (uid < 0)."""
 
-    __slots__ = ("uid", "cdef", "name", "_suit", "_rank", "_zone", "_owner", "subcards", "skill")
+    __slots__ = ("uid", "cdef", "name", "_suit", "_rank", "_zone", "_owner", "subcards", "skill", "base")
 
     def __init__(self, uid: int, cdef: CardDef, suit: str | None, rank: int, subcards=(), skill=None):
         self.uid = uid
@@ -28,6 +28,12 @@ class Card:
         self._owner: Player | None = None
         self.subcards: list[Card] = list(subcards)
         self.skill = skill  # the view-as skill that made a virtual card
+        self.base = cdef  # what the card really is; cdef may differ while it lies disguised
+
+    def disguise(self, cdef: CardDef | None) -> None:
+        """Treat this physical card as another (a view-as delayed trick in a judgment zone); None restores it."""
+        self.cdef = cdef or self.base
+        self.name = self.cdef.id
 
     # -- attributes the rules read (see surface.ATTRS["card"])
     @property

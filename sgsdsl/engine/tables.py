@@ -15,6 +15,11 @@ INF = 10**9
 table = attrs.frozen(kw_only=True, slots=True)
 
 
+def once(*_args) -> int:
+    """The use limit of a 限定技 or 觉醒技: once per game."""
+    return 1
+
+
 def first(xs):
     return xs[0] if xs else None
 
@@ -310,4 +315,5 @@ class Tables:
     decks: tuple[DeckDef, ...] = ()
     modes: tuple[ModeDef, ...] = ()
     tests: tuple[TestDef, ...] = ()
+    hints: tuple[tuple[str, str, int], ...] = ()  # (card or skill id, intent, value): advice to bots
     triggers: dict = attrs.field(factory=dict)  # window id -> skill ids (the trigger table)

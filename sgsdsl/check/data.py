@@ -1,0 +1,141 @@
+"""Family 6: deck and mode data.
+
+SGS351: a (suit, rank) that a deck holds more often than its own pattern allows (the standard
+deck holds each pair exactly twice; a pair held three times is a misprint).
+SGS352: the same entry (suit, rank and card) twice in a deck that repeats no other entry.
+SGS353: the decks of a mode do not add up to the total its `deck … N` clause declares.
+SGS354: an identity table that does not fit the mode: a player count in `players` without a
+row, a row outside it, two rows for one count, or a row without exactly one `lord`.
+SGS355: a hero that a mode names but cannot deal (not in the packages of its `heroes`), or a
+mode whose hero pool is empty.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from .. import ast
+from ..diagnostics import Note
+from .facts import Facts, walk
+from .findings import NO_PRINCIPLE_DATA
+from .findings import finding as make
+
+RANKS = {1: "A", 11: "J", 12: "Q", 13: "K"}
+
+
+def _sr(suit: str, rank: int) -> str:
+    return f"{suit}{RANKS.get(rank, rank)}"
+
+
+def _decks(facts: Facts) -> list:
+    out = []
+    m = facts.m
+    for d in m.unique(m.decks):
+        if not d.entries:
+            continue
+        pairs = Counter((e.suit, e.rank) for e in d.entries)
+        usual = Counter(pairs.values()).most_common(1)[0][0]
+        for (suit, rank), n in sorted(pairs.items(), key=lambda kv: (kv[0][0], kv[0][1])):
+            if n > usual:
+                entries = [e for e in d.entries if (e.suit, e.rank) == (suit, rank)]
+                out.append(make(
+                    "SGS351", f"deck {d.name.text} holds {_sr(suit, rank)} {n} times; its other suits and ranks "
+                    f"appear {usual} time{'s' if usual > 1 else ''} each", entries[usual].span,
+                    "a physical deck has each suit and rank a fixed number of times: one of these entries is a "
+                    "misprint, and judgments (♠2~9, ♥ …) come out with the wrong odds",
+                    NO_PRINCIPLE_DATA, notes=[Note(e.span, f"{_sr(suit, rank)} {e.card.text}") for e in entries
+                                              if e is not entries[usual]]))
+        same = Counter((e.suit, e.rank, e.card.text) for e in d.entries)
+        repeated = [k for k, n in same.items() if n > 1]
+        if len(repeated) == 1:
+            suit, rank, card = repeated[0]
+            entries = [e for e in d.entries if (e.suit, e.rank, e.card.text) == repeated[0]]
+            out.append(make(
+                "SGS352", f"deck {d.name.text} lists {_sr(suit, rank)} {card} {len(entries)} times, and repeats "
+                "no other entry", entries[1].span,
+                "an entry written twice where the deck repeats nothing else is most likely a copy-paste slip",
+                NO_PRINCIPLE_DATA, notes=[Note(entries[0].span, "first listed here")]))
+    return out
+
+
+def _modes(facts: Facts) -> list:
+    out = []
+    m = facts.m
+    lord_ids = None
+    for mode in m.unique(m.modes):
+        size = getattr(mode, "deck_size", None)
+        decks = [m.decks[n.text] for n in mode.decks if n.text in m.decks]
+        if size is not None and decks:
+            total = sum(len(d.entries) for d in decks)
+            if total != size:
+                out.append(make(
+                    "SGS353", f"mode {mode.name.text} declares {size} cards, but its decks hold {total}",
+                    next(n for n in mode.decks).span,
+                    "the deck is built from the listed decks: a missing or extra card changes every draw",
+                    NO_PRINCIPLE_DATA, notes=[Note(d.span, f"deck {d.name.text}: {len(d.entries)} cards")
+                                              for d in decks]))
+        rows: dict[int, list] = {}
+        for row in mode.table:
+            rows.setdefault(row.players, []).append(row)
+        if mode.table and mode.players is not None:
+            lo, hi = mode.players
+            missing = [n for n in range(lo, hi + 1) if n not in rows]
+            if missing:
+                out.append(make(
+                    "SGS354", f"mode {mode.name.text} allows {lo}..{hi} players but its table has no row for "
+                    f"{', '.join(map(str, missing))}", mode.span,
+                    "dealing identities for a player count without a row stops the game",
+                    NO_PRINCIPLE_DATA, notes=[Note(r.span, f"row for {r.players}") for r in mode.table]))
+            for n, rs in sorted(rows.items()):
+                if not lo <= n <= hi:
+                    out.append(make("SGS354", f"the table row for {n} players lies outside {lo}..{hi}", rs[0].span,
+                                    "a row no game can use: the range or the row is wrong", NO_PRINCIPLE_DATA))
+        for n, rs in sorted(rows.items()):
+            if len(rs) > 1:
+                out.append(make("SGS354", f"mode {mode.name.text} has {len(rs)} rows for {n} players", rs[1].span,
+                                "write variants of one row after `|`; a second row for the same count is ignored "
+                                "or replaces the first", NO_PRINCIPLE_DATA,
+                                notes=[Note(rs[0].span, "first row here")]))
+        if mode.lord is not None:
+            lord = m.values.get(mode.lord.text)
+            lord_ids = {k for k, v in m.values.items() if lord is not None and v.decl is lord.decl}
+            for row in mode.table:
+                for variant in row.variants:
+                    k = sum(1 for x in variant if x.text in lord_ids)
+                    if k != 1 and variant:
+                        out.append(make(
+                            "SGS354", f"a {row.players}-player row of mode {mode.name.text} has {k} "
+                            f"{mode.lord.text}", variant[0].span,
+                            f"the mode's `lord` is {mode.lord.text}: every game needs exactly one",
+                            NO_PRINCIPLE_DATA))
+        out.extend(_heroes(facts, mode))
+    return out
+
+
+def _heroes(facts: Facts, mode) -> list:
+    m = facts.m
+    pool = facts.pools.get(mode.id.text, set())
+    if mode.heroes and not pool:
+        return [make("SGS355", f"mode {mode.name.text} deals heroes from "
+                     f"{', '.join(n.text for n in mode.heroes)}, which hold{'s' if len(mode.heroes) == 1 else ''} "
+                     "no hero", mode.heroes[0].span, "with an empty pool no one can pick a hero",
+                     NO_PRINCIPLE_DATA)]
+    out, seen = [], set()
+    bodies = ([mode.setup] if mode.setup is not None else []) + list(mode.rules)
+    for body in bodies:
+        for n in walk(body):
+            if isinstance(n, ast.NameRef):
+                sym = m.values.get(n.text)
+                if sym is not None and sym.kind == "hero" and sym.decl.name.text not in pool \
+                        and id(sym.decl) not in seen:
+                    seen.add(id(sym.decl))
+                    out.append(make(
+                        "SGS355", f"mode {mode.name.text} names {n.text}, who is not in its hero pool", n.span,
+                        f"{n.text} belongs to package {m.package_of(sym.decl)}, which the mode's `heroes` does not "
+                        "list: the hero it counts on cannot be dealt", NO_PRINCIPLE_DATA,
+                        notes=[Note(sym.decl.span, f"{n.text} is declared here")]))
+    return out
+
+
+def check(facts: Facts) -> list:
+    return _decks(facts) + _modes(facts)

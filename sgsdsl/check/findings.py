@@ -1,0 +1,115 @@
+"""Findings: a Diagnostic that also remembers the rules behind it (for `--scenario`), and the
+settlement principles of seed 001 that a finding cites."""
+
+from __future__ import annotations
+
+import attrs
+
+from ..diagnostics import Diagnostic, Note
+from .facts import Facts, Rule
+
+SEVERITY = "warning"
+
+# The settlement principles of seed 001 (2012新版三國殺游戲流程詳解, §2(1)).
+INSERTED = "① inserted events settle first"
+SEAT = "② counter-clockwise from the current player"
+HERO_FIRST = "③ hero skills before equipment skills"
+OWNER = "③ the owner orders their own simultaneous skills"
+
+
+@attrs.frozen
+class Finding(Diagnostic):
+    """A check finding. `rules` and `window` feed the scenario writer; they are not shown."""
+
+    rules: tuple = attrs.field(default=(), eq=False, repr=False)
+    window: object = attrs.field(default=None, eq=False, repr=False)
+    heroes: tuple = attrs.field(default=(), eq=False, repr=False)
+    extra: dict = attrs.field(factory=dict, eq=False, repr=False)
+
+
+def finding(code: str, message: str, span, why: str, principle: str, notes=(), rules=(), window=None,
+            heroes=(), **extra) -> Finding:
+    from . import CATALOGUE
+
+    return Finding(code=code, message=message, span=span, help=why, severity=SEVERITY, notes=tuple(notes),
+                   name=CATALOGUE[code][0], principle=principle, rules=tuple(rules), window=window,
+                   heroes=tuple(heroes), extra=extra)
+
+
+def note(rule: Rule, message: str) -> Note:
+    return Note(rule.span, message)
+
+
+def ordered(a: Rule, b: Rule) -> tuple[Rule, Rule]:
+    """The designer's rule first (the finding points at it), else declaration order."""
+    if b.designer and not a.designer:
+        return b, a
+    return a, b
+
+
+@attrs.frozen
+class Together:
+    """How two rules can be in effect at one event: on one player, on two, or one is a mode's rule."""
+
+    same: bool
+    two: bool
+    mode: bool = False
+
+    def __bool__(self) -> bool:
+        return self.same or self.two or self.mode
+
+
+def together(facts: Facts, a: Rule, b: Rule, window=None) -> Together:
+    if "mode" in (a.holder, b.holder):
+        other = b if a.holder == "mode" else a
+        return Together(False, False, mode=other.holder != "mode" or a is not b)
+    subject_only = window is not None and window.subject is not None and not a.any and not b.any
+    same = facts.same_player(a, b)
+    two = facts.two_players(a, b) and not subject_only
+    return Together(same, two)
+
+
+def pair_heroes(facts: Facts, a: Rule, b: Rule, t: Together):
+    """Two heroes when the conflict needs two different heroes at the table, else None."""
+    if t.same or a.holder != "hero" or b.holder != "hero":
+        return None
+    return facts.meeting_heroes(a, b)
+
+
+def who(r: Rule) -> str:
+    if r.holder == "hero" and r.heroes:
+        return f"{r.name} ({'/'.join(r.hero_names)})"
+    return r.name
+
+
+def principle_at_window(a: Rule, b: Rule, t: Together) -> str:
+    """Which principle of seed 001 orders two rules that fire at one window."""
+    if t.mode:
+        m = a if a.holder == "mode" else b
+        return (f"none: {m.name} is a mode's rule, not a skill; seed 001 does not place it, and the engine "
+                "settles it before every player's skills")
+    parts = []
+    if t.same:
+        kinds = {a.holder, b.holder}
+        if kinds == {"hero", "equipment"} or kinds == {"loose", "equipment"}:
+            hero, equip = (a, b) if a.holder != "equipment" else (b, a)
+            parts.append(f"{HERO_FIRST} fixes it when one player has both: {hero.name} first, then {equip.name}")
+        elif kinds == {"equipment"}:
+            parts.append(f"{OWNER} covers hero skills only; for two equipment skills the engine lets the "
+                         "player choose, so the result depends on a decision")
+        else:
+            parts.append(f"{OWNER} leaves it to the player: the result depends on their choice")
+    if t.two:
+        parts.append(f"{SEAT} fixes it when two players have them: whoever comes first from the current "
+                     "player settles first, so the result depends on the seats")
+    return "; ".join(parts) if parts else "none"
+
+
+CONTINUOUS = ("none: seed 001 orders skills that fire at a timing, and §2(3) says locked status skills have no "
+              "priority, so it leaves the order of continuous modifiers open; the engine applies every `=` in "
+              "the order the skills were gained, then adds the `+=`/`-=` sums")
+NO_PRINCIPLE_DATA = "none: seed 001 is about timing and settlement, not about the data of decks and modes"
+NO_PRINCIPLE_DEAD = "none: seed 001 lists when each timing happens; a rule that never meets its timing is a " \
+                    "rules bug, not a settlement question"
+NO_PRINCIPLE_TEXT = "none: the official text and the rules must say the same thing; seed 001 §2(2) names the " \
+                    "type and the timing among a skill's six elements"

@@ -1,0 +1,139 @@
+"""Family 7: the official text and the rules disagree.
+
+SGS361: a sentence of the text kept beside a skill (or an equipment card) opens with a timing
+(受到伤害后, 判定牌生效前, 准备阶段, 摸牌阶段, 出牌阶段, 结束阶段 …) that its rules do not use.
+SGS362: the text states a use limit (出牌阶段限一次, 每阶段限一次, 每回合限一次) or a type (锁定技,
+主公技, 限定技, 觉醒技) that the rules do not have.
+SGS363: the rules give the skill a type that its text does not state.
+
+Only the opening clause of each sentence is read for the timing (up to the first '，'): that is
+where the official wording puts it; later clauses describe the effect (跳过弃牌阶段 …).
+"""
+
+from __future__ import annotations
+
+import re
+
+from .. import ast
+from .facts import Facts
+from .findings import NO_PRINCIPLE_TEXT
+from .findings import finding as make
+
+# Timings named verbatim by a window.
+EXACT = ("受到伤害后", "受到伤害时", "造成伤害后", "造成伤害时", "判定牌生效前", "判定牌生效后")
+# Phases: the text names the phase, a window inside or around it carries its name.
+PHASES = {"准备阶段": ("准备阶段", "回合开始阶段"), "判定阶段": ("判定阶段",), "摸牌阶段": ("摸牌阶段",),
+          "出牌阶段": ("出牌阶段",), "弃牌阶段": ("弃牌阶段",), "结束阶段": ("结束阶段", "回合结束阶段")}
+LIMITS = {"出牌阶段限一次": ("phase", 1), "每阶段限一次": ("phase", 1), "每回合限一次": ("turn", 1)}
+TYPES = {"锁定技": "locked", "主公技": "lord", "限定技": "limited", "觉醒技": "awaken"}
+_NORMAL = [(re.compile(r"(受到|造成)(?:\d+|[一二三两]|X)点(?:火焰|雷电)?伤害"), r"\1伤害")]
+
+
+def _sentences(text: str) -> list[str]:
+    return [s for s in re.split(r"[；。]", text) if s.strip()]
+
+
+def _opening(sentence: str) -> str:
+    s = sentence.strip()
+    changed = True
+    while changed:
+        changed = False
+        for t in TYPES:
+            if s.startswith(t + "，"):
+                s = s[len(t) + 1:]
+                changed = True
+    return s.split("，")[0]
+
+
+def _normal(s: str) -> str:
+    for rx, rep in _NORMAL:
+        s = rx.sub(rep, s)
+    return s
+
+
+def _facets(decl) -> list:
+    return [f for f in decl.facets if isinstance(f, (ast.Trigger, ast.Active, ast.ViewAs, ast.Modify))]
+
+
+def _window_names(facts: Facts, decl) -> list[str]:
+    out = []
+    for f in decl.facets:
+        if isinstance(f, ast.Trigger):
+            for w in f.windows:
+                wd = facts.m.windows.get(w.text)
+                if wd is not None:
+                    out.append(wd.name.text)
+    return out
+
+
+def _uses_phase(facts: Facts, decl, phase: str, names: tuple) -> bool:
+    windows = _window_names(facts, decl)
+    if any(n in w for w in windows for n in names):
+        return True
+    if phase == "出牌阶段":
+        # active skills act in the play phase; status skills (modify) state what holds there
+        return any(isinstance(f, (ast.Active, ast.Modify)) for f in decl.facets)
+    return False
+
+
+def _has_limit(decl, scope: str, n: int) -> bool:
+    for f in decl.facets:
+        lim = getattr(f, "limit", None)
+        if lim is not None and lim.scope == scope and isinstance(lim.count, ast.IntLit) and lim.count.value == n:
+            return True
+    return False
+
+
+def _has_type(decl, t: str) -> bool:
+    if isinstance(decl, ast.SkillDecl):
+        return t in decl.types
+    if t == "locked":  # an equipment card: every trigger forced
+        return all(f.forced for f in decl.facets if isinstance(f, ast.Trigger))
+    return False
+
+
+def check(facts: Facts) -> list:
+    m = facts.m
+    out = []
+    decls = list(m.unique(m.skills)) + [c for c in m.unique(m.cards) if c.kind == "equipment" and c.facets]
+    for d in decls:
+        text = "".join(d.texts)
+        if not text or not _facets(d):
+            continue
+        what = "skill" if isinstance(d, ast.SkillDecl) else "card"
+        windows = _window_names(facts, d)
+        missing: list[str] = []
+        for sentence in _sentences(text):
+            head = _normal(_opening(sentence))
+            for t in EXACT:
+                if t in head and t in m.windows and t not in windows and t not in missing:
+                    missing.append(t)
+            for phase, names in PHASES.items():
+                if any(n in head for n in names) and not any(x in head for x in EXACT) \
+                        and not _uses_phase(facts, d, phase, names) and phase not in missing:
+                    missing.append(phase)
+        for t in missing:
+            fired = "、".join(windows) if windows else "no window"
+            out.append(make("SGS361", f"the text of {what} {d.name.text} names {t}, but its rules fire at {fired}",
+                            d.span, "the text is what players read: a rule that fires at another timing than the "
+                            "text says plays differently from the card on the table", NO_PRINCIPLE_TEXT))
+        for phrase, (scope, n) in LIMITS.items():
+            if phrase in text and not _has_limit(d, scope, n):
+                out.append(make("SGS362", f"the text of {what} {d.name.text} says {phrase}, but no rule of it has "
+                                f"`limit {n} per {scope}`", d.span,
+                                "without the limit the skill can be used again and again", NO_PRINCIPLE_TEXT))
+        for word, t in TYPES.items():
+            if re.search(rf"(^|[；。]){word}", text) and not _has_type(d, t):
+                out.append(make("SGS362", f"the text of {what} {d.name.text} says {word}, but the rules do not "
+                                f"make it `{t}`", d.span, f"a {word} plays differently: "
+                                + {"locked": "it fires by itself, without asking",
+                                   "lord": "only the lord has it",
+                                   "limited": "it works once per game",
+                                   "awaken": "it wakes once and changes the hero"}[t], NO_PRINCIPLE_TEXT))
+        if isinstance(d, ast.SkillDecl):
+            for word, t in TYPES.items():
+                if t in d.types and word not in text:
+                    out.append(make("SGS363", f"{d.name.text} is `{t}` in the rules, but its text does not say "
+                                    f"{word}", d.span, "players read the text: a type they are not told about "
+                                    "surprises them at the table", NO_PRINCIPLE_TEXT))
+    return out

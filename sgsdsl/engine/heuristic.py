@@ -1,0 +1,322 @@
+"""A heuristic bot that plays like a sensible person who knows their own identity.
+
+It knows no card or skill by name. What it knows of the game comes from the
+rules: `hint` declarations (hostile / friendly / self / risky / keep / never,
+and a value), the mode's `win` clauses (identities that win together are
+allies; the mode's lord is public), card kinds and equipment slots, and the
+engine's public record of who harmed or helped whom. From that it decides:
+rebels go for the lord, the lord's side hunts whoever harms the lord, the
+renegade keeps the balance, nobody wastes a card on a friend or a heal on an
+enemy, equipment gets worn.
+"""
+
+from __future__ import annotations
+
+from .agents import Agent
+from .requests import Request
+from .state import Card
+
+MAX_ACTIONS = 40  # per play phase: a safety net against a bot that never stops
+
+
+class HeuristicAgent(Agent):
+    name = "heuristic"
+    tracks = True
+
+    def __init__(self) -> None:
+        self.intent: str | None = None  # what the action being carried out is for
+        self.actions = 0
+        self.turn = -1
+
+    # ---- allegiances ---------------------------------------------------------------------
+    def groups(self, g) -> dict[str, frozenset]:
+        out: dict[str, frozenset] = {}
+        for w in g.mode.wins if g.mode else ():
+            team = frozenset(w.identities)
+            for i in w.identities:
+                out[i] = out.get(i, frozenset()) | team
+        return out
+
+    def lord(self, g):
+        if g.mode is None or g.mode.lord is None:
+            return None
+        return next((p for p in g.players if p.identity == g.mode.lord and p.alive), None)
+
+    def leaning(self, g, q) -> float:
+        """> 0: q seems to side with the lord; < 0: against. From public harm/help only."""
+        lord = self.lord(g)
+        if lord is None:
+            return 0.0
+        if q is lord:
+            return 10.0
+        base = g.help.get((q.seat, lord.seat), 0.0) - g.harm.get((q.seat, lord.seat), 0.0)
+        for x in g.players:
+            if x is q or x is lord or not x.alive:
+                continue
+            bx = g.help.get((x.seat, lord.seat), 0.0) - g.harm.get((x.seat, lord.seat), 0.0)
+            if bx:
+                # harming someone who is against the lord counts as being for the lord
+                sign = 1.0 if bx < 0 else -1.0
+                base += 0.5 * sign * (g.harm.get((q.seat, x.seat), 0.0) - g.help.get((q.seat, x.seat), 0.0))
+        return base
+
+    def role(self, g, ident) -> str:
+        """lordside / rebel / loner: the mode's identity hint, else guessed from the win clauses."""
+        hint = g.rules.hints.get(ident)
+        if hint is not None and hint[0] in ("lordside", "rebel", "loner"):
+            return hint[0]
+        lord = g.mode.lord if g.mode else None
+        return "lordside" if lord is not None and lord in self.groups(g).get(ident, frozenset()) else "rebel"
+
+    def rebels_left(self, g) -> int:
+        """How many players who want the lord dead are still alive (table counts minus revealed deaths)."""
+        n = len(g.players)
+        row = dict(g.mode.table).get(n, ((),))[0] if g.mode else ()
+        total = sum(1 for i in row if self.role(g, i) == "rebel")
+        dead = sum(1 for p in g.players if not p.alive and p.identity_shown and self.role(g, p.identity) == "rebel")
+        return total - dead
+
+    def stance(self, g, me, q) -> float:
+        """> 0 ally, < 0 enemy, 0 unknown."""
+        if q is me:
+            return 5.0
+        if g.mode is None:
+            return -1.0  # no identities: everyone for themselves
+        mine = self.role(g, me.identity)
+        lord = self.lord(g)
+        if q.identity_shown and mine != "loner":
+            theirs = self.role(g, q.identity)
+            return 3.0 if theirs == mine else -3.0
+        lean = self.leaning(g, q)
+        if mine == "lordside":
+            return lean
+        if mine == "rebel":
+            return -lean
+        # the loner: side with the lord against the rebels, then against the lord's side, the lord last
+        others = [p for p in g.players if p.alive and p is not me]
+        if q is lord:
+            return -1.0 if len(others) == 1 else 1.0
+        if self.rebels_left(g) == 0:
+            return -1.0
+        # keep the balance: weaken whichever side is ahead in health
+        ahead = 0.0
+        for p in others:
+            side = 1.0 if p is lord else (1.0 if self.leaning(g, p) > 0 else -1.0 if self.leaning(g, p) < 0 else 0.0)
+            ahead += side * p.hp
+        if ahead > 0:
+            return -1.0 if lean > 0 else 0.0
+        return -1.0 if lean < 0 else 0.0
+
+    def enemies(self, g, me, players):
+        return [q for q in players if q is not me and self.stance(g, me, q) < 0]
+
+    def allies(self, g, me, players):
+        return [q for q in players if self.stance(g, me, q) > 0]
+
+    # ---- values ------------------------------------------------------------------------------
+    def hint(self, g, ident: str) -> tuple[str, int]:
+        return g.rules.hints.get(ident, ("self", 1))
+
+    def value(self, g, me, c: Card) -> float:
+        intent, v = self.hint(g, c.cdef.id)
+        if c.cdef.kind == "equipment" and c.zone == "equip":
+            v += 2  # worn equipment is worth more than the same card in hand
+        if intent == "friendly" and me.wounded:
+            v += 2
+        same = sum(1 for x in me.hand if x.cdef.id == c.cdef.id)
+        return v - 0.5 * max(0, same - 1)
+
+    # ---- the dispatcher ----------------------------------------------------------------------
+    def decide(self, g, req: Request):
+        return getattr(self, "on_" + req.kind)(g, req)
+
+    def on_hero(self, g, req):
+        return max(req.options, key=lambda h: (g.rules.heroes[h].hp_halves + 2 * len(g.rules.heroes[h].skills),
+                                               g.agent_rng.random()))
+
+    def on_confirm(self, g, req):
+        listener = req.context
+        if listener is not None and hasattr(listener, "skill"):
+            intent, _ = self.hint(g, listener.skill.id)
+            if intent == "never":
+                return False
+            if intent == "risky" and req.player.hp <= 2:
+                return False
+        return True
+
+    def on_skill(self, g, req):
+        for L in req.options:
+            if self.hint(g, L.skill.id)[0] != "never":
+                return L
+        return req.options[0] if req.lo else None
+
+    def on_option(self, g, req):
+        return req.options[g.agent_rng.randrange(len(req.options))]
+
+    # ---- play phase --------------------------------------------------------------------------
+    def on_play(self, g, req):
+        me = req.player
+        if g.turn_no != self.turn:
+            self.turn, self.actions = g.turn_no, 0
+        self.actions += 1
+        if self.actions > MAX_ACTIONS:
+            return None
+        best, best_score = None, 0.0
+        for opt in req.options:
+            score, intent = self.score(g, me, opt)
+            if score > best_score:
+                best, best_score, self.intent = opt, score, intent
+        if best is None:
+            self.intent = None
+        return best
+
+    def score(self, g, me, opt) -> tuple[float, str | None]:
+        kind, what = opt
+        if kind == "card":
+            return self.card_score(g, me, what)
+        if kind == "viewas":
+            inst, v, src = what
+            probe = g.virtual(v.card, src[: v.count], inst.skill)
+            s, intent = self.card_score(g, me, probe)
+            cost = min(self.value(g, me, c) for c in src) if src else 0
+            return s - 0.3 * cost - 0.5 * (v.count - 1), intent
+        inst, a = what
+        intent, v = self.hint(g, inst.skill.id)
+        if intent == "never":
+            return 0.0, None
+        if intent == "risky":
+            return (v if me.hp >= 3 and len(me.hand) < me.hp + 2 else 0.0), intent
+        if a.target is not None and a.target.kind == "some":
+            cands = [q for q in g.alive_from_current() if a.target.where is None or a.target.where(g, me, q)]
+            good = self.enemies(g, me, cands) if intent == "hostile" else self.allies(g, me, cands)
+            if not good:
+                return 0.0, None
+        if intent == "friendly" and a.target is not None and len(me.hand) <= me.hp and not me.wounded:
+            return 0.0, None
+        if intent == "self" and not me.cards:
+            return 0.0, None
+        return v * 0.8, intent
+
+    def card_score(self, g, me, c: Card) -> tuple[float, str | None]:
+        intent, v = self.hint(g, c.cdef.id)
+        cd = c.cdef
+        if cd.kind == "equipment":
+            old = me.equip.get(cd.slot)
+            if old is None:
+                return 6.0 + v, "self"
+            if cd.slot == "weapon" and cd.range > old.cdef.range:
+                return 2.0, "self"
+            return 0.0, None
+        if intent in ("keep", "never"):
+            return 0.0, None
+        if intent == "risky":
+            return (0.5 if g.agent_rng.random() < 0.15 else 0.0), intent
+        cands = g.target_candidates(me, c)
+        spec = cd.target
+        if spec is not None and spec.kind == "all":
+            others = [q for q in cands if q is not me]
+            foes, friends = len(self.enemies(g, me, others)), len(self.allies(g, me, others))
+            if intent == "hostile":
+                return (v + foes - friends if foes > friends else 0.0), intent
+            if intent == "friendly":
+                hurt = [q for q in cands if q.wounded]
+                good = len(self.allies(g, me, hurt)) - len(self.enemies(g, me, hurt))
+                return (v + good if good > 0 else 0.0), intent
+            return float(v), intent
+        if intent == "hostile":
+            foes = self.enemies(g, me, cands)
+            if not foes:
+                return 0.0, None
+            return v + 1.5 - 0.3 * min(q.hp for q in foes), intent
+        if intent == "friendly":
+            good = [q for q in self.allies(g, me, cands) if q.wounded]
+            return (v + 2 if good else 0.0), intent
+        return float(v), intent
+
+    # ---- choosing players and cards ----------------------------------------------------------
+    def on_players(self, g, req):
+        me = req.player
+        intent = self.intent or self.frame_intent(g)
+        ranked = sorted(req.options, key=lambda q: (self.stance(g, me, q), q.hp, q.seat))
+        if intent == "hostile":
+            foes = [q for q in ranked if self.stance(g, me, q) < 0]
+            pick = foes[: req.hi] if len(foes) >= req.lo else ranked[: max(req.lo, 1)]
+        else:
+            friends = sorted(req.options, key=lambda q: (-self.stance(g, me, q), q.hp - q.max_hp, q.seat))
+            pick = friends[: max(req.lo, 1)]
+        return pick[: req.hi] if len(pick) >= req.lo else ranked[: req.lo]
+
+    def frame_intent(self, g) -> str | None:
+        for f in reversed(g.stack):
+            if f.ident is not None:
+                intent = g.rules.hints.get(f.ident, (None, 0))[0]
+                if intent is not None:
+                    return intent
+        return None
+
+    def on_cards(self, g, req):
+        me = req.player
+        mine = [c for c in req.options if c.owner is me]
+        theirs = [c for c in req.options if c.owner is not None and c.owner is not me]
+        loose = [c for c in req.options if c.owner is None]
+        n = req.lo
+        if loose and not mine:  # cards on the table (五谷丰登, 遗计): the best ones
+            return sorted(loose, key=lambda c: -self.value(g, me, c))[:max(n, 1)]
+        if theirs and not mine:
+            owner = theirs[0].owner
+            friend = self.stance(g, me, owner) > 0
+            def rank(c):
+                if friend:  # take a friend's burden: their delayed tricks first
+                    return (0 if c.zone == "judge" else 2 if c.zone == "hand" else 1, g.agent_rng.random())
+                if c.zone == "hand":
+                    return (1, g.agent_rng.random())  # hidden: any
+                return (0 if c.zone == "equip" else 2, -self.value(g, me, c))
+            return sorted(theirs, key=rank)[:max(n, 1)]
+        # my own cards: give up the least valuable ones
+        ranked = sorted(req.options, key=lambda c: (self.value(g, me, c), c.uid))
+        if req.hi > req.lo:
+            cheap = [c for c in ranked if self.value(g, me, c) <= 3]
+            n = max(req.lo, min(req.hi, len(cheap)))
+        return ranked[:max(n, req.lo)]
+
+    # ---- responses -----------------------------------------------------------------------------
+    def on_respond(self, g, req):
+        me = req.player
+        pattern = req.context
+        intent, _ = self.hint(g, pattern)
+        subject = self.subject(g)
+        if intent == "keep" and subject is not None:
+            card, target = subject
+            cint, cval = self.hint(g, card.cdef.id) if isinstance(card, Card) else ("self", 1)
+            if target is None:
+                return None
+            st = self.stance(g, me, target)
+            harmful_to_friend = cint in ("hostile", "risky") and st > 0
+            good_for_foe = cint in ("friendly", "self") and st < 0 and cval >= 5
+            if not (harmful_to_friend or good_for_foe):
+                return None
+        if intent == "friendly":
+            who = self.endangered(g)
+            if who is not None and self.stance(g, me, who) <= 0:
+                return None
+        cards = [o for o in req.options if isinstance(o, Card)]
+        if cards:
+            return min(cards, key=lambda c: (self.value(g, me, c), c.uid))
+        return req.options[0]
+
+    def subject(self, g):
+        """(card, target) of the innermost event that carries a card and a target."""
+        for f in reversed(g.stack):
+            ev = f.event
+            if ev is not None and hasattr(ev, "card") and hasattr(ev, "target"):
+                return ev.card, ev.target
+        return None
+
+    def endangered(self, g):
+        for f in reversed(g.stack):
+            ev = f.event
+            for field in ("who", "target"):
+                p = getattr(ev, field, None) if ev is not None else None
+                if p is not None and hasattr(p, "hp") and p.hp < 1:
+                    return p
+        return None

@@ -1,0 +1,68 @@
+"""The interpreter: determinism, batches, invariants, logs."""
+
+import json
+
+from sgsdsl.engine.log import GameLog
+from sgsdsl.sim import game_seed, new_game, run_batch, summarize
+
+
+def _play(rules, seed, agent="random", players=5):
+    log = GameLog()
+    g = new_game(rules, "identity", players, seed, agent, log, invariants=True)
+    over = g.run()
+    return g, over, log
+
+
+def test_same_seed_same_log(rules):
+    for agent in ("random", "heuristic"):
+        _, _, a = _play(rules, 7, agent)
+        _, _, b = _play(rules, 7, agent)
+        assert a.text() == b.text() and a.jsonl() == b.jsonl()
+        _, _, c = _play(rules, 8, agent)
+        assert c.text() != a.text()
+
+
+def test_games_end_with_a_winner_or_a_reported_draw(rules):
+    for seed in range(20):
+        g, over, log = _play(rules, seed)
+        assert over.winners or "平局" in over.reason or "耗尽" in over.reason
+        assert log.lines[-1].startswith(f"[第{g.turn_no}回合") and "游戏结束" in log.lines[-1]
+
+
+def test_turn_cap_is_a_draw(rules):
+    g = new_game(rules, "identity", 5, 3, "first", None, turn_cap=3)
+    over = g.run()
+    assert over.winners == () and "平局" in over.reason and g.turn_no == 3
+
+
+def test_workers_give_the_figures_of_one_worker(rules):
+    one, _ = run_batch(rules, mode="identity", players=5, games=24, seed=5, agent="random", workers=1)
+    two, _ = run_batch(rules, mode="identity", players=5, games=24, seed=5, agent="random", workers=2)
+    assert [(r.seed, r.winners, r.turns, r.seats) for r in one] == [(r.seed, r.winners, r.turns, r.seats) for r in two]
+    a = summarize(rules, one, seed=5, mode="identity", players=5, agent="random", seconds=1)
+    b = summarize(rules, two, seed=5, mode="identity", players=5, agent="random", seconds=1)
+    a.pop("seconds"), b.pop("seconds"), a.pop("games_per_second"), b.pop("games_per_second")
+    assert a == b
+
+
+def test_jsonl_records_carry_parents_and_locations(rules):
+    _, _, log = _play(rules, 11)
+    recs = [json.loads(line) for line in log.jsonl().splitlines()]
+    ids = {r["id"] for r in recs if "id" in r}
+    assert all(r["parent"] in ids or r["parent"] == 0 for r in recs if "parent" in r)
+    fired = [r for r in recs if r["kind"] == "say" and "发动" in r["text"]]
+    assert fired and all(r["loc"].startswith("rules/") for r in fired)
+
+
+def test_log_lines_name_turn_phase_and_rules_location(rules):
+    _, _, log = _play(rules, 2)
+    uses = [line for line in log.lines if " 使用 " in line and "→" in line]
+    assert uses and all(line.startswith("[第") and "阶段]" in line for line in uses)
+    assert any("‹rules/standard/" in line for line in log.lines if "发动" in line)
+
+
+def test_seeds_of_a_batch_do_not_depend_on_its_size(rules):
+    small, _ = run_batch(rules, mode="identity", players=4, games=3, seed=9, agent="random")
+    big, _ = run_batch(rules, mode="identity", players=4, games=6, seed=9, agent="random")
+    assert [r.seed for r in small] == [game_seed(9, i) for i in range(3)]
+    assert [(r.winners, r.turns) for r in small] == [(r.winners, r.turns) for r in big[:3]]
