@@ -479,7 +479,7 @@ def q_distance(g, a_a, a_b):
     return g.seat_distance(a_a, a_b)
 
 
-def q_distance_floor(g, a_a, a_b):
+def qf_distance(g, a_a, a_b):
     # floor of 距离 — rules/core/quantities.sgs:5
     return (0 if (a_a == a_b) else 1)
 
@@ -511,6 +511,11 @@ def q_effective(g, a_card, a_target):
 
 def q_armor_valid(g, a_p):
     # quantity 防具有效 — rules/core/quantities.sgs:18
+    return True
+
+
+def q_usable(g, a_p, a_c):
+    # quantity 可以使用 — rules/core/quantities.sgs:21
     return True
 
 
@@ -611,13 +616,14 @@ TABLES = T.Tables(
         T.FlowDef(id='die', name='死亡', event='death', result=None, fn=flow_die, opens=('death_window', 'rewards'), doc='死亡：亮出身份，检测胜负，死亡时机，弃置所有牌，执行奖惩', loc='rules/core/flows.sgs:220'),
     ),
     quantities=(
-        T.QuantityDef(id='distance', name='距离', params=('a', 'b'), type='int', base=q_distance, floor=q_distance_floor, doc='两名角色间的距离：座次距离，经坐骑与技能修正，至少为1', loc='rules/core/quantities.sgs:4'),
+        T.QuantityDef(id='distance', name='距离', params=('a', 'b'), type='int', base=q_distance, floor=qf_distance, doc='两名角色间的距离：座次距离，经坐骑与技能修正，至少为1', loc='rules/core/quantities.sgs:4'),
         T.QuantityDef(id='attack_range', name='攻击范围', params=('p',), type='int', base=q_attack_range, floor=None, doc='未装备武器时为1；装备武器后为武器的攻击范围', loc='rules/core/quantities.sgs:7'),
         T.QuantityDef(id='in_range', name='在攻击范围内', params=('a', 'b'), type='bool', base=q_in_range, floor=None, doc='b在a的攻击范围内', loc='rules/core/quantities.sgs:9'),
         T.QuantityDef(id='hand_limit', name='手牌上限', params=('p',), type='int', base=q_hand_limit, floor=None, doc='手牌上限等于当前体力值', loc='rules/core/quantities.sgs:11'),
         T.QuantityDef(id='targetable', name='可成为目标', params=('user', 'target', 'card'), type='bool', base=q_targetable, floor=None, doc='判定区里不能有同名的延时类锦囊牌；技能在此禁止成为目标 (空城、谦逊)', loc='rules/core/quantities.sgs:13'),
         T.QuantityDef(id='effective', name='有效', params=('card', 'target'), type='bool', base=q_effective, floor=None, doc='牌对目标有效；技能可令牌对其无效 (仁王盾)', loc='rules/core/quantities.sgs:16'),
         T.QuantityDef(id='armor_valid', name='防具有效', params=('p',), type='bool', base=q_armor_valid, floor=None, doc='防具的技能有效；青釭剑令其无效', loc='rules/core/quantities.sgs:18'),
+        T.QuantityDef(id='usable', name='可以使用', params=('p', 'c'), type='bool', base=q_usable, floor=None, doc='p可以使用这张牌；技能在此禁止使用某些牌', loc='rules/core/quantities.sgs:21'),
     ),
     binds=(
         ('turn', 'turn'),
@@ -625,6 +631,7 @@ TABLES = T.Tables(
         ('aim', 'aim'),
         ('moved', 'cards_moved'),
         ('targetable', 'targetable'),
+        ('usable', 'usable'),
     ),
     cards=(
         T.CardDef(

@@ -585,22 +585,22 @@ def sk_hujia_on0(g, me, ev):
 
 
 def sk_fankui_on0_when(g, me, ev):
-    # 反馈 on 受到伤害后: when — rules/standard/heroes_wei.sgs:98
+    # 反馈 on 受到伤害后: when — rules/standard/heroes_wei.sgs:99
     return ((ev.source is not None) and (ev.source != me) and (ev.source.card_count > 0))
 
 
 def sk_fankui_on0(g, me, ev):
-    # 反馈 on 受到伤害后 — rules/standard/heroes_wei.sgs:98
+    # 反馈 on 受到伤害后 — rules/standard/heroes_wei.sgs:99
     g.gain(me, g.choose_card(me, ev.source.cards, '获得伤害来源的一张牌'))
 
 
 def sk_guicai_on0_when(g, me, ev):
-    # 鬼才 on 判定牌生效前: when — rules/standard/heroes_wei.sgs:133
+    # 鬼才 on 判定牌生效前: when — rules/standard/heroes_wei.sgs:134
     return (me.hand_count > 0)
 
 
 def sk_guicai_on0(g, me, ev):
-    # 鬼才 on 判定牌生效前 — rules/standard/heroes_wei.sgs:133
+    # 鬼才 on 判定牌生效前 — rules/standard/heroes_wei.sgs:134
     v_c_7 = g.choose_card(me, me.hand, '打出一张手牌代替判定牌')
     g.say(me, ' 打出 ', v_c_7, ' 代替判定牌 ', ev.card)
     g.put(v_c_7, 'processing', None)
@@ -609,12 +609,12 @@ def sk_guicai_on0(g, me, ev):
 
 
 def sk_ganglie_on0_when(g, me, ev):
-    # 刚烈 on 受到伤害后: when — rules/standard/heroes_wei.sgs:164
+    # 刚烈 on 受到伤害后: when — rules/standard/heroes_wei.sgs:165
     return ((ev.source is not None) and ev.source.alive)
 
 
 def sk_ganglie_on0(g, me, ev):
-    # 刚烈 on 受到伤害后 — rules/standard/heroes_wei.sgs:164
+    # 刚烈 on 受到伤害后 — rules/standard/heroes_wei.sgs:165
     v_src = ev.source
     if (g.call_flow('judge', who=me, reason='刚烈').card.suit != 'heart'):
         v_o_2 = '受到1点伤害'
@@ -627,12 +627,12 @@ def sk_ganglie_on0(g, me, ev):
 
 
 def sk_tuxi_on0_when(g, me, ev):
-    # 突袭 on 摸牌阶段开始时: when — rules/standard/heroes_wei.sgs:208
+    # 突袭 on 摸牌阶段开始时: when — rules/standard/heroes_wei.sgs:209
     return (len([it for it in g.others(me) if (it.hand_count > 0)]) > 0)
 
 
 def sk_tuxi_on0(g, me, ev):
-    # 突袭 on 摸牌阶段开始时 — rules/standard/heroes_wei.sgs:208
+    # 突袭 on 摸牌阶段开始时 — rules/standard/heroes_wei.sgs:209
     targets = g.choose_players(me, [it for it in g.alive_from_current() if ((it != me) and (it.hand_count > 0))], 1, 2, '突袭 on 摸牌阶段开始时')
     ev.draw_given_up = True
     for v_p_8 in list(targets):
@@ -640,38 +640,38 @@ def sk_tuxi_on0(g, me, ev):
 
 
 def sk_luoyi_on0_when(g, me, ev):
-    # 裸衣 on 摸牌阶段摸牌时: when — rules/standard/heroes_wei.sgs:244
+    # 裸衣 on 摸牌阶段摸牌时: when — rules/standard/heroes_wei.sgs:245
     return (ev.draw_count > 0)
 
 
 def sk_luoyi_on0(g, me, ev):
-    # 裸衣 on 摸牌阶段摸牌时 — rules/standard/heroes_wei.sgs:244
+    # 裸衣 on 摸牌阶段摸牌时 — rules/standard/heroes_wei.sgs:245
     ev.draw_count -= 1
     g.set_mark(me, 'luoyi_on', 1)
 
 
 def sk_luoyi_on1_when(g, me, ev):
-    # 裸衣 on 造成伤害时: when — rules/standard/heroes_wei.sgs:248
+    # 裸衣 on 造成伤害时: when — rules/standard/heroes_wei.sgs:249
     return ((me.marks.get('luoyi_on', 0) > 0) and (T.is_card(ev.card, 'sha') or T.is_card(ev.card, 'juedou')))
 
 
 def sk_luoyi_on1(g, me, ev):
-    # 裸衣 on 造成伤害时 — rules/standard/heroes_wei.sgs:248
+    # 裸衣 on 造成伤害时 — rules/standard/heroes_wei.sgs:249
     ev.amount += 1
 
 
 def sk_tiandu_on0_when(g, me, ev):
-    # 天妒 on 判定牌生效后: when — rules/standard/heroes_wei.sgs:293
+    # 天妒 on 判定牌生效后: when — rules/standard/heroes_wei.sgs:294
     return (ev.card.zone == 'processing')
 
 
 def sk_tiandu_on0(g, me, ev):
-    # 天妒 on 判定牌生效后 — rules/standard/heroes_wei.sgs:293
+    # 天妒 on 判定牌生效后 — rules/standard/heroes_wei.sgs:294
     g.gain(me, ev.card)
 
 
 def sk_yiji_on0(g, me, ev):
-    # 遗计 on 受到伤害后 — rules/standard/heroes_wei.sgs:317
+    # 遗计 on 受到伤害后 — rules/standard/heroes_wei.sgs:318
     v_n_2 = 0
     while g.loop_guard() and ((v_n_2 < ev.amount) and ((v_n_2 == 0) or g.ask(me, '再发动一次【遗计】？'))):
         v_n_2 += 1
@@ -680,12 +680,12 @@ def sk_yiji_on0(g, me, ev):
 
 
 def sk_qingguo_viewas0_where(g, me, it):
-    # 倾国 viewas 闪 — rules/standard/heroes_wei.sgs:356
+    # 倾国 viewas 闪 — rules/standard/heroes_wei.sgs:357
     return it.black
 
 
 def sk_luoshen_on0(g, me, ev):
-    # 洛神 on 准备阶段开始时 — rules/standard/heroes_wei.sgs:389
+    # 洛神 on 准备阶段开始时 — rules/standard/heroes_wei.sgs:390
     while g.loop_guard() and True:
         v_c_9 = g.call_flow('judge', who=me, reason='洛神').card
         if (not v_c_9.black):
@@ -1687,162 +1687,162 @@ def t_114_expect0(g):
 
 
 def t_115_expect0(g):
-    # test 其他魏势力角色代为打出【闪】 — rules/standard/heroes_wei.sgs:55
+    # test 其他魏势力角色代为打出【闪】 — rules/standard/heroes_wei.sgs:56
     return ((g.seat_of('caocao').hp == 4) and (g.seat_of('simayi').hand_count == 0))
 
 
 def t_116_expect0(g):
-    # test 从当前回合角色起依次询问 — rules/standard/heroes_wei.sgs:70
+    # test 从当前回合角色起依次询问 — rules/standard/heroes_wei.sgs:71
     return ((g.seat_of('caocao').hp == 4) and (g.seat_of('zhangliao').hand_count == 1) and (g.seat_of('xiahoudun').hand_count == 0))
 
 
 def t_117_expect0(g):
-    # test 非主公没有护驾 — rules/standard/heroes_wei.sgs:81
+    # test 非主公没有护驾 — rules/standard/heroes_wei.sgs:82
     return ((g.seat_of('caocao').hp == 3) and ('sha' in [c.name for c in g.seat_of('caocao').hand]) and (g.seat_of('simayi').hand_count == 1))
 
 
 def t_118_expect0(g):
-    # test 没有其他魏势力角色时不能发动 — rules/standard/heroes_wei.sgs:91
+    # test 没有其他魏势力角色时不能发动 — rules/standard/heroes_wei.sgs:92
     return ((g.seat_of('caocao').hp == 3) and ('sha' in [c.name for c in g.seat_of('caocao').hand]) and (g.seat_of('liubei').hand_count == 1))
 
 
 def t_119_expect0(g):
-    # test 获得伤害来源的一张手牌 — rules/standard/heroes_wei.sgs:107
+    # test 获得伤害来源的一张手牌 — rules/standard/heroes_wei.sgs:108
     return ((g.seat_of('simayi').hp == 2) and ('tao' in [c.name for c in g.seat_of('simayi').hand]) and (g.seat_of('guanyu').hand_count == 0))
 
 
 def t_120_expect0(g):
-    # test 可以获得伤害来源装备区里的牌 — rules/standard/heroes_wei.sgs:115
+    # test 可以获得伤害来源装备区里的牌 — rules/standard/heroes_wei.sgs:116
     return ((g.seat_of('guanyu').weapon is None) and ('qinglong' in [c.name for c in g.seat_of('simayi').hand]) and ('tao' in [c.name for c in g.seat_of('guanyu').hand]))
 
 
 def t_121_expect0(g):
-    # test 伤害来源没有牌时不能发动 — rules/standard/heroes_wei.sgs:126
+    # test 伤害来源没有牌时不能发动 — rules/standard/heroes_wei.sgs:127
     return ((g.seat_of('simayi').hp == 2) and (len(g.seat_of('simayi').judges) == 0))
 
 
 def t_122_expect0(g):
-    # test 改判自己的【乐不思蜀】 — rules/standard/heroes_wei.sgs:146
+    # test 改判自己的【乐不思蜀】 — rules/standard/heroes_wei.sgs:147
     return ((g.seat_of('simayi').hand_count == 2) and ('tao' not in [c.name for c in g.seat_of('simayi').hand]) and (len(g.seat_of('simayi').judges) == 0))
 
 
 def t_123_expect0(g):
-    # test 改判其他角色的【八卦阵】 — rules/standard/heroes_wei.sgs:157
+    # test 改判其他角色的【八卦阵】 — rules/standard/heroes_wei.sgs:158
     return ((g.seat_of('guanyu').hp == 3) and (g.seat_of('simayi').hand_count == 0))
 
 
 def t_124_expect0(g):
-    # test 判定不为♥：手牌不足两张的伤害来源受到1点伤害 — rules/standard/heroes_wei.sgs:183
+    # test 判定不为♥：手牌不足两张的伤害来源受到1点伤害 — rules/standard/heroes_wei.sgs:184
     return ((g.seat_of('guanyu').hp == 3) and (g.seat_of('xiahoudun').hp == 3) and (g.seat_of('guanyu').hand_count == 1))
 
 
 def t_125_expect0(g):
-    # test 判定不为♥：伤害来源可以弃置两张手牌 — rules/standard/heroes_wei.sgs:192
+    # test 判定不为♥：伤害来源可以弃置两张手牌 — rules/standard/heroes_wei.sgs:193
     return ((g.seat_of('guanyu').hp == 4) and (g.seat_of('guanyu').hand_count == 0))
 
 
 def t_126_expect0(g):
-    # test 判定为♥：没有效果 — rules/standard/heroes_wei.sgs:201
+    # test 判定为♥：没有效果 — rules/standard/heroes_wei.sgs:202
     return ((g.seat_of('guanyu').hp == 4) and (g.seat_of('guanyu').hand_count == 1) and (g.seat_of('xiahoudun').hp == 3))
 
 
 def t_127_expect0(g):
-    # test 放弃摸牌，获得两名角色的各一张手牌 — rules/standard/heroes_wei.sgs:220
+    # test 放弃摸牌，获得两名角色的各一张手牌 — rules/standard/heroes_wei.sgs:221
     return ((g.seat_of('zhangliao').hand_count == 2) and ('shan' in [c.name for c in g.seat_of('zhangliao').hand]) and ('tao' in [c.name for c in g.seat_of('zhangliao').hand]))
 
 
 def t_127_expect1(g):
-    # test 放弃摸牌，获得两名角色的各一张手牌 — rules/standard/heroes_wei.sgs:221
+    # test 放弃摸牌，获得两名角色的各一张手牌 — rules/standard/heroes_wei.sgs:222
     return ((g.seat_of('simayi').hand_count == 0) and (g.seat_of('guojia').hand_count == 0))
 
 
 def t_128_expect0(g):
-    # test 只选择一名角色 — rules/standard/heroes_wei.sgs:229
+    # test 只选择一名角色 — rules/standard/heroes_wei.sgs:230
     return ((g.seat_of('zhangliao').hand_count == 1) and ('tao' in [c.name for c in g.seat_of('zhangliao').hand]) and (g.seat_of('simayi').hand_count == 2))
 
 
 def t_129_expect0(g):
-    # test 不发动则照常摸牌 — rules/standard/heroes_wei.sgs:236
+    # test 不发动则照常摸牌 — rules/standard/heroes_wei.sgs:237
     return ((g.seat_of('zhangliao').hand_count == 2) and (g.seat_of('simayi').hand_count == 1))
 
 
 def t_130_expect0(g):
-    # test 少摸一张牌，【杀】的伤害+1 — rules/standard/heroes_wei.sgs:254
+    # test 少摸一张牌，【杀】的伤害+1 — rules/standard/heroes_wei.sgs:255
     return ((g.seat_of('xuchu').hand_count == 1) and (g.seat_of('guanyu').hp == 2))
 
 
 def t_131_expect0(g):
-    # test 【决斗】的伤害+1 — rules/standard/heroes_wei.sgs:261
+    # test 【决斗】的伤害+1 — rules/standard/heroes_wei.sgs:262
     return (g.seat_of('guanyu').hp == 2)
 
 
 def t_132_expect0(g):
-    # test 其他牌的伤害不加 — rules/standard/heroes_wei.sgs:268
+    # test 其他牌的伤害不加 — rules/standard/heroes_wei.sgs:269
     return (g.seat_of('guanyu').hp == 3)
 
 
 def t_133_expect0(g):
-    # test 不发动则摸两张牌，伤害不加 — rules/standard/heroes_wei.sgs:275
+    # test 不发动则摸两张牌，伤害不加 — rules/standard/heroes_wei.sgs:276
     return ((g.seat_of('xuchu').hand_count == 2) and (g.seat_of('guanyu').hp == 3))
 
 
 def t_134_expect0(g):
-    # test 效果只持续到本回合结束 — rules/standard/heroes_wei.sgs:286
+    # test 效果只持续到本回合结束 — rules/standard/heroes_wei.sgs:287
     return (g.seat_of('guanyu').hp == 3)
 
 
 def t_135_expect0(g):
-    # test 获得【乐不思蜀】的判定牌 — rules/standard/heroes_wei.sgs:300
+    # test 获得【乐不思蜀】的判定牌 — rules/standard/heroes_wei.sgs:301
     return ((g.seat_of('guojia').hand_count == 3) and ('sha' in [c.name for c in g.seat_of('guojia').hand]))
 
 
 def t_136_expect0(g):
-    # test 其他角色的判定牌不能获得 — rules/standard/heroes_wei.sgs:311
+    # test 其他角色的判定牌不能获得 — rules/standard/heroes_wei.sgs:312
     return ((g.seat_of('guojia').hand_count == 2) and (len([it for it in g.seat_of('guojia').hand if (it.suit == 'diamond')]) == 2))
 
 
 def t_137_expect0(g):
-    # test 将两张牌分别交给自己和其他角色 — rules/standard/heroes_wei.sgs:331
+    # test 将两张牌分别交给自己和其他角色 — rules/standard/heroes_wei.sgs:332
     return ((g.seat_of('guojia').hp == 2) and (g.seat_of('guojia').hand_count == 1) and ('shan' in [c.name for c in g.seat_of('guojia').hand]) and ('tao' in [c.name for c in g.seat_of('guanyu').hand]))
 
 
 def t_138_expect0(g):
-    # test 受到2点伤害可以发动两次 — rules/standard/heroes_wei.sgs:340
+    # test 受到2点伤害可以发动两次 — rules/standard/heroes_wei.sgs:341
     return ((g.seat_of('guojia').hp == 1) and (g.seat_of('guojia').hand_count == 4))
 
 
 def t_139_expect0(g):
-    # test 受到2点伤害可以只发动一次 — rules/standard/heroes_wei.sgs:349
+    # test 受到2点伤害可以只发动一次 — rules/standard/heroes_wei.sgs:350
     return ((g.seat_of('guojia').hp == 1) and (g.seat_of('guojia').hand_count == 1) and (g.seat_of('xuchu').hand_count == 2))
 
 
 def t_140_expect0(g):
-    # test 将黑色手牌当【闪】使用 — rules/standard/heroes_wei.sgs:363
+    # test 将黑色手牌当【闪】使用 — rules/standard/heroes_wei.sgs:364
     return ((g.seat_of('zhenji').hp == 3) and (g.seat_of('zhenji').hand_count == 0))
 
 
 def t_141_expect0(g):
-    # test 红色手牌不能当【闪】 — rules/standard/heroes_wei.sgs:373
+    # test 红色手牌不能当【闪】 — rules/standard/heroes_wei.sgs:374
     return ((g.seat_of('zhenji').hp == 3) and ('tao' in [c.name for c in g.seat_of('zhenji').hand]) and (g.seat_of('zhenji').hand_count == 1))
 
 
 def t_142_expect0(g):
-    # test 将黑色手牌当【闪】打出 (护驾) — rules/standard/heroes_wei.sgs:384
+    # test 将黑色手牌当【闪】打出 (护驾) — rules/standard/heroes_wei.sgs:385
     return ((g.seat_of('caocao').hp == 4) and (g.seat_of('zhenji').hand_count == 0))
 
 
 def t_143_expect0(g):
-    # test 黑色则获得并重复，直到红色 — rules/standard/heroes_wei.sgs:403
+    # test 黑色则获得并重复，直到红色 — rules/standard/heroes_wei.sgs:404
     return ((g.seat_of('zhenji').hand_count == 4) and (len([it for it in g.seat_of('zhenji').hand if T.is_card(it, 'sha')]) == 2) and ('tao' not in [c.name for c in g.seat_of('zhenji').hand]))
 
 
 def t_144_expect0(g):
-    # test 可以不再重复 — rules/standard/heroes_wei.sgs:411
+    # test 可以不再重复 — rules/standard/heroes_wei.sgs:412
     return ((g.seat_of('zhenji').hand_count == 3) and (len([it for it in g.seat_of('zhenji').hand if T.is_card(it, 'sha')]) == 1))
 
 
 def t_145_expect0(g):
-    # test 第一次判定为红色则什么也不获得 — rules/standard/heroes_wei.sgs:419
+    # test 第一次判定为红色则什么也不获得 — rules/standard/heroes_wei.sgs:420
     return ((g.seat_of('zhenji').hand_count == 2) and ('tao' not in [c.name for c in g.seat_of('zhenji').hand]) and ('sha' in [c.name for c in g.seat_of('zhenji').hand]))
 
 
@@ -2178,7 +2178,7 @@ TABLES = T.Tables(
     ),
     counters=(
         T.CounterDef(id='rende_given', name='仁德给出', scope='phase', loc='rules/standard/heroes_shu.sgs:7'),
-        T.CounterDef(id='luoyi_on', name='裸衣', scope='turn', loc='rules/standard/heroes_wei.sgs:243'),
+        T.CounterDef(id='luoyi_on', name='裸衣', scope='turn', loc='rules/standard/heroes_wei.sgs:244'),
         T.CounterDef(id='keji_sha', name='克己出杀', scope='turn', loc='rules/standard/heroes_wu.sgs:109'),
     ),
     cards=(
@@ -2584,12 +2584,12 @@ TABLES = T.Tables(
         T.HeroDef(id='machao', name='马超', kingdom='shu', hp_halves=8, gender='male', skills=('mashu', 'tieqi'), pairs=(), never_lord=False, text='', loc='rules/standard/heroes_shu.sgs:262'),
         T.HeroDef(id='huangyueying', name='黄月英', kingdom='shu', hp_halves=6, gender='female', skills=('jizhi', 'qicai'), pairs=(), never_lord=False, text='', loc='rules/standard/heroes_shu.sgs:314'),
         T.HeroDef(id='caocao', name='曹操', kingdom='wei', hp_halves=8, gender='male', skills=('jianxiong', 'hujia'), pairs=(), never_lord=False, text='', loc='rules/standard/heroes_wei.sgs:4'),
-        T.HeroDef(id='simayi', name='司马懿', kingdom='wei', hp_halves=6, gender='male', skills=('fankui', 'guicai'), pairs=(), never_lord=False, text='', loc='rules/standard/heroes_wei.sgs:95'),
-        T.HeroDef(id='xiahoudun', name='夏侯惇', kingdom='wei', hp_halves=8, gender='male', skills=('ganglie',), pairs=(), never_lord=False, text='', loc='rules/standard/heroes_wei.sgs:161'),
-        T.HeroDef(id='zhangliao', name='张辽', kingdom='wei', hp_halves=8, gender='male', skills=('tuxi',), pairs=(), never_lord=False, text='', loc='rules/standard/heroes_wei.sgs:205'),
-        T.HeroDef(id='xuchu', name='许褚', kingdom='wei', hp_halves=8, gender='male', skills=('luoyi',), pairs=(), never_lord=False, text='', loc='rules/standard/heroes_wei.sgs:240'),
-        T.HeroDef(id='guojia', name='郭嘉', kingdom='wei', hp_halves=6, gender='male', skills=('tiandu', 'yiji'), pairs=(), never_lord=False, text='', loc='rules/standard/heroes_wei.sgs:290'),
-        T.HeroDef(id='zhenji', name='甄姬', kingdom='wei', hp_halves=6, gender='female', skills=('qingguo', 'luoshen'), pairs=(), never_lord=False, text='', loc='rules/standard/heroes_wei.sgs:353'),
+        T.HeroDef(id='simayi', name='司马懿', kingdom='wei', hp_halves=6, gender='male', skills=('fankui', 'guicai'), pairs=(), never_lord=False, text='', loc='rules/standard/heroes_wei.sgs:96'),
+        T.HeroDef(id='xiahoudun', name='夏侯惇', kingdom='wei', hp_halves=8, gender='male', skills=('ganglie',), pairs=(), never_lord=False, text='', loc='rules/standard/heroes_wei.sgs:162'),
+        T.HeroDef(id='zhangliao', name='张辽', kingdom='wei', hp_halves=8, gender='male', skills=('tuxi',), pairs=(), never_lord=False, text='', loc='rules/standard/heroes_wei.sgs:206'),
+        T.HeroDef(id='xuchu', name='许褚', kingdom='wei', hp_halves=8, gender='male', skills=('luoyi',), pairs=(), never_lord=False, text='', loc='rules/standard/heroes_wei.sgs:241'),
+        T.HeroDef(id='guojia', name='郭嘉', kingdom='wei', hp_halves=6, gender='male', skills=('tiandu', 'yiji'), pairs=(), never_lord=False, text='', loc='rules/standard/heroes_wei.sgs:291'),
+        T.HeroDef(id='zhenji', name='甄姬', kingdom='wei', hp_halves=6, gender='female', skills=('qingguo', 'luoshen'), pairs=(), never_lord=False, text='', loc='rules/standard/heroes_wei.sgs:354'),
         T.HeroDef(id='sunquan', name='孙权', kingdom='wu', hp_halves=8, gender='male', skills=('zhiheng', 'jiuyuan'), pairs=(), never_lord=False, text='', loc='rules/standard/heroes_wu.sgs:4'),
         T.HeroDef(id='ganning', name='甘宁', kingdom='wu', hp_halves=8, gender='male', skills=('qixi',), pairs=(), never_lord=False, text='', loc='rules/standard/heroes_wu.sgs:77'),
         T.HeroDef(id='lvmeng', name='吕蒙', kingdom='wu', hp_halves=8, gender='male', skills=('keji',), pairs=(), never_lord=False, text='', loc='rules/standard/heroes_wu.sgs:106'),
@@ -2815,93 +2815,93 @@ TABLES = T.Tables(
             actives=(),
             viewas=(),
             modifiers=(),
-            allows=(),
+            allows=(('SGS312', '曹操 with 八卦阵: both answer one request for 闪 and each checks event.card first; seed 001 ③ offers 护驾 before 八卦阵, and the first 闪 stands'),),
             loc='rules/standard/heroes_wei.sgs:35',
         ),
         T.SkillDef(
             id='fankui', name='反馈', types=(),
             text='当你受到伤害后，你可以获得伤害来源的一张牌。',
             triggers=(
-                T.TriggerDef(skill='fankui', index=0, windows=('damage_taken',), any=False, forced=False, when=sk_fankui_on0_when, limit=None, run=sk_fankui_on0, loc='rules/standard/heroes_wei.sgs:98'),
+                T.TriggerDef(skill='fankui', index=0, windows=('damage_taken',), any=False, forced=False, when=sk_fankui_on0_when, limit=None, run=sk_fankui_on0, loc='rules/standard/heroes_wei.sgs:99'),
             ),
             actives=(),
             viewas=(),
             modifiers=(),
             allows=(),
-            loc='rules/standard/heroes_wei.sgs:96',
+            loc='rules/standard/heroes_wei.sgs:97',
         ),
         T.SkillDef(
             id='guicai', name='鬼才', types=(),
             text='当一名角色的判定牌生效前，你可以打出一张手牌代替之。',
             triggers=(
-                T.TriggerDef(skill='guicai', index=0, windows=('judge_before',), any=False, forced=False, when=sk_guicai_on0_when, limit=None, run=sk_guicai_on0, loc='rules/standard/heroes_wei.sgs:133'),
+                T.TriggerDef(skill='guicai', index=0, windows=('judge_before',), any=False, forced=False, when=sk_guicai_on0_when, limit=None, run=sk_guicai_on0, loc='rules/standard/heroes_wei.sgs:134'),
             ),
             actives=(),
             viewas=(),
             modifiers=(),
             allows=(),
-            loc='rules/standard/heroes_wei.sgs:131',
+            loc='rules/standard/heroes_wei.sgs:132',
         ),
         T.SkillDef(
             id='ganglie', name='刚烈', types=(),
             text='当你受到伤害后，你可以进行判定：若结果不为♥，伤害来源选择一项：弃置两张手牌，或受到你造成的1点伤害。',
             triggers=(
-                T.TriggerDef(skill='ganglie', index=0, windows=('damage_taken',), any=False, forced=False, when=sk_ganglie_on0_when, limit=None, run=sk_ganglie_on0, loc='rules/standard/heroes_wei.sgs:164'),
+                T.TriggerDef(skill='ganglie', index=0, windows=('damage_taken',), any=False, forced=False, when=sk_ganglie_on0_when, limit=None, run=sk_ganglie_on0, loc='rules/standard/heroes_wei.sgs:165'),
             ),
             actives=(),
             viewas=(),
             modifiers=(),
             allows=(),
-            loc='rules/standard/heroes_wei.sgs:162',
+            loc='rules/standard/heroes_wei.sgs:163',
         ),
         T.SkillDef(
             id='tuxi', name='突袭', types=(),
             text='摸牌阶段，你可以放弃摸牌，然后获得至多两名其他角色的各一张手牌。',
             triggers=(
-                T.TriggerDef(skill='tuxi', index=0, windows=('draw_start',), any=False, forced=False, when=sk_tuxi_on0_when, limit=None, run=sk_tuxi_on0, loc='rules/standard/heroes_wei.sgs:208'),
+                T.TriggerDef(skill='tuxi', index=0, windows=('draw_start',), any=False, forced=False, when=sk_tuxi_on0_when, limit=None, run=sk_tuxi_on0, loc='rules/standard/heroes_wei.sgs:209'),
             ),
             actives=(),
             viewas=(),
             modifiers=(),
             allows=(),
-            loc='rules/standard/heroes_wei.sgs:206',
+            loc='rules/standard/heroes_wei.sgs:207',
         ),
         T.SkillDef(
             id='luoyi', name='裸衣', types=(),
             text='摸牌阶段，你可以少摸一张牌，然后本回合你使用【杀】或【决斗】造成的伤害+1。',
             triggers=(
-                T.TriggerDef(skill='luoyi', index=0, windows=('drawing',), any=False, forced=False, when=sk_luoyi_on0_when, limit=None, run=sk_luoyi_on0, loc='rules/standard/heroes_wei.sgs:244'),
-                T.TriggerDef(skill='luoyi', index=1, windows=('damage_causing',), any=False, forced=True, when=sk_luoyi_on1_when, limit=None, run=sk_luoyi_on1, loc='rules/standard/heroes_wei.sgs:248'),
+                T.TriggerDef(skill='luoyi', index=0, windows=('drawing',), any=False, forced=False, when=sk_luoyi_on0_when, limit=None, run=sk_luoyi_on0, loc='rules/standard/heroes_wei.sgs:245'),
+                T.TriggerDef(skill='luoyi', index=1, windows=('damage_causing',), any=False, forced=True, when=sk_luoyi_on1_when, limit=None, run=sk_luoyi_on1, loc='rules/standard/heroes_wei.sgs:249'),
             ),
             actives=(),
             viewas=(),
             modifiers=(),
             allows=(),
-            loc='rules/standard/heroes_wei.sgs:241',
+            loc='rules/standard/heroes_wei.sgs:242',
         ),
         T.SkillDef(
             id='tiandu', name='天妒', types=(),
             text='当你的判定牌生效后，你可以获得此牌。',
             triggers=(
-                T.TriggerDef(skill='tiandu', index=0, windows=('judge_after',), any=False, forced=False, when=sk_tiandu_on0_when, limit=None, run=sk_tiandu_on0, loc='rules/standard/heroes_wei.sgs:293'),
+                T.TriggerDef(skill='tiandu', index=0, windows=('judge_after',), any=False, forced=False, when=sk_tiandu_on0_when, limit=None, run=sk_tiandu_on0, loc='rules/standard/heroes_wei.sgs:294'),
             ),
             actives=(),
             viewas=(),
             modifiers=(),
             allows=(),
-            loc='rules/standard/heroes_wei.sgs:291',
+            loc='rules/standard/heroes_wei.sgs:292',
         ),
         T.SkillDef(
             id='yiji', name='遗计', types=(),
             text='当你受到1点伤害后，你可以观看牌堆顶的两张牌，然后将这些牌交给任意角色。',
             triggers=(
-                T.TriggerDef(skill='yiji', index=0, windows=('damage_taken',), any=False, forced=False, when=None, limit=None, run=sk_yiji_on0, loc='rules/standard/heroes_wei.sgs:317'),
+                T.TriggerDef(skill='yiji', index=0, windows=('damage_taken',), any=False, forced=False, when=None, limit=None, run=sk_yiji_on0, loc='rules/standard/heroes_wei.sgs:318'),
             ),
             actives=(),
             viewas=(),
             modifiers=(),
             allows=(),
-            loc='rules/standard/heroes_wei.sgs:314',
+            loc='rules/standard/heroes_wei.sgs:315',
         ),
         T.SkillDef(
             id='qingguo', name='倾国', types=(),
@@ -2909,23 +2909,23 @@ TABLES = T.Tables(
             triggers=(),
             actives=(),
             viewas=(
-                T.ViewAsDef(skill='qingguo', index=0, card='shan', count=1, hand_only=True, where=sk_qingguo_viewas0_where, when=None, mode=None, loc='rules/standard/heroes_wei.sgs:356'),
+                T.ViewAsDef(skill='qingguo', index=0, card='shan', count=1, hand_only=True, where=sk_qingguo_viewas0_where, when=None, mode=None, loc='rules/standard/heroes_wei.sgs:357'),
             ),
             modifiers=(),
             allows=(),
-            loc='rules/standard/heroes_wei.sgs:354',
+            loc='rules/standard/heroes_wei.sgs:355',
         ),
         T.SkillDef(
             id='luoshen', name='洛神', types=(),
             text='准备阶段，你可以进行判定：若结果为黑色，你获得此牌，然后你可以重复此流程。',
             triggers=(
-                T.TriggerDef(skill='luoshen', index=0, windows=('prepare_start',), any=False, forced=False, when=None, limit=None, run=sk_luoshen_on0, loc='rules/standard/heroes_wei.sgs:389'),
+                T.TriggerDef(skill='luoshen', index=0, windows=('prepare_start',), any=False, forced=False, when=None, limit=None, run=sk_luoshen_on0, loc='rules/standard/heroes_wei.sgs:390'),
             ),
             actives=(),
             viewas=(),
             modifiers=(),
             allows=(),
-            loc='rules/standard/heroes_wei.sgs:387',
+            loc='rules/standard/heroes_wei.sgs:388',
         ),
         T.SkillDef(
             id='zhiheng', name='制衡', types=(),
@@ -4849,10 +4849,10 @@ TABLES = T.Tables(
             deck=(), start=('guanyu', 'chupai'), turns=1,
             decides=(('guanyu', (('name', None, None, '杀'), ('name', None, None, '曹操'))), ('caocao', (('name', None, None, 'yes'),)), ('simayi', (('name', None, None, '闪'),))),
             expects=(
-                (t_115_expect0, '曹操.hp == 4 and 司马懿.hand_count == 0', 'rules/standard/heroes_wei.sgs:55'),
+                (t_115_expect0, '曹操.hp == 4 and 司马懿.hand_count == 0', 'rules/standard/heroes_wei.sgs:56'),
             ),
-            logs=((True, '司马懿 打出 闪', 'rules/standard/heroes_wei.sgs:56'),),
-            loc='rules/standard/heroes_wei.sgs:46',
+            logs=((True, '司马懿 打出 闪', 'rules/standard/heroes_wei.sgs:57'),),
+            loc='rules/standard/heroes_wei.sgs:47',
         ),
         T.TestDef(
             title='从当前回合角色起依次询问', owner='hujia', mode='identity',
@@ -4865,10 +4865,10 @@ TABLES = T.Tables(
             deck=(), start=('guanyu', 'chupai'), turns=1,
             decides=(('guanyu', (('name', None, None, '杀'), ('name', None, None, '曹操'))), ('caocao', (('name', None, None, 'yes'),)), ('zhangliao', (('name', None, None, 'no'),)), ('xiahoudun', (('name', None, None, '闪'),))),
             expects=(
-                (t_116_expect0, '曹操.hp == 4 and 张辽.hand_count == 1 and 夏侯惇.hand_count == 0', 'rules/standard/heroes_wei.sgs:70'),
+                (t_116_expect0, '曹操.hp == 4 and 张辽.hand_count == 1 and 夏侯惇.hand_count == 0', 'rules/standard/heroes_wei.sgs:71'),
             ),
             logs=(),
-            loc='rules/standard/heroes_wei.sgs:58',
+            loc='rules/standard/heroes_wei.sgs:59',
         ),
         T.TestDef(
             title='非主公没有护驾', owner='hujia', mode='identity',
@@ -4880,10 +4880,10 @@ TABLES = T.Tables(
             deck=(), start=('guanyu', 'chupai'), turns=1,
             decides=(('guanyu', (('name', None, None, '杀'), ('name', None, None, '曹操'))), ('caocao', (('name', None, None, 'yes'),))),
             expects=(
-                (t_117_expect0, '曹操.hp == 3 and 杀 in 曹操.hand and 司马懿.hand_count == 1', 'rules/standard/heroes_wei.sgs:81'),
+                (t_117_expect0, '曹操.hp == 3 and 杀 in 曹操.hand and 司马懿.hand_count == 1', 'rules/standard/heroes_wei.sgs:82'),
             ),
             logs=(),
-            loc='rules/standard/heroes_wei.sgs:72',
+            loc='rules/standard/heroes_wei.sgs:73',
         ),
         T.TestDef(
             title='没有其他魏势力角色时不能发动', owner='hujia', mode='identity',
@@ -4895,10 +4895,10 @@ TABLES = T.Tables(
             deck=(), start=('guanyu', 'chupai'), turns=1,
             decides=(('guanyu', (('name', None, None, '杀'), ('name', None, None, '曹操'))), ('caocao', (('name', None, None, 'yes'),))),
             expects=(
-                (t_118_expect0, '曹操.hp == 3 and 杀 in 曹操.hand and 刘备.hand_count == 1', 'rules/standard/heroes_wei.sgs:91'),
+                (t_118_expect0, '曹操.hp == 3 and 杀 in 曹操.hand and 刘备.hand_count == 1', 'rules/standard/heroes_wei.sgs:92'),
             ),
             logs=(),
-            loc='rules/standard/heroes_wei.sgs:83',
+            loc='rules/standard/heroes_wei.sgs:84',
         ),
         T.TestDef(
             title='获得伤害来源的一张手牌', owner='fankui', mode=None,
@@ -4909,10 +4909,10 @@ TABLES = T.Tables(
             deck=(), start=('guanyu', 'chupai'), turns=1,
             decides=(('guanyu', (('name', None, None, '杀'), ('name', None, None, '司马懿'))), ('simayi', (('name', None, None, 'yes'),))),
             expects=(
-                (t_119_expect0, '司马懿.hp == 2 and 桃 in 司马懿.hand and 关羽.hand_count == 0', 'rules/standard/heroes_wei.sgs:107'),
+                (t_119_expect0, '司马懿.hp == 2 and 桃 in 司马懿.hand and 关羽.hand_count == 0', 'rules/standard/heroes_wei.sgs:108'),
             ),
             logs=(),
-            loc='rules/standard/heroes_wei.sgs:101',
+            loc='rules/standard/heroes_wei.sgs:102',
         ),
         T.TestDef(
             title='可以获得伤害来源装备区里的牌', owner='fankui', mode=None,
@@ -4923,10 +4923,10 @@ TABLES = T.Tables(
             deck=(), start=('guanyu', 'chupai'), turns=1,
             decides=(('guanyu', (('name', None, None, '杀'), ('name', None, None, '司马懿'))), ('simayi', (('name', None, None, 'yes'), ('name', None, None, '青龙偃月刀')))),
             expects=(
-                (t_120_expect0, '关羽.weapon == none and 青龙偃月刀 in 司马懿.hand and 桃 in 关羽.hand', 'rules/standard/heroes_wei.sgs:115'),
+                (t_120_expect0, '关羽.weapon == none and 青龙偃月刀 in 司马懿.hand and 桃 in 关羽.hand', 'rules/standard/heroes_wei.sgs:116'),
             ),
             logs=(),
-            loc='rules/standard/heroes_wei.sgs:109',
+            loc='rules/standard/heroes_wei.sgs:110',
         ),
         T.TestDef(
             title='伤害来源没有牌时不能发动', owner='fankui', mode=None,
@@ -4937,10 +4937,10 @@ TABLES = T.Tables(
             deck=(('spade', 2, 'shan'),), start=('guanyu', 'chupai'), turns=2,
             decides=(('guanyu', (('name', None, None, '杀'), ('name', None, None, '司马懿'))), ('simayi', (('name', None, None, 'yes'),))),
             expects=(
-                (t_121_expect0, '司马懿.hp == 2 and count(司马懿.judges) == 0', 'rules/standard/heroes_wei.sgs:126'),
+                (t_121_expect0, '司马懿.hp == 2 and count(司马懿.judges) == 0', 'rules/standard/heroes_wei.sgs:127'),
             ),
-            logs=((False, '跳过出牌阶段', 'rules/standard/heroes_wei.sgs:127'),),
-            loc='rules/standard/heroes_wei.sgs:117',
+            logs=((False, '跳过出牌阶段', 'rules/standard/heroes_wei.sgs:128'),),
+            loc='rules/standard/heroes_wei.sgs:118',
         ),
         T.TestDef(
             title='改判自己的【乐不思蜀】', owner='guicai', mode=None,
@@ -4951,10 +4951,10 @@ TABLES = T.Tables(
             deck=(('spade', 2, 'shan'),), start=('simayi', 'panding'), turns=1,
             decides=(('simayi', (('name', None, None, 'yes'),)),),
             expects=(
-                (t_122_expect0, '司马懿.hand_count == 2 and 桃 not in 司马懿.hand and count(司马懿.judges) == 0', 'rules/standard/heroes_wei.sgs:146'),
+                (t_122_expect0, '司马懿.hand_count == 2 and 桃 not in 司马懿.hand and count(司马懿.judges) == 0', 'rules/standard/heroes_wei.sgs:147'),
             ),
-            logs=((True, '司马懿 打出 桃(♥9) 代替判定牌 闪(♠2)', 'rules/standard/heroes_wei.sgs:147'), (False, '跳过出牌阶段', 'rules/standard/heroes_wei.sgs:148')),
-            loc='rules/standard/heroes_wei.sgs:140',
+            logs=((True, '司马懿 打出 桃(♥9) 代替判定牌 闪(♠2)', 'rules/standard/heroes_wei.sgs:148'), (False, '跳过出牌阶段', 'rules/standard/heroes_wei.sgs:149')),
+            loc='rules/standard/heroes_wei.sgs:141',
         ),
         T.TestDef(
             title='改判其他角色的【八卦阵】', owner='guicai', mode=None,
@@ -4965,10 +4965,10 @@ TABLES = T.Tables(
             deck=(('heart', 2, 'shan'),), start=('simayi', 'chupai'), turns=1,
             decides=(('simayi', (('name', None, None, '杀'), ('name', None, None, '关羽'), ('name', None, None, 'yes'), ('name', None, None, '南蛮入侵'))), ('guanyu', (('name', None, None, 'yes'),))),
             expects=(
-                (t_123_expect0, '关羽.hp == 3 and 司马懿.hand_count == 0', 'rules/standard/heroes_wei.sgs:157'),
+                (t_123_expect0, '关羽.hp == 3 and 司马懿.hand_count == 0', 'rules/standard/heroes_wei.sgs:158'),
             ),
             logs=(),
-            loc='rules/standard/heroes_wei.sgs:150',
+            loc='rules/standard/heroes_wei.sgs:151',
         ),
         T.TestDef(
             title='判定不为♥：手牌不足两张的伤害来源受到1点伤害', owner='ganglie', mode=None,
@@ -4979,10 +4979,10 @@ TABLES = T.Tables(
             deck=(('club', 3, 'sha'),), start=('guanyu', 'chupai'), turns=1,
             decides=(('guanyu', (('name', None, None, '杀'), ('name', None, None, '夏侯惇'))), ('xiahoudun', (('name', None, None, 'yes'),))),
             expects=(
-                (t_124_expect0, '关羽.hp == 3 and 夏侯惇.hp == 3 and 关羽.hand_count == 1', 'rules/standard/heroes_wei.sgs:183'),
+                (t_124_expect0, '关羽.hp == 3 and 夏侯惇.hp == 3 and 关羽.hand_count == 1', 'rules/standard/heroes_wei.sgs:184'),
             ),
             logs=(),
-            loc='rules/standard/heroes_wei.sgs:176',
+            loc='rules/standard/heroes_wei.sgs:177',
         ),
         T.TestDef(
             title='判定不为♥：伤害来源可以弃置两张手牌', owner='ganglie', mode=None,
@@ -4993,10 +4993,10 @@ TABLES = T.Tables(
             deck=(('spade', 3, 'sha'),), start=('guanyu', 'chupai'), turns=1,
             decides=(('guanyu', (('name', None, None, '杀'), ('name', None, None, '夏侯惇'), ('text', '弃置两张手牌'))), ('xiahoudun', (('name', None, None, 'yes'),))),
             expects=(
-                (t_125_expect0, '关羽.hp == 4 and 关羽.hand_count == 0', 'rules/standard/heroes_wei.sgs:192'),
+                (t_125_expect0, '关羽.hp == 4 and 关羽.hand_count == 0', 'rules/standard/heroes_wei.sgs:193'),
             ),
             logs=(),
-            loc='rules/standard/heroes_wei.sgs:185',
+            loc='rules/standard/heroes_wei.sgs:186',
         ),
         T.TestDef(
             title='判定为♥：没有效果', owner='ganglie', mode=None,
@@ -5007,10 +5007,10 @@ TABLES = T.Tables(
             deck=(('heart', 3, 'tao'),), start=('guanyu', 'chupai'), turns=1,
             decides=(('guanyu', (('name', None, None, '杀'), ('name', None, None, '夏侯惇'))), ('xiahoudun', (('name', None, None, 'yes'),))),
             expects=(
-                (t_126_expect0, '关羽.hp == 4 and 关羽.hand_count == 1 and 夏侯惇.hp == 3', 'rules/standard/heroes_wei.sgs:201'),
+                (t_126_expect0, '关羽.hp == 4 and 关羽.hand_count == 1 and 夏侯惇.hp == 3', 'rules/standard/heroes_wei.sgs:202'),
             ),
             logs=(),
-            loc='rules/standard/heroes_wei.sgs:194',
+            loc='rules/standard/heroes_wei.sgs:195',
         ),
         T.TestDef(
             title='放弃摸牌，获得两名角色的各一张手牌', owner='tuxi', mode=None,
@@ -5022,11 +5022,11 @@ TABLES = T.Tables(
             deck=(), start=('zhangliao', 'mopai'), turns=1,
             decides=(('zhangliao', (('name', None, None, 'yes'), ('many', (('name', None, None, '司马懿'), ('name', None, None, '郭嘉'))))),),
             expects=(
-                (t_127_expect0, '张辽.hand_count == 2 and 闪 in 张辽.hand and 桃 in 张辽.hand', 'rules/standard/heroes_wei.sgs:220'),
-                (t_127_expect1, '司马懿.hand_count == 0 and 郭嘉.hand_count == 0', 'rules/standard/heroes_wei.sgs:221'),
+                (t_127_expect0, '张辽.hand_count == 2 and 闪 in 张辽.hand and 桃 in 张辽.hand', 'rules/standard/heroes_wei.sgs:221'),
+                (t_127_expect1, '司马懿.hand_count == 0 and 郭嘉.hand_count == 0', 'rules/standard/heroes_wei.sgs:222'),
             ),
             logs=(),
-            loc='rules/standard/heroes_wei.sgs:214',
+            loc='rules/standard/heroes_wei.sgs:215',
         ),
         T.TestDef(
             title='只选择一名角色', owner='tuxi', mode=None,
@@ -5038,10 +5038,10 @@ TABLES = T.Tables(
             deck=(), start=('zhangliao', 'mopai'), turns=1,
             decides=(('zhangliao', (('name', None, None, 'yes'), ('many', (('name', None, None, '郭嘉'),)))),),
             expects=(
-                (t_128_expect0, '张辽.hand_count == 1 and 桃 in 张辽.hand and 司马懿.hand_count == 2', 'rules/standard/heroes_wei.sgs:229'),
+                (t_128_expect0, '张辽.hand_count == 1 and 桃 in 张辽.hand and 司马懿.hand_count == 2', 'rules/standard/heroes_wei.sgs:230'),
             ),
             logs=(),
-            loc='rules/standard/heroes_wei.sgs:223',
+            loc='rules/standard/heroes_wei.sgs:224',
         ),
         T.TestDef(
             title='不发动则照常摸牌', owner='tuxi', mode=None,
@@ -5052,10 +5052,10 @@ TABLES = T.Tables(
             deck=(), start=('zhangliao', 'mopai'), turns=1,
             decides=(('zhangliao', (('name', None, None, 'no'),)),),
             expects=(
-                (t_129_expect0, '张辽.hand_count == 2 and 司马懿.hand_count == 1', 'rules/standard/heroes_wei.sgs:236'),
+                (t_129_expect0, '张辽.hand_count == 2 and 司马懿.hand_count == 1', 'rules/standard/heroes_wei.sgs:237'),
             ),
             logs=(),
-            loc='rules/standard/heroes_wei.sgs:231',
+            loc='rules/standard/heroes_wei.sgs:232',
         ),
         T.TestDef(
             title='少摸一张牌，【杀】的伤害+1', owner='luoyi', mode=None,
@@ -5066,10 +5066,10 @@ TABLES = T.Tables(
             deck=(), start=('xuchu', 'mopai'), turns=1,
             decides=(('xuchu', (('name', None, None, 'yes'), ('name', None, None, '杀'), ('name', None, None, '关羽'))),),
             expects=(
-                (t_130_expect0, '许褚.hand_count == 1 and 关羽.hp == 2', 'rules/standard/heroes_wei.sgs:254'),
+                (t_130_expect0, '许褚.hand_count == 1 and 关羽.hp == 2', 'rules/standard/heroes_wei.sgs:255'),
             ),
             logs=(),
-            loc='rules/standard/heroes_wei.sgs:249',
+            loc='rules/standard/heroes_wei.sgs:250',
         ),
         T.TestDef(
             title='【决斗】的伤害+1', owner='luoyi', mode=None,
@@ -5080,10 +5080,10 @@ TABLES = T.Tables(
             deck=(), start=('xuchu', 'mopai'), turns=1,
             decides=(('xuchu', (('name', None, None, 'yes'), ('name', None, None, '决斗'))),),
             expects=(
-                (t_131_expect0, '关羽.hp == 2', 'rules/standard/heroes_wei.sgs:261'),
+                (t_131_expect0, '关羽.hp == 2', 'rules/standard/heroes_wei.sgs:262'),
             ),
             logs=(),
-            loc='rules/standard/heroes_wei.sgs:256',
+            loc='rules/standard/heroes_wei.sgs:257',
         ),
         T.TestDef(
             title='其他牌的伤害不加', owner='luoyi', mode=None,
@@ -5094,10 +5094,10 @@ TABLES = T.Tables(
             deck=(), start=('xuchu', 'mopai'), turns=1,
             decides=(('xuchu', (('name', None, None, 'yes'), ('name', None, None, '南蛮入侵'))),),
             expects=(
-                (t_132_expect0, '关羽.hp == 3', 'rules/standard/heroes_wei.sgs:268'),
+                (t_132_expect0, '关羽.hp == 3', 'rules/standard/heroes_wei.sgs:269'),
             ),
             logs=(),
-            loc='rules/standard/heroes_wei.sgs:263',
+            loc='rules/standard/heroes_wei.sgs:264',
         ),
         T.TestDef(
             title='不发动则摸两张牌，伤害不加', owner='luoyi', mode=None,
@@ -5108,10 +5108,10 @@ TABLES = T.Tables(
             deck=(), start=('xuchu', 'mopai'), turns=1,
             decides=(('xuchu', (('name', None, None, 'no'), ('name', None, None, '杀'))),),
             expects=(
-                (t_133_expect0, '许褚.hand_count == 2 and 关羽.hp == 3', 'rules/standard/heroes_wei.sgs:275'),
+                (t_133_expect0, '许褚.hand_count == 2 and 关羽.hp == 3', 'rules/standard/heroes_wei.sgs:276'),
             ),
             logs=(),
-            loc='rules/standard/heroes_wei.sgs:270',
+            loc='rules/standard/heroes_wei.sgs:271',
         ),
         T.TestDef(
             title='效果只持续到本回合结束', owner='luoyi', mode=None,
@@ -5122,10 +5122,10 @@ TABLES = T.Tables(
             deck=((None, None, 'shan'), (None, None, 'shan'), (None, None, 'shan'), (None, None, 'shan')), start=('xuchu', 'mopai'), turns=2,
             decides=(('xuchu', (('name', None, None, 'yes'), ('name', None, None, 'pass'), ('name', None, None, '杀'))), ('guanyu', (('name', None, None, '决斗'),))),
             expects=(
-                (t_134_expect0, '关羽.hp == 3', 'rules/standard/heroes_wei.sgs:286'),
+                (t_134_expect0, '关羽.hp == 3', 'rules/standard/heroes_wei.sgs:287'),
             ),
             logs=(),
-            loc='rules/standard/heroes_wei.sgs:277',
+            loc='rules/standard/heroes_wei.sgs:278',
         ),
         T.TestDef(
             title='获得【乐不思蜀】的判定牌', owner='tiandu', mode=None,
@@ -5136,10 +5136,10 @@ TABLES = T.Tables(
             deck=(('spade', 3, 'sha'), ('heart', 7, 'tao'), ('heart', 8, 'tao')), start=('guojia', 'panding'), turns=1,
             decides=(('guojia', (('name', None, None, 'yes'),)),),
             expects=(
-                (t_135_expect0, '郭嘉.hand_count == 3 and 杀 in 郭嘉.hand', 'rules/standard/heroes_wei.sgs:300'),
+                (t_135_expect0, '郭嘉.hand_count == 3 and 杀 in 郭嘉.hand', 'rules/standard/heroes_wei.sgs:301'),
             ),
-            logs=((True, '跳过出牌阶段', 'rules/standard/heroes_wei.sgs:301'),),
-            loc='rules/standard/heroes_wei.sgs:294',
+            logs=((True, '跳过出牌阶段', 'rules/standard/heroes_wei.sgs:302'),),
+            loc='rules/standard/heroes_wei.sgs:295',
         ),
         T.TestDef(
             title='其他角色的判定牌不能获得', owner='tiandu', mode=None,
@@ -5150,10 +5150,10 @@ TABLES = T.Tables(
             deck=(('heart', 13, 'shan'), ('club', 2, 'sha'), ('club', 3, 'sha'), ('diamond', 4, 'shan'), ('diamond', 5, 'shan')), start=('guanyu', 'panding'), turns=1,
             decides=(('guanyu', (('name', None, None, '杀'), ('name', None, None, '郭嘉'))), ('guojia', (('name', None, None, 'yes'), ('name', None, None, '郭嘉'), ('name', None, None, '郭嘉')))),
             expects=(
-                (t_136_expect0, '郭嘉.hand_count == 2 and count(郭嘉.hand where it.suit == ♦) == 2', 'rules/standard/heroes_wei.sgs:311'),
+                (t_136_expect0, '郭嘉.hand_count == 2 and count(郭嘉.hand where it.suit == ♦) == 2', 'rules/standard/heroes_wei.sgs:312'),
             ),
             logs=(),
-            loc='rules/standard/heroes_wei.sgs:303',
+            loc='rules/standard/heroes_wei.sgs:304',
         ),
         T.TestDef(
             title='将两张牌分别交给自己和其他角色', owner='yiji', mode=None,
@@ -5164,10 +5164,10 @@ TABLES = T.Tables(
             deck=(('diamond', 2, 'shan'), ('heart', 3, 'tao')), start=('guanyu', 'chupai'), turns=1,
             decides=(('guanyu', (('name', None, None, '杀'), ('name', None, None, '郭嘉'))), ('guojia', (('name', None, None, 'yes'), ('name', None, None, '郭嘉'), ('name', None, None, '关羽')))),
             expects=(
-                (t_137_expect0, '郭嘉.hp == 2 and 郭嘉.hand_count == 1 and 闪 in 郭嘉.hand and 桃 in 关羽.hand', 'rules/standard/heroes_wei.sgs:331'),
+                (t_137_expect0, '郭嘉.hp == 2 and 郭嘉.hand_count == 1 and 闪 in 郭嘉.hand and 桃 in 关羽.hand', 'rules/standard/heroes_wei.sgs:332'),
             ),
             logs=(),
-            loc='rules/standard/heroes_wei.sgs:324',
+            loc='rules/standard/heroes_wei.sgs:325',
         ),
         T.TestDef(
             title='受到2点伤害可以发动两次', owner='yiji', mode=None,
@@ -5178,10 +5178,10 @@ TABLES = T.Tables(
             deck=((None, None, 'shan'), ('diamond', 2, 'shan'), ('diamond', 3, 'shan'), ('diamond', 4, 'shan'), ('diamond', 5, 'shan')), start=('xuchu', 'mopai'), turns=1,
             decides=(('xuchu', (('name', None, None, 'yes'), ('name', None, None, '杀'), ('name', None, None, '郭嘉'))), ('guojia', (('name', None, None, 'yes'), ('name', None, None, '郭嘉'), ('name', None, None, '郭嘉'), ('name', None, None, 'yes'), ('name', None, None, '郭嘉'), ('name', None, None, '郭嘉')))),
             expects=(
-                (t_138_expect0, '郭嘉.hp == 1 and 郭嘉.hand_count == 4', 'rules/standard/heroes_wei.sgs:340'),
+                (t_138_expect0, '郭嘉.hp == 1 and 郭嘉.hand_count == 4', 'rules/standard/heroes_wei.sgs:341'),
             ),
             logs=(),
-            loc='rules/standard/heroes_wei.sgs:333',
+            loc='rules/standard/heroes_wei.sgs:334',
         ),
         T.TestDef(
             title='受到2点伤害可以只发动一次', owner='yiji', mode=None,
@@ -5192,10 +5192,10 @@ TABLES = T.Tables(
             deck=((None, None, 'shan'), ('diamond', 2, 'shan'), ('diamond', 3, 'shan'), ('diamond', 4, 'shan'), ('diamond', 5, 'shan')), start=('xuchu', 'mopai'), turns=1,
             decides=(('xuchu', (('name', None, None, 'yes'), ('name', None, None, '杀'), ('name', None, None, '郭嘉'))), ('guojia', (('name', None, None, 'yes'), ('name', None, None, '郭嘉'), ('name', None, None, '许褚'), ('name', None, None, 'no')))),
             expects=(
-                (t_139_expect0, '郭嘉.hp == 1 and 郭嘉.hand_count == 1 and 许褚.hand_count == 2', 'rules/standard/heroes_wei.sgs:349'),
+                (t_139_expect0, '郭嘉.hp == 1 and 郭嘉.hand_count == 1 and 许褚.hand_count == 2', 'rules/standard/heroes_wei.sgs:350'),
             ),
             logs=(),
-            loc='rules/standard/heroes_wei.sgs:342',
+            loc='rules/standard/heroes_wei.sgs:343',
         ),
         T.TestDef(
             title='将黑色手牌当【闪】使用', owner='qingguo', mode=None,
@@ -5206,10 +5206,10 @@ TABLES = T.Tables(
             deck=(), start=('guanyu', 'chupai'), turns=1,
             decides=(('guanyu', (('name', None, None, '杀'), ('name', None, None, '甄姬'))), ('zhenji', (('name', None, None, '倾国'),))),
             expects=(
-                (t_140_expect0, '甄姬.hp == 3 and 甄姬.hand_count == 0', 'rules/standard/heroes_wei.sgs:363'),
+                (t_140_expect0, '甄姬.hp == 3 and 甄姬.hand_count == 0', 'rules/standard/heroes_wei.sgs:364'),
             ),
-            logs=((True, '甄姬 发动 【倾国】', 'rules/standard/heroes_wei.sgs:364'),),
-            loc='rules/standard/heroes_wei.sgs:357',
+            logs=((True, '甄姬 发动 【倾国】', 'rules/standard/heroes_wei.sgs:365'),),
+            loc='rules/standard/heroes_wei.sgs:358',
         ),
         T.TestDef(
             title='红色手牌不能当【闪】', owner='qingguo', mode=None,
@@ -5220,10 +5220,10 @@ TABLES = T.Tables(
             deck=(), start=('guanyu', 'chupai'), turns=1,
             decides=(('guanyu', (('name', None, None, '杀'), ('name', None, None, '甄姬'))), ('zhenji', (('name', None, None, '倾国'),))),
             expects=(
-                (t_141_expect0, '甄姬.hp == 3 and 桃 in 甄姬.hand and 甄姬.hand_count == 1', 'rules/standard/heroes_wei.sgs:373'),
+                (t_141_expect0, '甄姬.hp == 3 and 桃 in 甄姬.hand and 甄姬.hand_count == 1', 'rules/standard/heroes_wei.sgs:374'),
             ),
             logs=(),
-            loc='rules/standard/heroes_wei.sgs:366',
+            loc='rules/standard/heroes_wei.sgs:367',
         ),
         T.TestDef(
             title='将黑色手牌当【闪】打出 (护驾)', owner='qingguo', mode='identity',
@@ -5235,10 +5235,10 @@ TABLES = T.Tables(
             deck=(), start=('guanyu', 'chupai'), turns=1,
             decides=(('guanyu', (('name', None, None, '杀'), ('name', None, None, '曹操'))), ('caocao', (('name', None, None, 'yes'),)), ('zhenji', (('name', None, None, '倾国'),))),
             expects=(
-                (t_142_expect0, '曹操.hp == 4 and 甄姬.hand_count == 0', 'rules/standard/heroes_wei.sgs:384'),
+                (t_142_expect0, '曹操.hp == 4 and 甄姬.hand_count == 0', 'rules/standard/heroes_wei.sgs:385'),
             ),
             logs=(),
-            loc='rules/standard/heroes_wei.sgs:375',
+            loc='rules/standard/heroes_wei.sgs:376',
         ),
         T.TestDef(
             title='黑色则获得并重复，直到红色', owner='luoshen', mode=None,
@@ -5249,10 +5249,10 @@ TABLES = T.Tables(
             deck=(('spade', 5, 'sha'), ('club', 6, 'sha'), ('heart', 7, 'tao'), ('diamond', 2, 'shan'), ('diamond', 3, 'shan')), start=('zhenji', None), turns=1,
             decides=(('zhenji', (('name', None, None, 'yes'), ('name', None, None, 'yes'), ('name', None, None, 'yes'))),),
             expects=(
-                (t_143_expect0, '甄姬.hand_count == 4 and count(甄姬.hand where it is 杀) == 2 and 桃 not in 甄姬.hand', 'rules/standard/heroes_wei.sgs:403'),
+                (t_143_expect0, '甄姬.hand_count == 4 and count(甄姬.hand where it is 杀) == 2 and 桃 not in 甄姬.hand', 'rules/standard/heroes_wei.sgs:404'),
             ),
             logs=(),
-            loc='rules/standard/heroes_wei.sgs:397',
+            loc='rules/standard/heroes_wei.sgs:398',
         ),
         T.TestDef(
             title='可以不再重复', owner='luoshen', mode=None,
@@ -5263,10 +5263,10 @@ TABLES = T.Tables(
             deck=(('spade', 5, 'sha'), ('diamond', 2, 'shan'), ('diamond', 3, 'shan')), start=('zhenji', None), turns=1,
             decides=(('zhenji', (('name', None, None, 'yes'), ('name', None, None, 'no'))),),
             expects=(
-                (t_144_expect0, '甄姬.hand_count == 3 and count(甄姬.hand where it is 杀) == 1', 'rules/standard/heroes_wei.sgs:411'),
+                (t_144_expect0, '甄姬.hand_count == 3 and count(甄姬.hand where it is 杀) == 1', 'rules/standard/heroes_wei.sgs:412'),
             ),
             logs=(),
-            loc='rules/standard/heroes_wei.sgs:405',
+            loc='rules/standard/heroes_wei.sgs:406',
         ),
         T.TestDef(
             title='第一次判定为红色则什么也不获得', owner='luoshen', mode=None,
@@ -5277,10 +5277,10 @@ TABLES = T.Tables(
             deck=(('heart', 5, 'tao'), ('spade', 6, 'sha'), ('diamond', 2, 'shan')), start=('zhenji', None), turns=1,
             decides=(('zhenji', (('name', None, None, 'yes'),)),),
             expects=(
-                (t_145_expect0, '甄姬.hand_count == 2 and 桃 not in 甄姬.hand and 杀 in 甄姬.hand', 'rules/standard/heroes_wei.sgs:419'),
+                (t_145_expect0, '甄姬.hand_count == 2 and 桃 not in 甄姬.hand and 杀 in 甄姬.hand', 'rules/standard/heroes_wei.sgs:420'),
             ),
             logs=(),
-            loc='rules/standard/heroes_wei.sgs:413',
+            loc='rules/standard/heroes_wei.sgs:414',
         ),
         T.TestDef(
             title='弃置两张牌，摸两张牌', owner='zhiheng', mode=None,

@@ -86,13 +86,18 @@ def compile(check_only: bool) -> None:
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--select", default="", help="Only these finding codes (comma-separated, prefixes allowed).")
 @click.option("--ignore", default="", help="Skip these finding codes (comma-separated, prefixes allowed).")
-def check(paths, fmt: str, select: str, ignore: str) -> None:
-    """Report errors and rule conflicts in the shipped rules, or in PATHS checked together with them."""
+@click.option("--scenario", "scenario_dir", type=click.Path(file_okay=False),
+              help="Write one .sgs file of `test` blocks per finding that has a scenario, runnable with `sgsdsl test`.")
+def check(paths, fmt: str, select: str, ignore: str, scenario_dir: str | None) -> None:
+    """Report errors and rule conflicts in the shipped rules, or in PATHS checked together with them.
+
+    docs/checks.md describes every finding (SGS3nn)."""
     from .check import run_checks
+    from .check.fields import explain
 
     files = _paths(paths)
     b = compiler.build(extra=files or None)
-    diags = list(b.diagnostics)
+    diags = explain(b, list(b.diagnostics))
     if not b.errors:
         diags.extend(run_checks(b, only_designer=bool(files)))
     sel = [c.strip() for c in select.split(",") if c.strip()]
@@ -100,6 +105,15 @@ def check(paths, fmt: str, select: str, ignore: str) -> None:
     diags = [d for d in diags if (not sel or any(d.code.startswith(c) for c in sel))
              and not any(d.code.startswith(c) for c in ign)]
     live = [d for d in diags if d.acknowledged is None]
+    if scenario_dir is not None and not b.errors:
+        from .check.scenario import write
+
+        try:
+            written = write(b, diags, Path(scenario_dir), files)
+        except OSError as e:
+            click.echo(f"error: cannot write scenarios to {scenario_dir}: {e}", err=True)
+            sys.exit(2)
+        click.echo(f"wrote {len(written)} scenario file(s) to {scenario_dir}", err=True)
     if fmt == "json":
         click.echo(json.dumps({"diagnostics": [d.to_json() for d in diags],
                                "errors": sum(d.severity == "error" for d in live),

@@ -320,7 +320,7 @@ class ModuleWriter:
                 qid = _safe(d.id.text)
                 params = ", ".join(f"a_{p.name.text}" for p in d.params)
                 base = self.expr_fn(f"q_{qid}", f"g, {params}", f"quantity {d.name.text}", d.base)
-                floor = self.expr_fn(f"q_{qid}_floor", f"g, {params}", f"floor of {d.name.text}", d.floor) \
+                floor = self.expr_fn(f"qf_{qid}", f"g, {params}", f"floor of {d.name.text}", d.floor) \
                     if d.floor is not None else None
                 names = tuple(p.name.text for p in d.params)
                 self.tables["quantities"].append(
@@ -624,6 +624,8 @@ def _env() -> jinja2.Environment:
                              autoescape=False, trim_blocks=True, lstrip_blocks=True, undefined=jinja2.StrictUndefined)
     env.filters["pyrepr"] = repr
     env.filters["pytuple"] = lambda xs: repr(tuple(xs))
+    # Text inside the module's docstring: a path such as C:\Users\… must not read as an escape.
+    env.filters["docstring"] = lambda s: _comment(s).replace("\\", "\\\\").replace('"', '\\"')
     return env
 
 

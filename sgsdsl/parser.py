@@ -836,18 +836,51 @@ _BRACKETS = re.compile(r'"(?:[^"\\\n]|\\.)*"?|#[^\n]*|[{}()\[\]]|\n')
 _CLOSER = {"{": "}", "(": ")", "[": "]"}
 
 
-def _unclosed(text: str) -> tuple[str, int, int] | None:
-    """The innermost bracket left open at the end of the text (outside strings and comments)."""
-    stack, line, line_start = [], 1, 0
+def _open_brackets(text: str) -> tuple[list[tuple[str, int, int]], tuple[str, int, int] | None]:
+    """Brackets still open at the end of `text` (outside strings and comments), innermost last, and
+    the first that a closer less indented than its own line closed: where one was probably left out.
+    """
+    stack, line, line_start, suspect = [], 1, 0, None
     for m in _BRACKETS.finditer(text):
         tok = m.group()
         if tok == "\n":
             line, line_start = line + 1, m.end()
-        elif tok in _CLOSER:
-            stack.append((tok, line, m.start() - line_start + 1))
-        elif tok in ")]}" and stack and _CLOSER[stack[-1][0]] == tok:
-            stack.pop()
-    return stack[-1] if stack else None
+            continue
+        if tok not in _CLOSER and tok not in ")]}":
+            continue
+        head = text[line_start:m.start()]
+        indent = len(head) - len(head.lstrip())
+        if tok in _CLOSER:
+            stack.append((tok, line, m.start() - line_start + 1, indent))
+        elif stack and _CLOSER[stack[-1][0]] == tok:
+            opener = stack.pop()
+            if suspect is None and not head.strip() and indent < opener[3]:
+                suspect = opener
+    return [s[:3] for s in stack], suspect[:3] if suspect else None
+
+
+def _unclosed(text: str) -> tuple[str, int, int, str] | None:
+    """The bracket left open at the end of the text, with the note to show for it."""
+    stack, suspect = _open_brackets(text)
+    if not stack:
+        return None
+    if suspect is not None:
+        return (*suspect, f"this '{suspect[0]}' is probably the one never closed")
+    return (*stack[-1], f"this '{stack[-1][0]}' is never closed")
+
+
+def _closer_diagnostic(path: str, text: str, pos: int, closer: str, span: Span) -> Diagnostic | None:
+    """For a closing bracket the parser did not expect, when the brackets before it explain why."""
+    stack, _ = _open_brackets(text[:pos])
+    opener = {v: k for k, v in _CLOSER.items()}[closer]
+    if not any(s[0] == opener for s in stack):
+        return Diagnostic("SGS001", f"this '{closer}' closes nothing", span, help="delete it")
+    inner, line, col = stack[-1]
+    if inner != opener:
+        return Diagnostic("SGS001", f"'{closer}' while the '{inner}' on line {line} is still open", span,
+                          help=f"close the '{inner}' first, with '{_CLOSER[inner]}'",
+                          notes=(Note(Span(path, line, col, line, col + 1), f"this '{inner}' is still open"),))
+    return None
 
 
 def _char_name(ch: str) -> str:
@@ -874,9 +907,13 @@ def _syntax_diagnostic(path: str, text: str, e: UnexpectedInput) -> Diagnostic:
         notes = ()
         opened = _unclosed(text)
         if opened is not None:
-            ch, oline, ocol = opened
-            hint += f"; is a '{_CLOSER[ch]}' missing?"
-            notes = (Note(Span(path, oline, ocol, oline, ocol + 1), f"this '{ch}' is never closed"),)
+            ch, oline, ocol, note = opened
+            closer = _CLOSER[ch]
+            if any(_describe(t) == f"'{closer}'" for t in e.expected):
+                hint = f"add the missing '{closer}'"
+            else:
+                hint += f"; is a '{closer}' missing?"
+            notes = (Note(Span(path, oline, ocol, oline, ocol + 1), note),)
         return Diagnostic("SGS003", "the file ends too early", Span(path, line, col, line, col + 1), help=hint,
                           notes=notes)
     if isinstance(e, UnexpectedCharacters):
@@ -910,12 +947,17 @@ def _syntax_diagnostic(path: str, text: str, e: UnexpectedInput) -> Diagnostic:
         return Diagnostic(code, f"'{word}' is not a suit and rank", Span(path, line, col, line, col + len(word)),
                           help="the rank follows the suit: A, 2–10, J, Q or K, as in ♠A, ♥10, ♣K")
     prev = _previous_token(e)
-    if (prev is not None and shown in ("=", "+=", "-=", ".", "(", "[") and prev.type != "NAME"
-            and re.fullmatch(r"[^\W\d]\w*", str(prev))):
+    if prev is not None and prev.type != "NAME" and str(prev) in _STATEMENT_KEYWORDS and shown in _ASSIGN_OR_ACCESS:
         # A statement keyword (`phase`, `log`, `open` …) where a variable's name was meant.
         return Diagnostic("SGS001", f"'{prev}' is a keyword and cannot name a variable",
                           _tok_span(path, prev) if prev.line else span,
-                          help=f"here `{prev}` starts a `{prev} …` statement; give the variable another name")
+                          help=f"here `{prev}` begins a statement; give the variable another name")
+    if shown in (")", "]", "}") and tok.start_pos is not None:
+        explained = _closer_diagnostic(path, text, tok.start_pos, shown, span)
+        if explained is not None:
+            return explained
+    if prev is not None and str(prev) == "for" and shown == "(":
+        return Diagnostic("SGS001", "unexpected '('", span, help="`for` takes no parentheses: `for p in players { … }`")
     if tok.type == "STRING":
         msg = f"unexpected string {shown}"
     elif tok.type in _TOKEN_NOUNS:
@@ -928,6 +970,8 @@ def _syntax_diagnostic(path: str, text: str, e: UnexpectedInput) -> Diagnostic:
     return Diagnostic("SGS001", msg, span, help=hint)
 
 
+_STATEMENT_KEYWORDS = {"let", "if", "for", "while", "repeat", "open", "phase", "log", "stop", "break", "continue"}
+_ASSIGN_OR_ACCESS = {"=", "+=", "-=", ".", "["}
 _KEYWORDS_AS_NAMES = {"card", "cards", "player", "players", "option", "target", "limit", "effect", "deck", "lord",
                       "win", "rule", "on", "when", "do", "cost", "per", "phase", "turn", "game", "hand", "use"}
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import keyword
 import re
 
 from . import ast
@@ -10,6 +11,8 @@ from .model import Model, Package, Sym
 from .surface import BUILTIN_TYPES, CONSTS, FUNCS, ROLES, TYPE_ALIASES
 
 ID_RE = re.compile(r"[a-z][a-z0-9_]*\Z")
+# Attributes every engine event already has (see engine/tables.py Event): a field must not shadow them.
+ENGINE_EVENT_ATTRS = {"self", "cancelled", "eid", "parent", "fields", "TYPE", "TITLE", "FIELDS"}
 CONTEXT_RESERVED = {"self", "event", "it", "card", "targets", "target", "current", "players", "all_players"}
 
 
@@ -93,7 +96,11 @@ class Resolver:
                         self.err("SGS102", f"field '{f.name.text}' appears twice", f.name.span,
                                  notes=[Note(seen[f.name.text].span, "first here")])
                     seen[f.name.text] = f.name
-                    self.check_id(f.name, "an event field")
+                    if self.check_id(f.name, "an event field") and (keyword.iskeyword(f.name.text)
+                                                                      or f.name.text in ENGINE_EVENT_ATTRS):
+                        # Fields become Python names in the generated event classes, where these are reserved.
+                        self.err("SGS103", f"'{f.name.text}' is reserved and cannot name an event field",
+                                 f.name.span, help=f"choose another id, such as '{f.name.text}_'")
             case ast.WindowDecl():
                 self.check_id(d.id, "a window")
                 for n in {d.name.text: d.name, d.id.text: d.id}.values():

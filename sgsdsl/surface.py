@@ -252,6 +252,8 @@ ROLES: dict[str, Role] = {
                   "the window opened after cards move (skipped when no skill listens)"),
     "targetable": Role("quantity", (("user", "player"), ("target", "player"), ("card", "card")), "bool",
                        "whether a card may be used on a target, besides the card's own `where`"),
+    "usable": Role("quantity", (("user", "player"), ("card", "card")), "bool",
+                   "whether a player may use a card at all, besides its targets and use limit"),
 }
 REQUIRED_ROLES = ("turn", "use", "aim")
 

@@ -102,6 +102,10 @@ class Env:
         self.scope.pop()
 
 
+# Python, which the rules compile to, refuses more than 20 nested loops in one function.
+MAX_LOOPS = 16
+
+
 def _mangle(name: str, taken: set[str]) -> str:
     base = f"v_{name}" if name.isascii() and name.isidentifier() else f"v{len(taken)}"
     py = base
@@ -587,18 +591,18 @@ class Checker:
                 py = _mangle(s.var.text, self.locals_taken)
                 self.note(s, LocalNote(py))
                 env.scope[-1][s.var.text] = (strip(elem(t)), py)
-                env.loops += 1
+                self.enter_loop(s, env)
                 self.block(s.body, env)
                 env.loops -= 1
                 env.pop()
             case ast.While():
                 self.expr(s.test, env)
-                env.loops += 1
+                self.enter_loop(s, env)
                 self.block(s.body, env)
                 env.loops -= 1
             case ast.Repeat():
                 self.want(s.count, env, "int", "a repeat count")
-                env.loops += 1
+                self.enter_loop(s, env)
                 self.block(s.body, env)
                 env.loops -= 1
             case ast.Open():
@@ -623,6 +627,12 @@ class Checker:
                              help="`break` and `continue` belong in `for`, `while` and `repeat`; `stop` ends the effect")
             case ast.Stop():
                 pass
+
+    def enter_loop(self, s: ast.Stmt, env: Env) -> None:
+        env.loops += 1
+        if env.loops == MAX_LOOPS + 1:  # reported once, at the first loop too deep
+            self.err("SGS001", f"loops nest more than {MAX_LOOPS} deep here", s.span,
+                     help="move the inner loops into a flow of their own")
 
     def assign(self, s: ast.Assign, env: Env) -> None:
         vt = self.expr(s.value, env)
@@ -650,7 +660,8 @@ class Checker:
         if s.op in ("+=", "-="):
             if not (compatible(tt, "int") or (s.op == "+=" and is_list(tt))):
                 self.err("SGS201", f"'{s.op}' needs a number{' or a list' if s.op == '+=' else ''}, not {_show(tt)}",
-                         s.span)
+                         s.span, help="it changes a number in place (and `+=` appends to a list); players change "
+                         "through primitives and flows")
                 return  # one mistake, one message: the value's type is moot
         if not compatible(vt, tt) and not (s.op == "+=" and is_list(tt) and compatible(vt, elem(tt))):
             self.err("SGS201", f"cannot assign {_show(vt)} to {_show(tt)}", s.value.span)
@@ -796,6 +807,10 @@ class DeclChecker(Checker):
             case ast.QuantityDecl():
                 env = self.env()
                 for p in d.params:
+                    # Each becomes a parameter of a Python function, where a name can appear once.
+                    if p.name.text in env.scope[-1]:
+                        self.err("SGS102", f"parameter '{p.name.text}' appears twice", p.name.span,
+                                 help="give each parameter its own name")
                     env.scope[-1][p.name.text] = (self.typeref(p.type), f"a_{p.name.text}")
                     self.check_ascii_param(p.name)
                 qt = self.typeref(d.type)
@@ -946,6 +961,10 @@ class DeclChecker(Checker):
         for a, p in zip(f.args, q.params):
             if a.text in ("self", "_"):
                 continue
+            # Each becomes a parameter of a Python function, where a name can appear once.
+            if a.text in env.scope[-1]:
+                self.err("SGS102", f"'{a.text}' names two parameters of '{f.quantity.text}'", a.span,
+                         help="give each parameter its own name, or `_` for one the rule does not read")
             self.check_ascii_param(a)
             env.scope[-1][a.text] = (self.typeref(p.type), f"a_{a.text}")
         qt = self.typeref(q.type)

@@ -64,14 +64,6 @@ CATALOGUE: dict[str, tuple[str, str]] = {
 }
 
 
-def _families() -> list:
-    from . import data, dead, fields, loops, modifiers, pairs, replacements, text
-
-    return [modifiers.check, replacements.check, loops.check, dead.check, fields.check, data.check, text.check,
-            pairs.check]
-
-
-FAMILIES: list = []  # filled on first use: each a function (Facts) -> list[Finding]
 
 
 def catalogue() -> dict[str, tuple[str, str]]:
@@ -115,8 +107,6 @@ def acknowledge(b: Build, findings: list[Diagnostic]) -> list[Diagnostic]:
 def run_checks(b: Build, only_designer: bool = False) -> list[Diagnostic]:
     from .facts import facts_of
 
-    if not FAMILIES:
-        FAMILIES.extend(_families())
     facts = facts_of(b)
     out: list[Diagnostic] = []
     for family in FAMILIES:
@@ -127,3 +117,10 @@ def run_checks(b: Build, only_designer: bool = False) -> list[Diagnostic]:
                any(not n.span.file.startswith("rules/") for n in d.notes)]
     out.sort(key=lambda d: (d.span.file, d.span.line, d.span.col, d.code, d.message))
     return out
+
+
+# The families, in the order their findings are computed (the modules import CATALOGUE above).
+from . import data, dead, fields, loops, modifiers, pairs, replacements, text  # noqa: E402
+
+FAMILIES: list = [modifiers.check, replacements.check, loops.check, dead.check, fields.check, data.check,
+                  text.check, pairs.check]  # each a function (Facts) -> list[Finding]

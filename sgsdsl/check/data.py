@@ -33,10 +33,22 @@ def _decks(facts: Facts) -> list:
     for d in m.unique(m.decks):
         if not d.entries:
             continue
+        same = Counter((e.suit, e.rank, e.card.text) for e in d.entries)
+        repeated = [k for k, n in same.items() if n > 1]
+        copied = set()
+        if len(repeated) == 1:
+            suit, rank, card = repeated[0]
+            copied.add((suit, rank))
+            entries = [e for e in d.entries if (e.suit, e.rank, e.card.text) == repeated[0]]
+            out.append(make(
+                "SGS352", f"deck {d.name.text} lists {_sr(suit, rank)} {card} {len(entries)} times, and repeats "
+                "no other entry", entries[1].span,
+                "an entry written twice where the deck repeats nothing else is most likely a copy-paste slip",
+                NO_PRINCIPLE_DATA, notes=[Note(entries[0].span, "first listed here")]))
         pairs = Counter((e.suit, e.rank) for e in d.entries)
         usual = Counter(pairs.values()).most_common(1)[0][0]
         for (suit, rank), n in sorted(pairs.items(), key=lambda kv: (kv[0][0], kv[0][1])):
-            if n > usual:
+            if n > usual and (suit, rank) not in copied:
                 entries = [e for e in d.entries if (e.suit, e.rank) == (suit, rank)]
                 out.append(make(
                     "SGS351", f"deck {d.name.text} holds {_sr(suit, rank)} {n} times; its other suits and ranks "
@@ -45,16 +57,6 @@ def _decks(facts: Facts) -> list:
                     "misprint, and judgments (♠2~9, ♥ …) come out with the wrong odds",
                     NO_PRINCIPLE_DATA, notes=[Note(e.span, f"{_sr(suit, rank)} {e.card.text}") for e in entries
                                               if e is not entries[usual]]))
-        same = Counter((e.suit, e.rank, e.card.text) for e in d.entries)
-        repeated = [k for k, n in same.items() if n > 1]
-        if len(repeated) == 1:
-            suit, rank, card = repeated[0]
-            entries = [e for e in d.entries if (e.suit, e.rank, e.card.text) == repeated[0]]
-            out.append(make(
-                "SGS352", f"deck {d.name.text} lists {_sr(suit, rank)} {card} {len(entries)} times, and repeats "
-                "no other entry", entries[1].span,
-                "an entry written twice where the deck repeats nothing else is most likely a copy-paste slip",
-                NO_PRINCIPLE_DATA, notes=[Note(entries[0].span, "first listed here")]))
     return out
 
 
@@ -115,12 +117,12 @@ def _modes(facts: Facts) -> list:
 def _heroes(facts: Facts, mode) -> list:
     m = facts.m
     pool = facts.pools.get(mode.id.text, set())
-    if mode.heroes and not pool:
-        return [make("SGS355", f"mode {mode.name.text} deals heroes from "
-                     f"{', '.join(n.text for n in mode.heroes)}, which hold{'s' if len(mode.heroes) == 1 else ''} "
-                     "no hero", mode.heroes[0].span, "with an empty pool no one can pick a hero",
-                     NO_PRINCIPLE_DATA)]
     out, seen = [], set()
+    if mode.heroes and not pool:
+        out.append(make("SGS355", f"mode {mode.name.text} deals heroes from "
+                        f"{', '.join(n.text for n in mode.heroes)}, which hold{'s' if len(mode.heroes) == 1 else ''} "
+                        "no hero", mode.heroes[0].span, "with an empty pool no one can pick a hero",
+                        NO_PRINCIPLE_DATA))
     bodies = ([mode.setup] if mode.setup is not None else []) + list(mode.rules)
     for body in bodies:
         for n in walk(body):

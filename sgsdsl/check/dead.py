@@ -29,7 +29,7 @@ def _opened(facts: Facts, bodies) -> set[str]:
 
 
 def global_reach(facts: Facts) -> set[str]:
-    memo = facts.__dict__.setdefault("_memo", {})
+    memo = facts.memo
     if "reach" not in memo:
         az = facts.az
         bodies = list(az.flows.values()) + list(az.hooks.values()) + [r.body for r in facts.rules]
@@ -41,7 +41,7 @@ def global_reach(facts: Facts) -> set[str]:
 
 
 def mode_reach(facts: Facts, mode) -> set[str]:
-    memo = facts.__dict__.setdefault("_memo", {})
+    memo = facts.memo
     key = ("reach", mode.id.text)
     if key in memo:
         return memo[key]

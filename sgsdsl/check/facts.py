@@ -52,6 +52,7 @@ PRIMITIVE_STATE: dict[str, frozenset[str]] = {
     "play_phase": frozenset({"cards", "hp", "alive"}),
 }
 HOOK_PRIMITIVES = ("card_effect", "card_before", "card_after")
+CARD_ZONES = ("hand", "cards", "equips", "judges", "all_cards", "weapon", "armor", "plus_horse", "minus_horse")
 
 # Player (and card) attributes -> the state category a `when` reads through them.
 STATE_OF_ATTR: dict[str, str] = {
@@ -312,9 +313,13 @@ class OpenSite:
     rel: str = "any"
     fields: frozenset[str] | None = None
     values: frozenset = frozenset()  # (field, constant) bound at the call site
+    rels: frozenset = frozenset()  # (field, self/other): player fields bound relative to the owner
 
     def value(self, field: str):
         return next((v for f, v in self.values if f == field), None)
+
+    def rel_of(self, field: str) -> str:
+        return next((r for f, r in self.rels if f == field), "any")
 
 
 @attrs.define
@@ -333,6 +338,7 @@ class BodyFacts:
 @attrs.define
 class Scope:
     rel: dict = attrs.Factory(dict)  # local -> self/other/any
+    owner: dict = attrs.Factory(dict)  # local holding cards -> whose they are (self/other/any)
     cards: dict = attrs.Factory(dict)  # local -> card id known statically
     target_rel: str = "any"
 
@@ -347,6 +353,8 @@ class Analyzer:
         self.moved = moved.id.text if isinstance(moved, ast.WindowDecl) else None
         self.flows: dict[str, BodyFacts] = {}
         self.hooks: dict[str, BodyFacts] = {}
+        self._state_memo: dict[int, frozenset] = {}
+        self._quantity_memo: dict[str, frozenset] = {}
         self._summarise()
 
     # -- summaries of flows and card hooks
@@ -398,6 +406,8 @@ class Analyzer:
             case ast.Let():
                 self._expr(s.value, out, scope, owner)
                 scope.rel[s.name.text] = self.relation(s.value, scope) if owner else "any"
+                if owner:
+                    scope.owner[s.name.text] = self.owner_rel(s.value, scope)
                 card = self.known_card(s.value, scope)
                 if card is not None:
                     scope.cards[s.name.text] = card
@@ -452,14 +462,14 @@ class Analyzer:
                         note = self.m.notes.get(s.event)
                         if isinstance(note, CallNote):
                             fields = self._new_fields(s.event.event.text, {k for k, _ in note.args})
-                    rel, values = "any", frozenset()
+                    rel, values, rels = "any", frozenset(), frozenset()
                     if isinstance(s.event, ast.New):
-                        values = self._values({a.name.text: a.value for a in s.event.args if a.name is not None})
-                        if owner and w.subject is not None:
-                            for a in s.event.args:
-                                if a.name is not None and a.name.text == w.subject.text:
-                                    rel = self.relation(a.value, scope)
-                    out.opens.add(OpenSite(w.id.text, rel, fields, values))
+                        bound = {a.name.text: a.value for a in s.event.args if a.name is not None}
+                        values = self._values(bound)
+                        rels = self._rels(bound, scope) if owner else frozenset()
+                        if w.subject is not None:
+                            rel = dict(rels).get(w.subject.text, "any")
+                    out.opens.add(OpenSite(w.id.text, rel, fields, values, rels))
             case ast.Log():
                 for p in s.parts:
                     if isinstance(p, ast.Expr):
@@ -498,7 +508,8 @@ class Analyzer:
             out.calls.add(name)
             out.state |= PRIMITIVE_STATE.get(name, frozenset())
             if name in MOVED_FIELDS and self.moved is not None:
-                out.opens.add(OpenSite(self.moved, "any", MOVED_FIELDS[name]))
+                rels = self._moved_rels(name, c, scope) if owner else frozenset()
+                out.opens.add(OpenSite(self.moved, "any", MOVED_FIELDS[name], frozenset(), rels))
             if name in HOOK_PRIMITIVES:
                 card = self.known_card(c.args[0].value, scope) if c.args else None
                 if card is not None:
@@ -521,12 +532,11 @@ class Analyzer:
                 bound, fields = {}, None
             written = {w[0] for w in summ.writes}
             values = self._values({k: v for k, v in bound.items() if k not in written})
+            rels = self._rels({k: v for k, v in bound.items() if k not in written}, scope) if owner else frozenset()
             for wid in summ.own_opens:
                 w = self.m.windows[wid]
-                rel = "any"
-                if owner and w.subject is not None and w.subject.text in bound:
-                    rel = self.relation(bound[w.subject.text], scope)
-                out.opens.add(OpenSite(wid, rel, fields, values))
+                rel = dict(rels).get(w.subject.text, "any") if w.subject is not None else "any"
+                out.opens.add(OpenSite(wid, rel, fields, values, rels))
             out.opens |= summ.opens
             out.state |= summ.state
             out.calls |= summ.calls
@@ -536,6 +546,43 @@ class Analyzer:
                     self._add_hooks(out, card)
         elif note.kind == "quantity":
             out.calls.add(note.target)
+
+    def _rels(self, bound: dict, scope: Scope) -> frozenset:
+        out = set()
+        for k, v in bound.items():
+            r = self.relation(v, scope)
+            if r != "any":
+                out.add((k, r))
+        return frozenset(out)
+
+    def _moved_rels(self, name: str, c: ast.Call, scope: Scope) -> frozenset:
+        """Who gains and who loses the cards a moving primitive moves, relative to the owner."""
+        args = [a.value for a in c.args if a.name is None]
+        kw = {a.name.text: a.value for a in c.args if a.name is not None}
+        out = {}
+        if name in ("draw", "gain") and args:
+            out["gainer"] = self.relation(args[0], scope)
+        if name in ("gain", "discard") and len(args) > 1:
+            out["loser"] = self.owner_rel(args[1], scope)
+        if name in ("put", "put_bottom") and args:
+            out["loser"] = self.owner_rel(args[0], scope)
+        if name == "put" and (len(args) > 2 or "owner" in kw):
+            out["gainer"] = self.relation(args[2] if len(args) > 2 else kw["owner"], scope)
+        if name == "equip" and args:
+            out["loser"] = self.relation(args[0], scope)
+        return frozenset((k, r) for k, r in out.items() if r != "any")
+
+    def owner_rel(self, e, scope: Scope) -> str:
+        """Whose cards an expression takes, relative to the rule's owner."""
+        if isinstance(e, ast.NameRef):
+            return scope.owner.get(e.text, "any")
+        rels = set()
+        for n in walk(e):
+            if isinstance(n, ast.Attr) and n.name.text in CARD_ZONES:
+                rels.add(self.relation(n.obj, scope))
+            elif isinstance(n, ast.NameRef) and n.text in scope.owner:
+                rels.add(scope.owner[n.text])
+        return rels.pop() if len(rels) == 1 else "any"
 
     def _values(self, bound: dict) -> frozenset:
         out = set()
@@ -602,11 +649,16 @@ class Analyzer:
         return None
 
     # -- what a `when` reads
-    @functools.cache  # noqa: B019 - one analyzer per build
     def state_reads(self, e) -> frozenset[str]:
-        out: set[str] = set()
         if e is None:
             return frozenset()
+        key = id(e)
+        if key not in self._state_memo:
+            self._state_memo[key] = self._state_reads(e)
+        return self._state_memo[key]
+
+    def _state_reads(self, e) -> frozenset[str]:
+        out: set[str] = set()
         for n in walk(e):
             if isinstance(n, ast.Attr):
                 note = self.m.notes.get(n)
@@ -625,16 +677,15 @@ class Analyzer:
                     out |= self.quantity_reads(q.id.text)
         return frozenset(out)
 
-    @functools.cache  # noqa: B019
-    def quantity_reads(self, qid: str, depth: int = 0) -> frozenset[str]:
+    def quantity_reads(self, qid: str) -> frozenset[str]:
+        """State a quantity's base reads (quantities it calls included)."""
+        if qid in self._quantity_memo:
+            return self._quantity_memo[qid]
+        self._quantity_memo[qid] = frozenset()  # a quantity that calls itself adds nothing more
         q = self.m.quantities.get(qid)
-        if q is None or depth > 4:
-            return frozenset()
-        out = set(self.state_reads(q.base))
-        for n in walk(q.base):
-            if isinstance(n, ast.Call) and isinstance(n.func, ast.NameRef) and n.func.text in self.m.quantities:
-                out |= self.quantity_reads(self.m.quantities[n.func.text].id.text, depth + 1)
-        return frozenset(out)
+        out = set(self.state_reads(q.base)) if q is not None else set()
+        self._quantity_memo[qid] = frozenset(out)
+        return self._quantity_memo[qid]
 
 
 def _neq_self(e) -> bool:
@@ -685,6 +736,7 @@ class Rule:
     when_state: frozenset = frozenset()  # state categories the `when` reads
     constraints: dict = attrs.Factory(dict)
     required: frozenset = frozenset()  # event fields the `when` needs set
+    pinned: frozenset = frozenset()  # event fields the `when` needs to be the owner (`event.f == self`)
     limit: object = None
     designer: bool = False
 
@@ -707,6 +759,10 @@ class Rule:
     @property
     def forced(self) -> bool:
         return bool(getattr(self.facet, "forced", False)) or "locked" in getattr(self.decl, "types", ())
+
+    @property
+    def lord(self) -> bool:
+        return self.holder == "hero" and "lord" in getattr(self.decl, "types", ())
 
     @property
     def hero_names(self) -> tuple[str, ...]:
@@ -744,13 +800,16 @@ class Facts:
         self.granted = {a.value.text for n in self._all_bodies() for a in _granted(n)}
         self.designer_pkgs = {name for name, p in m.packages.items() if not p.shipped}
         self.pools = self._pools()
+        self.memo: dict = {}  # what the families compute once and share
         self.rules: list[Rule] = []
         for holder, decl in self._holders():
             for i, f in enumerate(decl.facets):
                 if isinstance(f, (ast.Trigger, ast.Modify, ast.Active, ast.ViewAs)):
                     self.rules.append(self._rule(holder, decl, f, i))
+        # Rules that can be in effect in some game (a lord skill needs a hero who can be lord).
+        self.live: list[Rule] = [r for r in self.rules if not r.lord or any(self.can_be_lord(h) for h in r.heroes)]
         self.by_window: dict[str, list[Rule]] = {}
-        for r in self.rules:
+        for r in self.live:
             for w in r.windows:
                 self.by_window.setdefault(w.id.text, []).append(r)
 
@@ -792,6 +851,9 @@ class Facts:
     def modes_of_hero(self, hero: str) -> list:
         return [mode for mode in self.m.unique(self.m.modes) if hero in self.pools[mode.id.text]]
 
+    def can_be_lord(self, h) -> bool:
+        return not h.never_lord and any(mode.lord is not None for mode in self.modes_of_hero(h.name.text))
+
     def can_meet(self, a: str, b: str) -> bool:
         if a == b:
             return False
@@ -828,6 +890,7 @@ class Facts:
             params = tuple(a.text for a in f.args) if isinstance(f, ast.Modify) else ()
             r.constraints = self.cond.constraints(f.when, params)
             r.required = frozenset(self.cond.required_fields(f.when))
+            r.pinned = frozenset(_pinned(f.when))
         return r
 
     # -- who can hold two rules at once
@@ -852,6 +915,8 @@ class Facts:
         if a.decl is b.decl:
             return a.holder == "equipment" and a.copies >= 2
         if a.holder == "hero" and b.holder == "hero":
+            if a.lord and b.lord:
+                return False  # one lord per table
             return any(self.can_meet(x.name.text, y.name.text) for x in a.heroes for y in b.heroes)
         if "loose" in (a.holder, b.holder):
             return all(self._granted(r) for r in (a, b) if r.holder == "loose")
@@ -867,6 +932,17 @@ class Facts:
                 if x is not y and self.can_meet(x.name.text, y.name.text):
                     return (x, y)
         return None
+
+
+def _pinned(e) -> set[str]:
+    out = set()
+    for c in conjuncts(e):
+        if isinstance(c, ast.Compare) and c.op == "==":
+            for a, b in ((c.left, c.right), (c.right, c.left)):
+                p = event_path(a)
+                if p is not None and len(p) == 1 and is_name(b, "self"):
+                    out.add(p[0])
+    return out
 
 
 def _granted(n) -> Iterator:

@@ -20,6 +20,7 @@ from .. import ast
 from ..diagnostics import Diagnostic, Note
 from .facts import Facts, event_path, is_name, walk
 from .findings import finding as make
+from .findings import together
 
 ALL = "*"  # the event escapes: anything may read it later
 
@@ -187,7 +188,7 @@ def check(facts: Facts) -> list:
                     continue
                 others = set()
                 for x in facts.by_window.get(wid, ()):
-                    if x is not r:
+                    if x is not r and together(facts, r, x, w):
                         others |= x.when_reads | x.body.reads
                 if any(field in after or ALL in after for _, _, after in sites[wid]) or field in others \
                         or ALL in others:

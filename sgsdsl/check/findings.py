@@ -11,10 +11,10 @@ from .facts import Facts, Rule
 SEVERITY = "warning"
 
 # The settlement principles of seed 001 (2012新版三國殺游戲流程詳解, §2(1)).
-INSERTED = "① inserted events settle first"
-SEAT = "② counter-clockwise from the current player"
-HERO_FIRST = "③ hero skills before equipment skills"
-OWNER = "③ the owner orders their own simultaneous skills"
+INSERTED = "① (inserted events settle first)"
+SEAT = "② (counter-clockwise from the current player)"
+HERO_FIRST = "③ (hero skills before equipment skills)"
+OWNER = "③ (a player orders their own simultaneous skills)"
 
 
 @attrs.frozen
@@ -64,6 +64,7 @@ def together(facts: Facts, a: Rule, b: Rule, window=None) -> Together:
         other = b if a.holder == "mode" else a
         return Together(False, False, mode=other.holder != "mode" or a is not b)
     subject_only = window is not None and window.subject is not None and not a.any and not b.any
+    subject_only = subject_only or bool(a.pinned & b.pinned)  # both need `event.f == self`
     same = facts.same_player(a, b)
     two = facts.two_players(a, b) and not subject_only
     return Together(same, two)

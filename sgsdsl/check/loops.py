@@ -44,21 +44,22 @@ def _edge_ok(facts: Facts, a: Rule, b: Rule, site: OpenSite) -> bool:
                 return False
     if b.holder == "mode" or a.holder == "mode":
         return True
-    rel = site.rel
+    rels = {site.rel_of(f) for f in b.pinned}
     if w.subject is not None and not b.any:
-        if a is b:
-            return rel != "other" or facts.two_players(a, a)
-        if rel == "self":
-            return facts.same_player(a, b)
-        if rel == "other":
-            return facts.two_players(a, b)
-    if a is b:
-        return True
-    return facts.same_player(a, b) or facts.two_players(a, b)
+        rels.add(site.rel)
+    same = a is b or facts.same_player(a, b)
+    two = facts.two_players(a, b)
+    if "self" in rels and "other" in rels:
+        return False
+    if "self" in rels:
+        return same
+    if "other" in rels:
+        return two
+    return same or two
 
 
 def graph(facts: Facts) -> dict:
-    triggers = [r for r in facts.rules if r.kind == "trigger"]
+    triggers = [r for r in facts.live if r.kind == "trigger"]
     edges: dict[int, list] = {id(r): [] for r in triggers}
     for a in triggers:
         seen = set()
@@ -106,7 +107,7 @@ def _stop(cycle: tuple) -> str | None:
 
 
 def analyse(facts: Facts) -> list[Cycle]:
-    memo = facts.__dict__.setdefault("_memo", {})
+    memo = facts.memo
     if "cycles" not in memo:
         memo["cycles"] = [Cycle(rules, sites, _stop(rules)) for rules, sites in _cycles(facts)]
     return memo["cycles"]
@@ -128,7 +129,7 @@ def _heroes(facts: Facts, rules: tuple):
 
 
 def all_findings(facts: Facts) -> list:
-    memo = facts.__dict__.setdefault("_memo", {})
+    memo = facts.memo
     if "loops" in memo:
         return memo["loops"]
     out, seen = [], set()
@@ -160,8 +161,8 @@ def all_findings(facts: Facts) -> list:
         why = ("an endless chain of triggers hangs the game or drains the deck: give one of them a `limit`, or a "
                "`when` that its own effect makes false (no trigger in the loop has a `limit`, and no `when` reads "
                "state the effects change)")
-        principle = (f"none: by {INSERTED} each new event settles inside the one that caused it, so the chain never "
-                     "returns to the table; seed 001 has nothing that ends it")
+        principle = (f"none: under {INSERTED} each new event settles inside the one that caused it, so the chain "
+                     "never returns to the table; seed 001 has nothing that ends it")
         notes = [note(r, f"{r.label()} fires at {facts.m.windows[sites[i - 1].window].name.text}")
                  for i, r in enumerate(rules) if i > 0]
         code = "SGS321"

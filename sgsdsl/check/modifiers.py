@@ -11,6 +11,8 @@ two rules need two different heroes at the table, the finding belongs to the pai
 
 from __future__ import annotations
 
+import attrs
+
 from .. import ast
 from .facts import Facts, Rule, same_expr
 from .findings import CONTINUOUS, note, ordered, pair_heroes, principle_at_window, together, who
@@ -38,13 +40,14 @@ def _co_apply(facts: Facts, a: Rule, b: Rule):
 def modifier_conflicts(facts: Facts) -> list:
     out = []
     by_q: dict[str, list[Rule]] = {}
-    for r in facts.rules:
+    for r in facts.live:
         if isinstance(r.facet, ast.Modify) and r.facet.quantity.text in facts.m.quantities:
             by_q.setdefault(facts.m.quantities[r.facet.quantity.text].id.text, []).append(r)
     for qid, rules in by_q.items():
         q = facts.m.quantities[qid]
-        for i, a in enumerate(rules):
-            for b in rules[i + 1:]:
+        for i, a0 in enumerate(rules):
+            for b0 in rules[i + 1:]:
+                a, b = a0, b0
                 fa, fb = a.facet, b.facet
                 sets = (fa.op == "=") + (fb.op == "=")
                 if sets == 0 or (sets == 2 and same_expr(fa.value, fb.value)):
@@ -73,7 +76,10 @@ def modifier_conflicts(facts: Facts) -> list:
                     why = (f"a `=` throws away what was applied before it: {s.name} then {d.name} gives "
                            f"`{source(facts, s.facet.value)} {d.facet.op[0]} {source(facts, d.facet.value)}`, "
                            f"{d.name} then {s.name} gives `{source(facts, s.facet.value)}`")
-                where = "when one player has both" if same else "when both are at one table"
+                sa = {k for k, x in enumerate(fa.args) if x.text == "self"}
+                sb = {k for k, x in enumerate(fb.args) if x.text == "self"}
+                where = ("when both heroes are at one table" if heroes else
+                         "when one player has both" if sa & sb else "when both are in play")
                 msg += f" ({where})"
                 code = "SGS381" if heroes else "SGS301"
                 if heroes:
@@ -81,6 +87,27 @@ def modifier_conflicts(facts: Facts) -> list:
                 out.append(make(code, msg, fa.span, why, CONTINUOUS,
                                 notes=[note(b, f"{b.label()} modifies {qn} here")], rules=(a, b),
                                 heroes=heroes or (), quantity=q, same=same))
+    return _grouped(out)
+
+
+def _grouped(found: list) -> list:
+    """One SGS301 per modifier: the others it conflicts with become notes (six horses are one finding)."""
+    groups: dict[int, list] = {}
+    for f in found:
+        if f.code == "SGS301":
+            groups.setdefault(id(f.rules[0]), []).append(f)
+    out = []
+    for f in found:
+        g = groups.get(id(f.rules[0])) if f.code == "SGS301" else None
+        if g is None or len(g) == 1:
+            out.append(f)
+        elif f is g[0]:
+            a, q = f.rules[0], f.extra["quantity"]
+            others = "、".join(x.rules[1].name for x in g)
+            msg = (f"{who(a)} and {len(g)} other modifiers of {q.name.text} ({others}) mix `=` with another `=` "
+                   "or with `+=`/`-=`: the result depends on the order")
+            out.append(attrs.evolve(f, message=msg, notes=tuple(n for x in g for n in x.notes),
+                                    help=f.help + f"; likewise with {'、'.join(x.rules[1].name for x in g[1:])}"))
     return out
 
 
@@ -89,8 +116,9 @@ def field_conflicts(facts: Facts, skip: set) -> list:
     out = []
     for wid, rules in facts.by_window.items():
         w = facts.m.windows[wid]
-        for i, a in enumerate(rules):
-            for b in rules[i + 1:]:
+        for i, a0 in enumerate(rules):
+            for b0 in rules[i + 1:]:
+                a, b = a0, b0
                 if (id(a), id(b)) in skip or facts.cond.disjoint(a.constraints, b.constraints):
                     continue
                 reason = _field_reason(a, b)
@@ -142,7 +170,7 @@ def _field_reason(a: Rule, b: Rule):
 
 
 def all_findings(facts: Facts) -> list:
-    memo = facts.__dict__.setdefault("_memo", {})
+    memo = facts.memo
     if "modifiers" not in memo:
         from .replacements import replacement_pairs
 

@@ -44,14 +44,15 @@ def _kind(facts: Facts, a: Rule, b: Rule):
 
 
 def all_findings(facts: Facts) -> list:
-    memo = facts.__dict__.setdefault("_memo", {})
+    memo = facts.memo
     if "replacements" in memo:
         return memo["replacements"]
     out, pairs = [], set()
     for wid, rules in facts.by_window.items():
         w = facts.m.windows[wid]
-        for i, a in enumerate(rules):
-            for b in rules[i + 1:]:
+        for i, a0 in enumerate(rules):
+            for b0 in rules[i + 1:]:
+                a, b = a0, b0
                 k = _kind(facts, a, b)
                 if k is None or facts.cond.disjoint(a.constraints, b.constraints):
                     continue
@@ -96,7 +97,7 @@ def all_findings(facts: Facts) -> list:
 
 def replacement_pairs(facts: Facts) -> set:
     all_findings(facts)
-    return facts.__dict__["_memo"]["replacement_pairs"]
+    return facts.memo["replacement_pairs"]
 
 
 def check(facts: Facts) -> list:

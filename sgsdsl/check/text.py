@@ -3,7 +3,8 @@
 SGS361: a sentence of the text kept beside a skill (or an equipment card) opens with a timing
 (受到伤害后, 判定牌生效前, 准备阶段, 摸牌阶段, 出牌阶段, 结束阶段 …) that its rules do not use.
 SGS362: the text states a use limit (出牌阶段限一次, 每阶段限一次, 每回合限一次) or a type (锁定技,
-主公技, 限定技, 觉醒技) that the rules do not have.
+主公技, 限定技, 觉醒技) that the rules do not have (锁定技 is also met by rules whose every trigger is
+`forced`, with nothing to activate or convert).
 SGS363: the rules give the skill a type that its text does not state.
 
 Only the opening clause of each sentence is read for the timing (up to the first '，'): that is
@@ -85,10 +86,11 @@ def _has_limit(decl, scope: str, n: int) -> bool:
 
 
 def _has_type(decl, t: str) -> bool:
-    if isinstance(decl, ast.SkillDecl):
-        return t in decl.types
-    if t == "locked":  # an equipment card: every trigger forced
-        return all(f.forced for f in decl.facets if isinstance(f, ast.Trigger))
+    if isinstance(decl, ast.SkillDecl) and t in decl.types:
+        return True
+    if t == "locked":  # locked in effect: every trigger forced, nothing to activate or convert
+        return all(f.forced for f in decl.facets if isinstance(f, ast.Trigger)) and \
+            not any(isinstance(f, (ast.Active, ast.ViewAs)) for f in decl.facets)
     return False
 
 

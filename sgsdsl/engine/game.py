@@ -96,6 +96,7 @@ class Game:
         self.extra_turns: list[Player] = []
         self.listeners: dict[str, list[Listener]] = {}
         self.mods: dict[str, list] = {}
+        self.qmemo: dict | None = None
         self.winners: tuple[str, ...] | None = None
         self.end_reason = ""
         self.over = False
@@ -109,6 +110,7 @@ class Game:
         self.ev_aim = rules.role("aim")
         self.win_moved = rules.role("moved")
         self.q_targetable = rules.role("targetable")
+        self.q_usable = rules.role("usable")
         if self.flow_use is None or self.flow_turn is None:
             raise RulesError("the rules bind no `turn` or `use` flow (core rules missing?)")
         self.ev_use_cls = rules.events[self.flow_use.event].cls
@@ -479,6 +481,17 @@ class Game:
 
     # ---- quantities ---------------------------------------------------------------------
     def q(self, qid: str, *args):
+        memo = self.qmemo
+        if memo is not None:
+            key = (qid, *args)
+            v = memo.get(key, memo)
+            if v is not memo:
+                return v
+            v = memo[key] = self._q(qid, args)
+            return v
+        return self._q(qid, args)
+
+    def _q(self, qid: str, args):
         qd = self.rules.quantities[qid]
         v = qd.base(self, *args)
         mods = self.mods.get(qid)
@@ -817,18 +830,18 @@ class Game:
         return self.q_targetable is None or self.q(self.q_targetable.id, user, target, card)
 
     def target_candidates(self, p: Player, card: Card) -> list[Player]:
+        return list(self._candidates(p, card))
+
+    def _candidates(self, p: Player, card: Card):
         t = card.cdef.target
         if t is None:
-            return [p] if card.cdef.kind == "equipment" else []
-        pool = [p] if t.kind == "self" else self.alive_from_current()
-        out = []
-        for q in pool:
-            if t.where is not None and not t.where(self, p, card, q):
-                continue
-            if not self.targetable(p, q, card):
-                continue
-            out.append(q)
-        return out
+            if card.cdef.kind == "equipment":
+                yield p
+            return
+        where = t.where
+        for q in ((p,) if t.kind == "self" else self.alive_from_current()):
+            if (where is None or where(self, p, card, q)) and self.targetable(p, q, card):
+                yield q
 
     def target_count(self, p: Player, card: Card) -> tuple[int, int]:
         t = card.cdef.target
@@ -836,18 +849,26 @@ class Game:
             return (1, 1)
         return t.count(self, p, card)
 
+    def may_use(self, p: Player, card: Card) -> bool:
+        return self.q_usable is None or self.q(self.q_usable.id, p, card)
+
     def usable(self, p: Player, card: Card) -> bool:
         cd = card.cdef
+        if not self.may_use(p, card):
+            return False
         if cd.kind == "equipment":
             return True
         if cd.target is None:
             return False
         if cd.limit is not None and self.used(p, cd.id, -1, cd.limit.scope) >= cd.limit.count(self, p, card):
             return False
-        cands = self.target_candidates(p, card)
-        if cd.target.kind == "some":
-            return len(cands) >= self.target_count(p, card)[0]
-        return bool(cands)
+        need = self.target_count(p, card)[0] if cd.target.kind == "some" else 1
+        found = 0
+        for _ in self._candidates(p, card):  # stop at the first `need` legal targets
+            found += 1
+            if found >= need:
+                return True
+        return need <= 0
 
     def viewas_of(self, p: Player, how: str | None = None, pattern: str | None = None):
         out = []
@@ -902,10 +923,16 @@ class Game:
     def play_phase(self, p: Player) -> None:
         refused: set[tuple] = set()  # actions that turned out unusable once chosen: not offered again
         while p.alive and not self.over:
-            acts = [a for a in self.actions(p) if self._action_key(a) not in refused]
-            if not acts:
+            # Listing the legal actions and letting the agent weigh them changes nothing: quantities
+            # (distance, range, legal targets) are memoized until an action is carried out.
+            self.qmemo = {}
+            try:
+                acts = [a for a in self.actions(p) if self._action_key(a) not in refused]
+                act = self.decide(Request("play", p, acts, lo=0, prompt="出牌阶段")) if acts else None
+            finally:
+                self.qmemo = None
+            if act is None:
                 return
-            act = self.decide(Request("play", p, acts, lo=0, prompt="出牌阶段"))
             if act is None:
                 return
             kind, what = act
@@ -996,8 +1023,10 @@ class Game:
         """Ask p for a card named `pattern` from hand or through a view-as skill; None if declined."""
         if not p.alive:
             return None
-        cards = [c for c in p.hand if c.cdef.id == pattern]
+        cards = [c for c in p.hand if c.cdef.id == pattern and (how != "use" or self.may_use(p, c))]
         views = self.viewas_of(p, how, pattern)
+        if how == "use" and views and not self.may_use(p, self.virtual(pattern)):
+            views = []
         if not cards and not views:
             return None
         opts = cards + [("viewas", x) for x in views]
