@@ -355,10 +355,10 @@ def flow_delayed(g, ev):
 def flow_nullify(g, ev):
     # flow 无懈可击 — rules/core/flows.sgs:126
     for v_p in list(g.alive_from_current()):
-        v_c_2 = g.ask_card(v_p, 'wuxie', 'use', '使用【无懈可击】')
-        if (v_c_2 is not None):
-            g.call_flow('use_card', source=v_p, card=v_c_2)
-            ev.cancelled = (not g.call_flow('nullify', card=v_c_2))
+        v_c = g.ask_card(v_p, 'wuxie', 'use', '使用【无懈可击】')
+        if (v_c is not None):
+            g.call_flow('use_card', source=v_p, card=v_c)
+            ev.cancelled = (not g.call_flow('nullify', card=v_c))
             return
 
 
@@ -449,12 +449,12 @@ def flow_dying(g, ev):
     g.say(ev.who, ' 进入濒死状态')
     if g.open('dying_enter', ev):
         return
-    for v_p_2 in list(g.alive_from_current()):
-        while g.loop_guard() and (v_p_2.alive and ev.who.alive and (ev.who.hp < 1)):
-            v_c_3 = g.ask_card(v_p_2, 'tao', 'use', '对濒死的角色使用【桃】')
-            if (v_c_3 is None):
+    for v_p in list(g.alive_from_current()):
+        while g.loop_guard() and (v_p.alive and ev.who.alive and (ev.who.hp < 1)):
+            v_c = g.ask_card(v_p, 'tao', 'use', '对濒死的角色使用【桃】')
+            if (v_c is None):
                 break
-            g.call_flow('use_card', source=v_p_2, card=v_c_3, targets=[ev.who])
+            g.call_flow('use_card', source=v_p, card=v_c, targets=[ev.who])
         if (ev.who.hp >= 1):
             return
     if (ev.who.alive and (ev.who.hp < 1)):

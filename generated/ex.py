@@ -17,12 +17,12 @@ def c_hanbing_skill_on0_when(g, me, ev):
 def c_hanbing_skill_on0(g, me, ev):
     # 寒冰剑 on 造成伤害时 — rules/ex/ex.sgs:7
     ev.cancelled = True
-    v_t_2 = ev.target
+    v_t = ev.target
     for _ in range(2):
-        if ((v_t_2.hand_count > 0) and ((not v_t_2.equips) or g.ask(me, '弃置其一张手牌（随机）？'))):
-            g.discard(me, g.random_of(v_t_2.hand))
-        elif (not (not v_t_2.equips)):
-            g.discard(me, g.choose_card(me, v_t_2.equips, '弃置其装备区里的一张牌'))
+        if ((v_t.hand_count > 0) and ((not v_t.equips) or g.ask(me, '弃置其一张手牌（随机）？'))):
+            g.discard(me, g.random_of(v_t.hand))
+        elif (not (not v_t.equips)):
+            g.discard(me, g.choose_card(me, v_t.equips, '弃置其装备区里的一张牌'))
 
 
 def c_renwang_skill_mod0(g, me, a_c, _1):

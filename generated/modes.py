@@ -12,17 +12,17 @@ PACKAGE = 'modes'
 def m_identity_setup(g):
     # mode 身份局 setup — rules/modes/identity.sgs:21
     g.deal_identities()
-    for v_p_3 in [it for it in g.players if (it.identity == 'lord')]:
-        g.pick_hero(v_p_3, (['caocao', 'liubei', 'sunquan'] + g.draw_heroes(2, ['caocao', 'liubei', 'sunquan'], True)))
-        g.change_max_hp(v_p_3, 1)
-        g.change_hp(v_p_3, 1)
-        g.start_from(v_p_3)
-    for v_p_4 in [it for it in g.players if (it.identity != 'lord')]:
-        g.pick_hero(v_p_4, g.draw_heroes((2 if (len(g.players) == 10) else 3), (), False))
+    for v_p in [it for it in g.players if (it.identity == 'lord')]:
+        g.pick_hero(v_p, (['caocao', 'liubei', 'sunquan'] + g.draw_heroes(2, ['caocao', 'liubei', 'sunquan'], True)))
+        g.change_max_hp(v_p, 1)
+        g.change_hp(v_p, 1)
+        g.start_from(v_p)
+    for v_p_2 in [it for it in g.players if (it.identity != 'lord')]:
+        g.pick_hero(v_p_2, g.draw_heroes((2 if (len(g.players) == 10) else 3), (), False))
     v_start = g.new_event('game')
     g.open('heroes_shown', v_start)
-    for v_p_5 in list(g.players):
-        g.draw(v_p_5, 4)
+    for v_p_3 in list(g.players):
+        g.draw(v_p_3, 4)
     g.open('dealing', v_start)
     g.open('game_start', v_start)
 

@@ -86,20 +86,20 @@ def c_juedou_where(g, me, card, it):
 
 def c_juedou_effect(g, me, ev, card):
     # card 决斗 effect — rules/standard/basic.sgs:190
-    v_a_6 = ev.target
+    v_a = ev.target
     v_b = me
     while g.loop_guard() and True:
         v_ok = True
-        for _ in range((ev.need if (v_a_6 == ev.target) else ev.need_back)):
-            if (g.call_flow('respond', who=v_a_6, pattern='sha', how='play', cause=ev) is None):
+        for _ in range((ev.need if (v_a == ev.target) else ev.need_back)):
+            if (g.call_flow('respond', who=v_a, pattern='sha', how='play', cause=ev) is None):
                 v_ok = False
                 break
         if (not v_ok):
-            g.call_flow('damage', source=v_b, target=v_a_6, card=ev.card)
+            g.call_flow('damage', source=v_b, target=v_a, card=ev.card)
             return
-        v_t_3 = v_a_6
-        v_a_6 = v_b
-        v_b = v_t_3
+        v_t = v_a
+        v_a = v_b
+        v_b = v_t
 
 
 def c_guohe_count(g, me, card):
@@ -115,10 +115,10 @@ def c_guohe_where(g, me, card, it):
 
 def c_guohe_effect(g, me, ev, card):
     # card 过河拆桥 effect — rules/standard/basic.sgs:242
-    v_t_4 = ev.target
-    v_shown = (v_t_4.equips + v_t_4.judges)
-    if ((v_t_4.hand_count > 0) and ((not v_shown) or g.ask(me, '弃置其一张手牌（随机）？'))):
-        g.discard(me, g.random_of(v_t_4.hand))
+    v_t = ev.target
+    v_shown = (v_t.equips + v_t.judges)
+    if ((v_t.hand_count > 0) and ((not v_shown) or g.ask(me, '弃置其一张手牌（随机）？'))):
+        g.discard(me, g.random_of(v_t.hand))
     else:
         g.discard(me, g.choose_card(me, v_shown, '弃置其装备区或判定区里的一张牌'))
 
@@ -136,12 +136,12 @@ def c_shunshou_where(g, me, card, it):
 
 def c_shunshou_effect(g, me, ev, card):
     # card 顺手牵羊 effect — rules/standard/basic.sgs:310
-    v_t_5 = ev.target
-    v_shown_2 = (v_t_5.equips + v_t_5.judges)
-    if ((v_t_5.hand_count > 0) and ((not v_shown_2) or g.ask(me, '获得其一张手牌（随机）？'))):
-        g.gain(me, g.random_of(v_t_5.hand))
+    v_t = ev.target
+    v_shown = (v_t.equips + v_t.judges)
+    if ((v_t.hand_count > 0) and ((not v_shown) or g.ask(me, '获得其一张手牌（随机）？'))):
+        g.gain(me, g.random_of(v_t.hand))
     else:
-        g.gain(me, g.choose_card(me, v_shown_2, '获得其装备区或判定区里的一张牌'))
+        g.gain(me, g.choose_card(me, v_shown, '获得其装备区或判定区里的一张牌'))
 
 
 def c_wuzhong_effect(g, me, ev, card):
@@ -206,9 +206,9 @@ def c_jiedao_where(g, me, card, it):
 def c_jiedao_effect(g, me, ev, card):
     # card 借刀杀人 effect — rules/standard/basic.sgs:487
     v_victim = g.choose_player(me, [it for it in g.alive_from_current() if g.q('can_attack_target', ev.target, it)], '选择【杀】的目标')
-    v_c_4 = g.ask_card(ev.target, 'sha', 'use', '借刀杀人：使用一张【杀】')
-    if (v_c_4 is not None):
-        g.call_flow('use_card', source=ev.target, card=v_c_4, targets=[v_victim])
+    v_c = g.ask_card(ev.target, 'sha', 'use', '借刀杀人：使用一张【杀】')
+    if (v_c is not None):
+        g.call_flow('use_card', source=ev.target, card=v_c, targets=[v_victim])
     elif (ev.target.weapon is not None):
         g.gain(me, ev.target.weapon)
 
@@ -233,8 +233,8 @@ def c_lebu_effect(g, me, ev, card):
 def c_shandian_effect(g, me, ev, card):
     # card 闪电 effect — rules/standard/basic.sgs:621
     if (not ev.nullified):
-        v_c_5 = g.call_flow('judge', who=ev.target, reason='闪电').card
-        if ((v_c_5.suit == 'spade') and (v_c_5.rank >= 2) and (v_c_5.rank <= 9)):
+        v_c = g.call_flow('judge', who=ev.target, reason='闪电').card
+        if ((v_c.suit == 'spade') and (v_c.rank >= 2) and (v_c.rank <= 9)):
             g.call_flow('damage', target=ev.target, amount=3, nature='thunder', card=ev.card)
             return
     v_next = ev.target.next
@@ -281,9 +281,9 @@ def c_qinglong_skill_on0_when(g, me, ev):
 
 def c_qinglong_skill_on0(g, me, ev):
     # 青龙偃月刀 on 杀被抵消时 — rules/standard/equipment.sgs:111
-    v_c_6 = g.ask_card(me, 'sha', 'use', '青龙偃月刀：再使用一张【杀】')
-    if (v_c_6 is not None):
-        g.call_flow('use_card', source=me, card=v_c_6, targets=[ev.target])
+    v_c = g.ask_card(me, 'sha', 'use', '青龙偃月刀：再使用一张【杀】')
+    if (v_c is not None):
+        g.call_flow('use_card', source=me, card=v_c, targets=[ev.target])
 
 
 def c_guanshi_skill_on0_when(g, me, ev):
@@ -436,9 +436,9 @@ def sk_lijian_active0(g, me):
     # 离间 active — rules/standard/heroes_qun.sgs:116
     g.discard(me, g.choose_card(me, me.cards, '弃置一张牌'))
     targets = g.choose_players(me, [it for it in g.alive_from_current() if ((it != me) and (it.gender == 'male'))], 2, None, '离间 active')
-    v_victim_2 = g.choose_player(me, [it for it in targets if g.q('targetable', (T.index(targets, 1) if (it == T.index(targets, 0)) else T.index(targets, 0)), it, g.virtual('juedou', []))], '【决斗】的目标')
-    v_user = (T.index(targets, 1) if (v_victim_2 == T.index(targets, 0)) else T.index(targets, 0))
-    g.call_flow('use_card', source=v_user, card=g.virtual('juedou', []), targets=[v_victim_2], no_nullify=True)
+    v_victim = g.choose_player(me, [it for it in targets if g.q('targetable', (T.index(targets, 1) if (it == T.index(targets, 0)) else T.index(targets, 0)), it, g.virtual('juedou', []))], '【决斗】的目标')
+    v_user = (T.index(targets, 1) if (v_victim == T.index(targets, 0)) else T.index(targets, 0))
+    g.call_flow('use_card', source=v_user, card=g.virtual('juedou', []), targets=[v_victim], no_nullify=True)
 
 
 def sk_lijian_active0_limit(g, me):
@@ -485,8 +485,8 @@ def sk_jijiang_on0_when(g, me, ev):
 
 def sk_jijiang_on0(g, me, ev):
     # 激将 on 需要响应时 — rules/standard/heroes_shu.sgs:42
-    for v_p_6 in [it for it in g.alive_from_current() if ((it != me) and (it.kingdom == 'shu'))]:
-        if (g.call_flow('respond', who=v_p_6, pattern='sha', how='play') is not None):
+    for v_p in [it for it in g.alive_from_current() if ((it != me) and (it.kingdom == 'shu'))]:
+        if (g.call_flow('respond', who=v_p, pattern='sha', how='play') is not None):
             ev.card = g.virtual('sha', [])
             return
 
@@ -503,9 +503,9 @@ def sk_paoxiao_mod0(g, me, _0):
 
 def sk_guanxing_on0(g, me, ev):
     # 观星 on 准备阶段开始时 — rules/standard/heroes_shu.sgs:155
-    v_cs_2 = g.peek(min(len(g.alive_from_current()), 5))
-    v_bottom = g.choose_cards(me, v_cs_2, 0, 5, '置于牌堆底的牌，先选的在上')
-    v_top = g.choose_cards(me, [it for it in v_cs_2 if (it not in v_bottom)], (len(v_cs_2) - len(v_bottom)), None, '置于牌堆顶的牌，先选的在上')
+    v_cs = g.peek(min(len(g.alive_from_current()), 5))
+    v_bottom = g.choose_cards(me, v_cs, 0, 5, '置于牌堆底的牌，先选的在上')
+    v_top = g.choose_cards(me, [it for it in v_cs if (it not in v_bottom)], (len(v_cs) - len(v_bottom)), None, '置于牌堆顶的牌，先选的在上')
     g.put_bottom(v_bottom)
     g.put(list(reversed(v_top)), 'draw', None)
 
@@ -578,8 +578,8 @@ def sk_hujia_on0_when(g, me, ev):
 
 def sk_hujia_on0(g, me, ev):
     # 护驾 on 需要响应时 — rules/standard/heroes_wei.sgs:38
-    for v_p_7 in [it for it in g.alive_from_current() if ((it != me) and (it.kingdom == 'wei'))]:
-        if (g.call_flow('respond', who=v_p_7, pattern='shan', how='play') is not None):
+    for v_p in [it for it in g.alive_from_current() if ((it != me) and (it.kingdom == 'wei'))]:
+        if (g.call_flow('respond', who=v_p, pattern='shan', how='play') is not None):
             ev.card = g.virtual('shan', [])
             return
 
@@ -601,11 +601,11 @@ def sk_guicai_on0_when(g, me, ev):
 
 def sk_guicai_on0(g, me, ev):
     # 鬼才 on 判定牌生效前 — rules/standard/heroes_wei.sgs:134
-    v_c_7 = g.choose_card(me, me.hand, '打出一张手牌代替判定牌')
-    g.say(me, ' 打出 ', v_c_7, ' 代替判定牌 ', ev.card)
-    g.put(v_c_7, 'processing', None)
+    v_c = g.choose_card(me, me.hand, '打出一张手牌代替判定牌')
+    g.say(me, ' 打出 ', v_c, ' 代替判定牌 ', ev.card)
+    g.put(v_c, 'processing', None)
     g.discard(None, ev.card)
-    ev.card = v_c_7
+    ev.card = v_c
 
 
 def sk_ganglie_on0_when(g, me, ev):
@@ -617,10 +617,10 @@ def sk_ganglie_on0(g, me, ev):
     # 刚烈 on 受到伤害后 — rules/standard/heroes_wei.sgs:165
     v_src = ev.source
     if (g.call_flow('judge', who=me, reason='刚烈').card.suit != 'heart'):
-        v_o_2 = '受到1点伤害'
+        v_o = '受到1点伤害'
         if (v_src.hand_count >= 2):
-            v_o_2 = g.choose_option(v_src, ['弃置两张手牌', '受到1点伤害'], '刚烈')
-        if (v_o_2 == '弃置两张手牌'):
+            v_o = g.choose_option(v_src, ['弃置两张手牌', '受到1点伤害'], '刚烈')
+        if (v_o == '弃置两张手牌'):
             g.discard(v_src, g.choose_cards(v_src, v_src.hand, 2, None, '弃置两张手牌'))
         else:
             g.call_flow('damage', source=me, target=v_src)
@@ -635,8 +635,8 @@ def sk_tuxi_on0(g, me, ev):
     # 突袭 on 摸牌阶段开始时 — rules/standard/heroes_wei.sgs:209
     targets = g.choose_players(me, [it for it in g.alive_from_current() if ((it != me) and (it.hand_count > 0))], 1, 2, '突袭 on 摸牌阶段开始时')
     ev.draw_given_up = True
-    for v_p_8 in list(targets):
-        g.gain(me, g.choose_card(me, v_p_8.hand, '获得其一张手牌'))
+    for v_p in list(targets):
+        g.gain(me, g.choose_card(me, v_p.hand, '获得其一张手牌'))
 
 
 def sk_luoyi_on0_when(g, me, ev):
@@ -672,11 +672,11 @@ def sk_tiandu_on0(g, me, ev):
 
 def sk_yiji_on0(g, me, ev):
     # 遗计 on 受到伤害后 — rules/standard/heroes_wei.sgs:318
-    v_n_2 = 0
-    while g.loop_guard() and ((v_n_2 < ev.amount) and ((v_n_2 == 0) or g.ask(me, '再发动一次【遗计】？'))):
-        v_n_2 += 1
-        for v_c_8 in list(g.peek(2)):
-            g.gain(g.choose_player(me, g.alive_from_current(), '将一张「遗计」牌交给一名角色'), v_c_8)
+    v_n = 0
+    while g.loop_guard() and ((v_n < ev.amount) and ((v_n == 0) or g.ask(me, '再发动一次【遗计】？'))):
+        v_n += 1
+        for v_c in list(g.peek(2)):
+            g.gain(g.choose_player(me, g.alive_from_current(), '将一张「遗计」牌交给一名角色'), v_c)
 
 
 def sk_qingguo_viewas0_where(g, me, it):
@@ -687,10 +687,10 @@ def sk_qingguo_viewas0_where(g, me, it):
 def sk_luoshen_on0(g, me, ev):
     # 洛神 on 准备阶段开始时 — rules/standard/heroes_wei.sgs:390
     while g.loop_guard() and True:
-        v_c_9 = g.call_flow('judge', who=me, reason='洛神').card
-        if (not v_c_9.black):
+        v_c = g.call_flow('judge', who=me, reason='洛神').card
+        if (not v_c.black):
             return
-        g.gain(me, v_c_9)
+        g.gain(me, v_c)
         if (not g.ask(me, '再发动一次【洛神】？')):
             return
 
@@ -702,9 +702,9 @@ def sk_zhiheng_active0_when(g, me):
 
 def sk_zhiheng_active0(g, me):
     # 制衡 active — rules/standard/heroes_wu.sgs:7
-    v_cs_3 = g.choose_cards(me, me.cards, 1, 99, '弃置任意张牌')
-    g.discard(me, v_cs_3)
-    g.draw(me, len(v_cs_3))
+    v_cs = g.choose_cards(me, me.cards, 1, 99, '弃置任意张牌')
+    g.discard(me, v_cs)
+    g.draw(me, len(v_cs))
 
 
 def sk_zhiheng_active0_limit(g, me):
@@ -789,10 +789,10 @@ def sk_fanjian_active0(g, me):
     # 反间 active — rules/standard/heroes_wu.sgs:196
     targets = g.choose_players(me, [it for it in g.alive_from_current() if (it != me)], 1, None, '反间 active')
     v_s = g.choose_option(targets[0], ['spade', 'heart', 'club', 'diamond'], '选择一种花色')
-    v_c_10 = g.choose_card(targets[0], me.hand, '获得其一张手牌')
-    g.gain(targets[0], v_c_10)
-    g.say(targets[0], ' 选择了 ', v_s, '，展示 ', v_c_10)
-    if (v_c_10.suit != v_s):
+    v_c = g.choose_card(targets[0], me.hand, '获得其一张手牌')
+    g.gain(targets[0], v_c)
+    g.say(targets[0], ' 选择了 ', v_s, '，展示 ', v_c)
+    if (v_c.suit != v_s):
         g.call_flow('damage', source=me, target=targets[0])
 
 
@@ -814,9 +814,9 @@ def sk_liuli_on0_when(g, me, ev):
 def sk_liuli_on0(g, me, ev):
     # 流离 on 成为目标时 — rules/standard/heroes_wu.sgs:260
     g.discard(me, g.choose_card(me, me.cards, '弃置一张牌'))
-    v_p_9 = g.choose_player(me, [it for it in g.alive_from_current() if ((it != me) and (it != ev.source) and g.q('in_range', me, it) and g.q('targetable', ev.source, it, ev.card) and (it not in ev.use.targets))], '将此【杀】转移给')
-    g.say(me, ' 将 ', ev.card, ' 转移给 ', v_p_9)
-    ev.target = v_p_9
+    v_p = g.choose_player(me, [it for it in g.alive_from_current() if ((it != me) and (it != ev.source) and g.q('in_range', me, it) and g.q('targetable', ev.source, it, ev.card) and (it not in ev.use.targets))], '将此【杀】转移给')
+    g.say(me, ' 将 ', ev.card, ' 转移给 ', v_p)
+    ev.target = v_p
 
 
 def sk_qianxun_mod0(g, me, _0, _1, a_c):
@@ -875,9 +875,9 @@ def sk_xiaoji_on0_when(g, me, ev):
 
 def sk_xiaoji_on0(g, me, ev):
     # 枭姬 on 牌移动后 — rules/standard/heroes_wu.sgs:416
-    v_n_3 = 0
-    while g.loop_guard() and ((v_n_3 < ev.lost_equip) and ((v_n_3 == 0) or g.ask(me, '再发动一次【枭姬】？'))):
-        v_n_3 += 1
+    v_n = 0
+    while g.loop_guard() and ((v_n < ev.lost_equip) and ((v_n == 0) or g.ask(me, '再发动一次【枭姬】？'))):
+        v_n += 1
         g.draw(me, 2)
 
 

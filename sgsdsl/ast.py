@@ -244,6 +244,7 @@ class Decl:
 class Package(Decl):
     name: Name
     title: str | None
+    variant: bool = False  # loaded only when selected; may redeclare what the packages it uses declare
 
 
 @node

@@ -138,7 +138,11 @@ def info(paths, as_json: bool) -> None:
     """What the ruleset holds: packages, heroes, skills, cards, decks, windows, flows, modes."""
     from .report import info_data, info_text
 
-    data = info_data(_rules(_paths(paths)))
+    rules = _rules(_paths(paths))
+    from .engine.ruleset import Ruleset
+
+    # every package, variants included: each lists its own heroes and skills
+    data = info_data(Ruleset(rules.all_tables, tuple(t.package for t in rules.all_tables if t.variant)))
     if as_json:
         click.echo(json.dumps(data, ensure_ascii=False, indent=2))
     else:
@@ -180,11 +184,13 @@ def explain(name: str, paths, source: bool) -> None:
               help="Replay a JSONL log: play it again and say whether it is identical.")
 @click.option("--check-invariants", is_flag=True, help="Verify the state invariants after every event.")
 @click.option("--deck", "decks", multiple=True, help="Add a deck to the mode's (e.g. --deck ex for the EX cards).")
+@click.option("--with", "variants", multiple=True,
+              help="Select a variant package (e.g. --with first_edition for seed 000's first-edition skills).")
 @click.option("--variant", type=int, default=0, show_default=True,
               help="Which variant of the mode's identity table row (0 = the first).")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 def simulate(paths, mode, players, games, seed, agent, workers, turn_cap, as_json, log_file, replay_file,
-             check_invariants, decks, variant, quiet) -> None:
+             check_invariants, decks, variants, variant, quiet) -> None:
     """Play GAMES bot games and print win rates per identity and per hero.
 
     PATHS are a designer's rules files, added to the shipped rules.
@@ -192,7 +198,7 @@ def simulate(paths, mode, players, games, seed, agent, workers, turn_cap, as_jso
     from .report import simulate_command
 
     sys.exit(simulate_command(_paths(paths), mode, players, games, seed, agent, workers, turn_cap, as_json,
-                              log_file, replay_file, check_invariants, quiet, list(decks), variant))
+                              log_file, replay_file, check_invariants, quiet, list(decks), variant, tuple(variants)))
 
 
 @main.command("test", epilog=EXIT_HELP)
@@ -203,15 +209,20 @@ def simulate(paths, mode, players, games, seed, agent, workers, turn_cap, as_jso
               "when no PATHS are given).")
 def test_cmd(paths, keyword: str, trace: bool, shipped) -> None:
     """Run the scenario tests written in rules files (`test "…" { … }`)."""
-    from .engine.scenario import run_test
+    from .engine.scenario import run_test, scenario_jobs
 
     files = _paths(paths)
-    rules = _rules(files)
-    tests = [t for t in rules.tests if keyword in t.title or keyword in (t.owner or "")]
+    b = compiler.build(extra=files or None)
+    if b.errors:
+        click.echo(render_all(b.errors, b.sources), err=True)
+        sys.exit(1)
+    jobs = [(r, t) for r, t in scenario_jobs([m.TABLES for m in compiler.modules_in_memory(b)])
+            if keyword in t.title or keyword in (t.owner or "")]
     if files and not shipped:
-        tests = [t for t in tests if not t.loc.startswith("rules/")]
+        jobs = [(r, t) for r, t in jobs if not t.loc.startswith("rules/")]
+    tests = [t for _, t in jobs]
     failed = 0
-    for t in tests:
+    for rules, t in jobs:
         r = run_test(rules, t, windows=trace)
         mark = "ok  " if r.ok else "FAIL"
         click.echo(f"{mark} {r.name}")

@@ -631,11 +631,15 @@ def _env() -> jinja2.Environment:
 
 def generate(model: Model, package: str, rel) -> str:
     """The Python source of one package's module."""
-    w = ModuleWriter(model, package, rel)
-    w.build()
+    model.current = package  # name lookups see a variant package's own declarations first
+    try:
+        w = ModuleWriter(model, package, rel)
+        w.build()
+    finally:
+        model.current = None
     pkg = model.packages[package]
     triggers = {k: tuple(dict.fromkeys(v)) for k, v in w.triggers.items()}
     return _env().get_template("module.py.j2").render(
         package=package, title=pkg.title, uses=tuple(pkg.uses), sources=[rel(f) for f in pkg.files],
-        events=w.events, functions=w.functions, tables=w.tables, triggers=triggers,
+        events=w.events, functions=w.functions, tables=w.tables, triggers=triggers, variant=pkg.variant,
     )

@@ -115,6 +115,7 @@ def _load_files(files: list[Path], pkg: Package, root: Path, sources: SourceCach
         for d in mod.decls:
             if isinstance(d, ast.Package):
                 pkg.title = pkg.title or d.title
+                pkg.variant = pkg.variant or d.variant
                 if not pkg.shipped:
                     pkg.name = d.name.text
             elif isinstance(d, ast.Use):
@@ -162,6 +163,7 @@ def build(extra: list[Path] | None = None, root: Path | None = None) -> Build:
         files: list[Path] = []
         for p in extra:
             files.extend(sorted(p.glob("**/*.sgs")) if p.is_dir() else [p])
+        shipped = [n for n in shipped if not model.packages[n].variant]  # variants only when `use`d
         pkg = Package(name="designer", title=None, files=[], uses=list(shipped), shipped=False)
         _load_files(files, pkg, root, sources, diags, set())
         if pkg.name in model.packages and pkg.name != "designer":
@@ -174,6 +176,9 @@ def build(extra: list[Path] | None = None, root: Path | None = None) -> Build:
             model.packages[pkg.name] = pkg
     for text_path, text in sources.texts.items():
         model.notes[("source", text_path)] = text
+    for name, pkg in model.packages.items():
+        if pkg.variant:
+            model.variant(name)
     if not diags:
         diags.extend(resolve(model))
         if not diags:

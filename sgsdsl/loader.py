@@ -1,4 +1,7 @@
-"""Rulesets for the engine: the committed generated modules, or rules compiled in memory."""
+"""Rulesets for the engine: the committed generated modules, or rules compiled in memory.
+
+A ruleset holds the default packages plus any variant packages chosen (`variants`).
+"""
 
 from __future__ import annotations
 
@@ -8,6 +11,7 @@ from pathlib import Path
 from .compiler import Build, build, load_generated, modules_in_memory, project_root
 from .diagnostics import CompileError
 from .engine.ruleset import Ruleset
+from .engine.tables import Tables
 
 
 def _stale(root: Path) -> bool:
@@ -16,28 +20,37 @@ def _stale(root: Path) -> bool:
     return not gen or (bool(src) and max(src) > min(gen))
 
 
-def compiled(extra: list[Path] | None = None) -> tuple[Ruleset, Build]:
-    """The shipped rules (plus a designer's files) compiled in memory from rules/: always current."""
+def compiled_tables(extra: list[Path] | None = None) -> tuple[list[Tables], Build]:
+    """Every package's tables, compiled in memory from rules/ (and a designer's files): always current."""
     b = build(extra=extra or None)
     if b.errors:
         raise CompileError(b.errors)
-    return Ruleset([m.TABLES for m in modules_in_memory(b)]), b
+    return [m.TABLES for m in modules_in_memory(b)], b
 
 
-def shipped() -> Ruleset:
-    """The shipped rules from generated/ (no parsing: the fast path), unless rules/ changed since."""
+def compiled(extra: list[Path] | None = None, variants=()) -> tuple[Ruleset, Build]:
+    tables, b = compiled_tables(extra)
+    return Ruleset(tables, variants), b
+
+
+def shipped_tables() -> list[Tables]:
+    """The shipped rules' tables from generated/ (no parsing: the fast path), unless rules/ changed since."""
     root = project_root()
     if (root / "rules").is_dir() and _stale(root):
         print("note: rules/ is newer than generated/; compiling in memory (run `sgsdsl compile`)", file=sys.stderr)
-        return compiled()[0]
-    return Ruleset([m.TABLES for m in load_generated(root)])
+        return compiled_tables()[0]
+    return [m.TABLES for m in load_generated(root)]
 
 
-def with_files(paths: list[Path]) -> tuple[Ruleset, Build]:
-    return compiled(paths)
+def shipped(variants=()) -> Ruleset:
+    return Ruleset(shipped_tables(), variants)
 
 
-def load(paths: list[Path] | None = None, fresh: bool = False) -> Ruleset:
+def with_files(paths: list[Path], variants=()) -> tuple[Ruleset, Build]:
+    return compiled(paths, variants)
+
+
+def load(paths: list[Path] | None = None, fresh: bool = False, variants=()) -> Ruleset:
     if paths or fresh:
-        return compiled(paths)[0]
-    return shipped()
+        return compiled(paths, variants)[0]
+    return shipped(variants)

@@ -6,6 +6,8 @@ generator, `info` and the conflict checks.
 
 from __future__ import annotations
 
+from collections import ChainMap
+
 import attrs
 
 from . import ast
@@ -19,6 +21,9 @@ class Package:
     uses: list[str]
     shipped: bool = True
     decls: list[ast.Decl] = attrs.Factory(list)
+    # A variant (`package first_edition "…" variant`) is loaded only when selected; it may redeclare
+    # heroes and skills of the packages it uses, and at run time replaces those with the same id.
+    variant: bool = False
 
 
 @attrs.define
@@ -32,10 +37,16 @@ class Sym:
     package: str
 
 
+SCOPED = ("values", "cards", "heroes", "skills", "decks", "modes")
+
+
 @attrs.define
 class Model:
+    """Name tables are global, except that while `current` is a variant package the scoped tables
+    (values, cards, heroes, skills, decks, modes) show its own declarations over the global ones."""
+
     packages: dict[str, Package] = attrs.Factory(dict)
-    values: dict[str, Sym] = attrs.Factory(dict)  # Chinese names and ascii ids
+    g_values: dict[str, Sym] = attrs.Factory(dict)  # Chinese names and ascii ids
     types: dict[str, object] = attrs.Factory(dict)  # enum/event name -> decl
     enums: dict[str, ast.EnumDecl] = attrs.Factory(dict)
     events: dict[str, ast.EventDecl] = attrs.Factory(dict)
@@ -43,17 +54,39 @@ class Model:
     flows: dict[str, ast.FlowDecl] = attrs.Factory(dict)
     quantities: dict[str, ast.QuantityDecl] = attrs.Factory(dict)
     counters: dict[str, ast.CounterDecl | ast.MarkDecl] = attrs.Factory(dict)  # id -> decl
-    cards: dict[str, ast.CardDecl] = attrs.Factory(dict)
-    heroes: dict[str, ast.HeroDecl] = attrs.Factory(dict)
-    skills: dict[str, ast.SkillDecl] = attrs.Factory(dict)
-    decks: dict[str, ast.DeckDecl] = attrs.Factory(dict)
-    modes: dict[str, ast.ModeDecl] = attrs.Factory(dict)
+    g_cards: dict[str, ast.CardDecl] = attrs.Factory(dict)
+    g_heroes: dict[str, ast.HeroDecl] = attrs.Factory(dict)
+    g_skills: dict[str, ast.SkillDecl] = attrs.Factory(dict)
+    g_decks: dict[str, ast.DeckDecl] = attrs.Factory(dict)
+    g_modes: dict[str, ast.ModeDecl] = attrs.Factory(dict)
     binds: dict[str, ast.BindDecl] = attrs.Factory(dict)
     tests: list[ast.TestDecl] = attrs.Factory(list)
     hints: list[ast.HintDecl] = attrs.Factory(list)
     owner: dict[int, str] = attrs.Factory(dict)  # id(decl) -> package
     # Filled by the type checker for the code generator: node -> annotation.
     notes: dict[object, object] = attrs.Factory(dict)
+    overlays: dict[str, dict[str, dict]] = attrs.Factory(dict)  # variant package -> table -> name -> decl
+    current: str | None = None  # the package being resolved, checked or generated
+
+    def _scoped(self, table: str):
+        glob = getattr(self, "g_" + table)
+        over = self.overlays.get(self.current) if self.current else None
+        return ChainMap(over[table], glob) if over is not None else glob
+
+    values = property(lambda self: self._scoped("values"))
+    cards = property(lambda self: self._scoped("cards"))
+    heroes = property(lambda self: self._scoped("heroes"))
+    skills = property(lambda self: self._scoped("skills"))
+    decks = property(lambda self: self._scoped("decks"))
+    modes = property(lambda self: self._scoped("modes"))
+
+    def own(self, table: str) -> dict:
+        """The table declarations of the current package go into: its overlay if it is a variant."""
+        over = self.overlays.get(self.current) if self.current else None
+        return over[table] if over is not None else getattr(self, "g_" + table)
+
+    def variant(self, package: str) -> None:
+        self.overlays[package] = {t: {} for t in SCOPED}
 
     def package_of(self, decl) -> str:
         return self.owner.get(id(decl), "?")

@@ -93,7 +93,8 @@ class _Builder(Transformer):
 
     @v_args(meta=True)
     def package_decl(self, meta, c):
-        return ast.Package(name=self.nm(c[0]), title=self.s(c[1]) if c[1] else None, span=self.sp(meta))
+        return ast.Package(name=self.nm(c[0]), title=self.s(c[1]) if c[1] else None, variant=c[2] is not None,
+                           span=self.sp(meta))
 
     @v_args(meta=True)
     def use_decl(self, meta, c):

@@ -26,17 +26,20 @@ def info_data(rules: Ruleset) -> dict:
     pkgs = {}
     for name, t in rules.packages.items():
         pkgs[name] = {
-            "title": t.title, "uses": list(t.uses), "files": list(t.sources),
+            "title": t.title, "uses": list(t.uses), "files": list(t.sources), "variant": t.variant,
             "heroes": len(t.heroes), "skills": len(t.skills), "cards": len(t.cards),
             "decks": {d.id: len(d.entries) for d in t.decks}, "windows": len(t.windows), "flows": len(t.flows),
             "modes": [m.id for m in t.modes], "tests": len(t.tests),
         }
+    tables = rules.tables
     return {
         "packages": pkgs,
-        "heroes": [{"id": h.id, "name": h.name, "package": rules.hero_package[h.id], "kingdom": h.kingdom,
-                    "hp": h.hp_halves / 2, "gender": h.gender, "skills": list(h.skills)} for h in rules.heroes.values()],
-        "skills": [{"id": s.id, "name": s.name, "types": list(s.types), **_skill_rows(s)}
-                   for s in rules.skills.values()],
+        "heroes": [{"id": h.id, "name": h.name, "package": t.package, "kingdom": h.kingdom,
+                    "kingdom_name": rules.enum_names.get(h.kingdom, h.kingdom),
+                    "hp": h.hp_halves / 2, "gender": h.gender, "skills": list(h.skills)}
+                   for t in tables for h in t.heroes],
+        "skills": [{"id": s.id, "name": s.name, "package": t.package, "types": list(s.types), **_skill_rows(s)}
+                   for t in tables for s in t.skills],
         "cards": [{"id": c.id, "name": c.name, "kind": c.kind, "slot": c.slot, "range": c.range or None}
                   for c in rules.cards.values()],
         "decks": {d.id: {"name": d.name, "title": d.title, "size": len(d.entries)} for d in rules.decks.values()},
@@ -61,7 +64,10 @@ def info_text(data: dict) -> str:
                    f"{p['flows']} flows, {p['tests']} tests" + (f"; decks: {decks}" if decks else "")
                    + (f"; modes: {', '.join(p['modes'])}" if p["modes"] else ""))
     out.append("")
-    out.append("heroes: " + " ".join(f"{h['name']}({h['kingdom']},{h['hp']:g})" for h in data["heroes"]))
+    for pkg in data["packages"]:
+        heroes = [h for h in data["heroes"] if h["package"] == pkg]
+        if heroes:
+            out.append(f"heroes of {pkg}: " + " ".join(f"{h['name']}({h['kingdom_name']}{h['hp']:g})" for h in heroes))
     out.append("modes: " + ", ".join(f"{m['name']} {m['id']} {m['players'][0]}–{m['players'][1]} players, "
                                     f"{m['deck_size']} cards" for m in data["modes"]))
     out.append(f"windows: {len(data['windows'])}; flows: {', '.join(f['name'] for f in data['flows'])}")
@@ -190,13 +196,17 @@ def _mode_id(rules: Ruleset, mode: str) -> str | None:
 
 def simulate_command(paths: list[Path], mode: str, players: int, games: int, seed: int, agent: str, workers: int,
                      turn_cap: int, as_json: bool, log_file, replay_file, check_invariants: bool,
-                     quiet: bool, decks: list[str] | None = None, variant: int = 0) -> int:
+                     quiet: bool, decks: list[str] | None = None, variant: int = 0, variants=()) -> int:
     from .diagnostics import CompileError, SourceCache, render_all
+    from .engine.ruleset import RulesError
     from .loader import load
     from .sim import run_batch, summarize
 
     try:
-        rules = load(paths or None)
+        rules = load(paths or None, variants=variants)
+    except RulesError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
     except CompileError as e:
         from .compiler import build
 
@@ -306,7 +316,8 @@ def write_log(rules: Ruleset, mode: str, players: int, seed: int, agent: str, tu
     g = new_game(rules, mode, players, gs, agent, log, turn_cap, decks=decks, variant=variant)
     g.run()
     header = {"kind": "header", "mode": mode, "players": players, "seed": gs, "agent": agent, "turn_cap": turn_cap,
-              "decks": list(decks or ()), "variant": variant, "packages": list(rules.packages)}
+              "decks": list(decks or ()), "variant": variant, "with": list(rules.variants),
+              "packages": list(rules.packages)}
     path.write_text(json.dumps(header, ensure_ascii=False, sort_keys=True) + "\n" + log.jsonl(), encoding="utf-8")
 
 
@@ -320,6 +331,10 @@ def replay(rules: Ruleset, path: Path) -> int:
     except (OSError, ValueError, IndexError) as e:
         print(f"error: cannot read replay {path}: {e}", file=sys.stderr)
         return 2
+    if tuple(header.get("with", ())) != rules.variants:
+        from .loader import shipped
+
+        rules = shipped(tuple(header.get("with", ())))
     log = GameLog()
     g = new_game(rules, header["mode"], header["players"], header["seed"], header["agent"], log, header["turn_cap"],
                  decks=header.get("decks"), variant=header.get("variant", 0))

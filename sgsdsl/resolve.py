@@ -51,17 +51,24 @@ class Resolver:
         spans[key] = name
 
     def value(self, name: ast.Name, sym: Sym) -> None:
-        if name.text in self.m.values and self.m.values[name.text].decl is not sym.decl:
-            prev = self._value_spans[name.text]
+        own = self.m.own("values")  # a variant package's overlay, else the global table
+        scope = self.m.current if own is not self.m.g_values else None
+        if name.text in own and own[name.text].decl is not sym.decl:
+            prev = self._value_spans[(scope, name.text)]
             self.err("SGS102", f"'{name.text}' is already declared", name.span,
                      help="cards, heroes, skills, enum values, decks and modes share one namespace",
                      notes=[Note(prev.span, "first declared here")])
             return
+        shadowed = self.m.g_values.get(name.text) if scope is not None else None
+        if shadowed is not None and shadowed.kind != sym.kind:
+            self.err("SGS102", f"'{name.text}' is a {shadowed.kind} elsewhere; a variant may only redeclare it as one",
+                     name.span, notes=[Note(self._value_spans[(None, name.text)].span, "declared here")])
+            return
         if name.text in CONSTS or name.text in CONTEXT_RESERVED or name.text in FUNCS:
             self.err("SGS102", f"'{name.text}' is a built-in name of the language", name.span, help="choose another name")
             return
-        self.m.values[name.text] = sym
-        self._value_spans[name.text] = name
+        own[name.text] = sym
+        self._value_spans[(scope, name.text)] = name
 
     def named(self, decl, display: ast.Name, ident: ast.Name, kind: str, typ: str, pkg: str, what: str) -> None:
         self.check_id(ident, what)
@@ -72,6 +79,7 @@ class Resolver:
 
     # -- collection
     def collect(self, pkg: Package) -> None:
+        self.m.current = pkg.name
         for decl in pkg.decls:
             self.m.owner[id(decl)] = pkg.name
             self.declare(decl, pkg.name)
@@ -201,4 +209,5 @@ def resolve(model: Model) -> list[Diagnostic]:
                         r.err("SGS110", f"no rules package named '{n.text}'", n.span,
                               help=suggest(n.text, model.packages) or f"packages: {', '.join(model.packages)}")
         r.collect(pkg)
+    model.current = None
     return r.diags

@@ -48,7 +48,9 @@ class GameResult:
 
 def hero_pool(rules: Ruleset, mode) -> list[str]:
     """The mode's heroes, plus every hero of a designer's files (that is what they want to see played)."""
-    return [h for h, pkg in rules.hero_package.items() if pkg in mode.hero_packages or pkg in rules.designer]
+    pool = [h for pkg in mode.hero_packages for h in rules.package_heroes.get(pkg, ())]
+    pool += [h for pkg in rules.designer for h in rules.package_heroes.get(pkg, ()) if h not in pool]
+    return pool
 
 
 def new_game(rules: Ruleset, mode_id: str, players: int, seed: int, agent: str, log: GameLog | None = None,
@@ -100,10 +102,10 @@ def play(rules: Ruleset, mode_id: str, players: int, seed: int, index: int, agen
 _WORKER: dict = {}
 
 
-def _init_worker(paths: list[str] | None) -> None:
+def _init_worker(paths: list[str] | None, variants: tuple[str, ...] = ()) -> None:
     from .loader import load
 
-    _WORKER["rules"] = load([Path(p) for p in paths] if paths else None)
+    _WORKER["rules"] = load([Path(p) for p in paths] if paths else None, variants=variants)
 
 
 def _work(args) -> GameResult:
@@ -129,7 +131,7 @@ def run_batch(rules: Ruleset, *, mode: str, players: int, games: int, seed: int,
             _WORKER["rules"] = rules
             init, initargs = None, ()
         else:
-            init, initargs = _init_worker, ([str(p) for p in paths] if paths else None,)
+            init, initargs = _init_worker, ([str(p) for p in paths] if paths else None, rules.variants)
         with ctx.Pool(workers, initializer=init, initargs=initargs) as pool:
             for r in pool.imap(_work, jobs, chunksize=max(1, min(64, games // (workers * 8) or 1))):
                 results.append(r)

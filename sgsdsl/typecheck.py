@@ -725,12 +725,14 @@ class DeclChecker(Checker):
     def run(self) -> None:
         self.check_roles()
         for pkg in self.m.packages.values():
-            self.pkg = pkg.name
+            self.pkg = self.m.current = pkg.name
             for d in pkg.decls:
                 self.decl(d)
         for t in self.m.tests:
-            self.pkg = self.m.package_of(t)
+            self.pkg = self.m.current = self.m.package_of(t)
+            self.locals_taken = set()
             self.test(t)
+        self.m.current = None
 
     def env(self, **kw) -> Env:
         return Env(scope=[{}], **kw)
@@ -771,6 +773,9 @@ class DeclChecker(Checker):
                                  help=f"add `bind {role} <name>` to the core rules: {ROLES[role].doc}")
 
     def decl(self, d) -> None:  # noqa: C901
+        # Python locals only need to be unique within one declaration's functions; numbering them
+        # afresh per declaration keeps each package's generated code independent of the others.
+        self.locals_taken = set()
         match d:
             case ast.EventDecl():
                 for f in d.fields:

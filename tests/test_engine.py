@@ -66,3 +66,21 @@ def test_seeds_of_a_batch_do_not_depend_on_its_size(rules):
     big, _ = run_batch(rules, mode="identity", players=4, games=6, seed=9, agent="random")
     assert [r.seed for r in small] == [game_seed(9, i) for i in range(3)]
     assert [(r.winners, r.turns) for r in small] == [(r.winners, r.turns) for r in big[:3]]
+
+
+def test_first_edition_variant_replaces_heroes_and_keeps_ganning_off_the_throne():
+    from sgsdsl.engine.ruleset import Ruleset
+    from sgsdsl.loader import compiled_tables
+
+    tables = compiled_tables()[0]
+    default, first = Ruleset(tables), Ruleset(tables, ("first_edition",))
+    assert default.heroes["ganning"].skills == ("qixi",) and not default.heroes["ganning"].never_lord
+    assert first.heroes["ganning"].skills == ("tongling",) and first.heroes["ganning"].never_lord
+    assert first.skills["rende"].loc.startswith("rules/first_edition/")
+    assert "first_edition" not in {t.package for t in default.tables}
+    lords = set()
+    for seed in range(150):
+        g = new_game(first, "identity", 5, seed, "random")
+        g.run()
+        lords.update(p.heroes[0].id for p in g.players if p.identity == "lord")
+    assert "ganning" not in lords and len(lords) > 5

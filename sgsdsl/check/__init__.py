@@ -72,10 +72,14 @@ def catalogue() -> dict[str, tuple[str, str]]:
 
 def _carriers(b: Build) -> list:
     """(span, {code: reason}) of every skill, card and mode rule that acknowledges a finding."""
-    m = b.model
     out = []
-    decls = list(m.unique(m.skills)) + list(m.unique(m.cards)) + [r for mode in m.unique(m.modes)
-                                                                   for r in mode.rules]
+    decls = []
+    for pkg in b.model.packages.values():  # every package, variants included
+        for d in pkg.decls:
+            if isinstance(d, (ast.SkillDecl, ast.CardDecl)):
+                decls.append(d)
+            elif isinstance(d, ast.ModeDecl):
+                decls.extend(d.rules)
     for d in decls:
         allows = {f.code.text: f.reason for f in d.facets if isinstance(f, ast.Allow)}
         if allows:
@@ -111,6 +115,22 @@ def run_checks(b: Build, only_designer: bool = False) -> list[Diagnostic]:
     out: list[Diagnostic] = []
     for family in FAMILIES:
         out.extend(family(facts))
+    # A variant package is checked as the table it makes: its declarations over the ones it replaces.
+    for name, pkg in b.model.packages.items():
+        if not pkg.variant:
+            continue
+        files = set(pkg.files)
+        b.model.current = name
+        try:
+            vfacts = facts_of(b)
+            seen = {(d.code, d.message, d.span) for d in out}
+            for family in FAMILIES:
+                for d in family(vfacts):
+                    mine = d.span.file in files or any(n.span.file in files for n in d.notes)
+                    if mine and (d.code, d.message, d.span) not in seen:
+                        out.append(d)
+        finally:
+            b.model.current = None
     out = acknowledge(b, out)
     if only_designer:
         out = [d for d in out if not d.span.file.startswith("rules/") or

@@ -9,8 +9,35 @@ class RulesError(Exception):
     """A rules bug found at run time (no check caught it). Carries the rules location."""
 
 
+def select(tables: list[Tables], variants=()) -> list[Tables]:
+    """The default packages plus the chosen variants, each after the packages it uses."""
+    chosen = {t.package: t for t in tables if not t.variant or t.package in variants}
+    missing = [v for v in variants if v not in chosen]
+    if missing:
+        names = ", ".join(t.package for t in tables if t.variant) or "none"
+        raise RulesError(f"no variant package {missing[0]} (variants: {names})")
+    out: list[Tables] = []
+
+    def visit(name: str) -> None:
+        t = chosen.get(name)
+        if t is None or t in out:
+            return
+        for u in t.uses:
+            visit(u)
+        out.append(t)
+
+    for name in sorted(chosen):
+        visit(name)
+    return out
+
+
 class Ruleset:
-    def __init__(self, tables: list[Tables]):
+    """Tables merged in dependency order: a later package's declaration replaces an earlier one
+    with the same id (that is how a variant package replaces standard heroes and skills)."""
+
+    def __init__(self, tables: list[Tables], variants=()):
+        self.all_tables = list(tables)  # every package compiled, selected or not
+        tables = select(tables, variants)
         self.tables = tables
         self.packages = {t.package: t for t in tables}
         self.enums = {}
@@ -28,7 +55,10 @@ class Ruleset:
         self.tests = []
         self.triggers: dict[str, tuple[str, ...]] = {}
         self.hints: dict[str, tuple[str, int]] = {}
+        self.test_package: dict[int, str] = {}
         self.hero_package = {}
+        self.package_heroes: dict[str, tuple[str, ...]] = {t.package: tuple(h.id for h in t.heroes) for t in tables}
+        self.variants = tuple(t.package for t in tables if t.variant)
         for t in tables:
             for kind in ("enums", "events", "windows", "flows", "quantities", "counters", "cards", "heroes",
                          "skills", "decks", "modes"):
@@ -41,6 +71,7 @@ class Ruleset:
                 if c.skill is not None:
                     self.skills[c.skill.id] = c.skill
             self.binds.update(dict(t.binds))
+            self.test_package.update({id(x): t.package for x in t.tests})
             self.hints.update({ident: (intent, value) for ident, intent, value in t.hints})
             self.tests.extend(t.tests)
             for wid, skills in t.triggers.items():

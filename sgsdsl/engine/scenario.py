@@ -240,3 +240,15 @@ def run_test(rules: Ruleset, t: TestDef, windows: bool = False) -> TestResult:
         loc = rules_location(e.__traceback__)
         failures.append(f"{t.loc}: {e.__class__.__name__}: {e}" + (f" (at {loc})" if loc else ""))
     return TestResult(t, not failures, failures, log)
+
+
+def scenario_jobs(tables) -> list[tuple[Ruleset, TestDef]]:
+    """Every test with the ruleset it runs under: a variant package's tests with that variant selected."""
+    runs = [(Ruleset(tables), None)] + [(Ruleset(tables, (t.package,)), t.package) for t in tables if t.variant]
+    jobs = []
+    for rules, variant in runs:
+        for t in rules.tests:
+            pkg = rules.test_package.get(id(t))
+            if pkg == variant or (variant is None and pkg not in rules.variants):
+                jobs.append((rules, t))
+    return jobs

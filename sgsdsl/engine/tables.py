@@ -302,6 +302,7 @@ class Tables:
     title: str | None
     uses: tuple[str, ...]
     sources: tuple[str, ...]
+    variant: bool = False  # loaded only when selected; replaces same-id heroes and skills of earlier packages
     enums: tuple[EnumDef, ...] = ()
     events: tuple[EventDef, ...] = ()
     windows: tuple[WindowDef, ...] = ()
