@@ -642,4 +642,16 @@ def generate(model: Model, package: str, rel) -> str:
     return _env().get_template("module.py.j2").render(
         package=package, title=pkg.title, uses=tuple(pkg.uses), sources=[rel(f) for f in pkg.files],
         events=w.events, functions=w.functions, tables=w.tables, triggers=triggers, variant=pkg.variant,
+        source_hash=source_hash(model, pkg.files, rel),
     )
+
+
+def source_hash(model: Model, files, rel) -> str:
+    """A digest of a package's rules text: tells whether generated/ still matches rules/."""
+    import hashlib
+
+    h = hashlib.sha256()
+    for f in sorted(files, key=rel):
+        h.update(rel(f).encode("utf-8") + b"\0")
+        h.update((model.notes.get(("source", f)) or "").encode("utf-8") + b"\0")
+    return h.hexdigest()[:16]

@@ -5,6 +5,7 @@ A ruleset holds the default packages plus any variant packages chosen (`variants
 
 from __future__ import annotations
 
+import hashlib
 import sys
 from pathlib import Path
 
@@ -14,10 +15,22 @@ from .engine.ruleset import Ruleset
 from .engine.tables import Tables
 
 
-def _stale(root: Path) -> bool:
-    gen = [f.stat().st_mtime for f in (root / "generated").glob("*.py")]
-    src = [f.stat().st_mtime for f in (root / "rules").glob("**/*.sgs")]
-    return not gen or (bool(src) and max(src) > min(gen))
+def _stale(root: Path, tables: list[Tables]) -> bool:
+    """Do the generated tables still match the rules text? (Compares the stamped source digests.)"""
+    packages = {d.name for d in (root / "rules").iterdir() if d.is_dir() and any(d.glob("*.sgs"))}
+    if packages != {t.package for t in tables}:
+        return True
+    for t in tables:
+        h = hashlib.sha256()
+        try:
+            for f in sorted(t.sources):
+                h.update(f.encode("utf-8") + b"\0")
+                h.update((root / f).read_text(encoding="utf-8").encode("utf-8") + b"\0")
+        except (OSError, UnicodeDecodeError):
+            return True
+        if h.hexdigest()[:16] != t.source_hash:
+            return True
+    return False
 
 
 def compiled_tables(extra: list[Path] | None = None) -> tuple[list[Tables], Build]:
@@ -36,10 +49,11 @@ def compiled(extra: list[Path] | None = None, variants=()) -> tuple[Ruleset, Bui
 def shipped_tables() -> list[Tables]:
     """The shipped rules' tables from generated/ (no parsing: the fast path), unless rules/ changed since."""
     root = project_root()
-    if (root / "rules").is_dir() and _stale(root):
-        print("note: rules/ is newer than generated/; compiling in memory (run `sgsdsl compile`)", file=sys.stderr)
+    tables = [m.TABLES for m in load_generated(root)]
+    if (root / "rules").is_dir() and _stale(root, tables):
+        print("note: generated/ does not match rules/; compiling in memory (run `sgsdsl compile`)", file=sys.stderr)
         return compiled_tables()[0]
-    return [m.TABLES for m in load_generated(root)]
+    return tables
 
 
 def shipped(variants=()) -> Ruleset:

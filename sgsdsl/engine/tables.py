@@ -302,6 +302,7 @@ class Tables:
     title: str | None
     uses: tuple[str, ...]
     sources: tuple[str, ...]
+    source_hash: str = ""  # digest of the rules text it was generated from
     variant: bool = False  # loaded only when selected; replaces same-id heroes and skills of earlier packages
     enums: tuple[EnumDef, ...] = ()
     events: tuple[EventDef, ...] = ()
