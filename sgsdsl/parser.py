@@ -118,10 +118,11 @@ class _Builder(Transformer):
     @v_args(meta=True)
     def event_decl(self, meta, c):
         name, cname, title, *fields = c
-        # `event 伤害 damage "..."`: the Chinese title is optional sugar; the id is the type name.
+        # `event 伤害 damage "..."`: the Chinese name is the title (a description string adds to it);
+        # the ascii id is the type's name.
         if cname is not None:
-            return ast.EventDecl(name=self.nm(cname), title=self.s(title) if title else str(name),
-                                 fields=tuple(fields), span=self.sp(meta))
+            full = f"{name} {self.s(title)}" if title else str(name)
+            return ast.EventDecl(name=self.nm(cname), title=full, fields=tuple(fields), span=self.sp(meta))
         return ast.EventDecl(name=self.nm(name), title=self.s(title) if title else None,
                              fields=tuple(fields), span=self.sp(meta))
 

@@ -6,11 +6,9 @@ number of workers, so `--workers 2` gives the figures of one worker.
 
 from __future__ import annotations
 
-import linecache
 import math
 import multiprocessing as mp
 import time
-import traceback
 from pathlib import Path
 
 import attrs
@@ -18,7 +16,7 @@ import attrs
 from .engine.agents import FirstAgent, RandomAgent
 from .engine.game import Game
 from .engine.log import GameLog
-from .engine.ruleset import Ruleset
+from .engine.ruleset import Ruleset, rules_location
 
 AGENTS = {"random": RandomAgent, "first": FirstAgent}
 
@@ -46,13 +44,6 @@ class GameResult:
     error: str | None = None
 
 
-def hero_pool(rules: Ruleset, mode) -> list[str]:
-    """The mode's heroes, plus every hero of a designer's files (that is what they want to see played)."""
-    pool = [h for pkg in mode.hero_packages for h in rules.package_heroes.get(pkg, ())]
-    pool += [h for pkg in rules.designer for h in rules.package_heroes.get(pkg, ()) if h not in pool]
-    return pool
-
-
 def new_game(rules: Ruleset, mode_id: str, players: int, seed: int, agent: str, log: GameLog | None = None,
              turn_cap: int = 200, invariants: bool = False, decks: list[str] | None = None,
              heroes: list[str] | None = None, variant: int = 0) -> Game:
@@ -60,21 +51,11 @@ def new_game(rules: Ruleset, mode_id: str, players: int, seed: int, agent: str, 
     mode = rules.modes[mode_id]
     cls = agent_class(agent)
     g = Game(rules, players=players, seed=seed, agents=[cls() for _ in range(players)], mode=mode, log=log,
-             turn_cap=turn_cap, invariants=invariants, hero_pool=heroes or hero_pool(rules, mode), variant=variant)
+             turn_cap=turn_cap, invariants=invariants, hero_pool=heroes or rules.hero_pool(mode), variant=variant)
     g.build_deck(list(mode.decks) + [d for d in decks or () if d not in mode.decks])
     return g
 
 
-def rules_location(tb) -> str | None:
-    """The rules file:line of the innermost generated function in a traceback."""
-    loc = None
-    for frame, _ in traceback.walk_tb(tb):
-        code = frame.f_code
-        if "generated" in code.co_filename or code.co_filename.startswith("<sgsdsl:"):
-            line = linecache.getline(code.co_filename, code.co_firstlineno + 1)
-            if "—" in line:
-                loc = line.split("—", 1)[1].strip()
-    return loc
 
 
 def play(rules: Ruleset, mode_id: str, players: int, seed: int, index: int, agent: str, turn_cap: int,

@@ -407,7 +407,8 @@ class Checker:
                 self.err("SGS201", f"cannot look for {_show(lt)} in {_show(rt)}", e.span)
         elif e.op in ("==", "!="):
             if not compatible(lt, rt) and not compatible(rt, lt):
-                hint = {frozenset({"card", "cardname"}): "compare `event.card.name` (a card name) with 杀",
+                hint = {frozenset({"card", "cardname"}): "to ask whether a card is a 杀, write `event.card is 杀` "
+                        "(false when there is no card)",
                         frozenset({"player", "int"}): "compare one of the player's numbers, such as `.hp`"}.get(
                     frozenset({strip(lt), strip(rt)}))
                 self.err("SGS201", f"comparing {_show(lt)} with {_show(rt)} is always {'false' if e.op == '==' else 'true'}",
@@ -701,6 +702,8 @@ class Checker:
 def _show(t: str) -> str:
     if t.startswith("eventtype:"):
         return f"event type {t.split(':')[1]}"
+    if t.endswith("?") and t not in ("none", "error"):
+        return _show(t[:-1]) + " (or none)"
     if t in ("none", "error") or t.startswith("list["):
         return {"none": "none", "error": "an erroneous value"}.get(t, t)
     return f"{'an' if t[0] in 'aeiou' else 'a'} {t}"

@@ -56,3 +56,16 @@ def test_log_then_replay_is_identical(tmp_path):
     lines = path.read_text(encoding="utf-8").splitlines(True)
     path.write_text("".join(lines[:-1]), encoding="utf-8")
     assert run("simulate", "--replay", str(path)).exit_code == 1
+
+
+def test_import_brings_a_file_into_the_package():
+    # imports.sgs alone: its hero's skill lives only in the imported lib/wall.sgs
+    r = run("test", "tests/scenarios/imports.sgs")
+    assert r.exit_code == 0 and "1 passed" in r.output
+
+
+def test_import_of_a_missing_file_is_located(tmp_path):
+    f = tmp_path / "a.sgs"
+    f.write_text('import "nope.sgs"\n', encoding="utf-8")
+    r = CliRunner().invoke(main, ["check", str(f)])
+    assert r.exit_code == 1 and "a.sgs:1:1: error[SGS005]" in r.output and "Traceback" not in r.output

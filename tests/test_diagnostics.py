@@ -11,15 +11,14 @@ message`, the source line, a caret and a help line; exit code 1 (2 for usage err
 
 from __future__ import annotations
 
-import functools
 import os
 import re
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from conftest import shipped_parse_cache
 
-from sgsdsl import compiler
 from sgsdsl.cli import main
 from sgsdsl.compiler import build
 from sgsdsl.diagnostics import CODES, render_all
@@ -33,16 +32,7 @@ HEADER = re.compile(r"^(?P<file>[^\s:]+):(?P<line>\d+):(?P<col>\d+): error\[(?P<
 
 @pytest.fixture(scope="module", autouse=True)
 def fast_shipped():
-    """Parse each unchanged shipped file once (syntax trees are immutable): builds then spend their
-    time on the file under test."""
-    real = compiler.parse
-    shipped = functools.lru_cache(maxsize=512)(real)
-
-    def parse(text: str, path: str):
-        return shipped(text, path) if path.startswith("rules/") else real(text, path)
-
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(compiler, "parse", parse)
+    with shipped_parse_cache():
         yield
 
 

@@ -20,10 +20,10 @@ import shutil
 from pathlib import Path
 
 import pytest
+from conftest import shipped_parse_cache
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sgsdsl import compiler
 from sgsdsl.codegen import generate
 from sgsdsl.compiler import build, sources_of
 from sgsdsl.diagnostics import CODES, render_all
@@ -107,14 +107,7 @@ def assert_well_formed(b) -> None:
 
 @pytest.fixture(scope="module", autouse=True)
 def fast_shipped():
-    real = compiler.parse
-    shipped = functools.lru_cache(maxsize=512)(real)
-
-    def parse(text: str, path: str):
-        return shipped(text, path) if path.startswith("rules/") else real(text, path)
-
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(compiler, "parse", parse)
+    with shipped_parse_cache():
         yield
 
 

@@ -77,6 +77,27 @@ def pair_heroes(facts: Facts, a: Rule, b: Rule, t: Together):
     return facts.meeting_heroes(a, b)
 
 
+def source(facts: Facts, e) -> str:
+    """The rules text of an expression (one line), as the designer wrote it."""
+    text = facts.m.notes.get(("source", e.span.file))
+    if not text or e.span.line != e.span.end_line:
+        return "…"
+    line = text.split("\n")[e.span.line - 1]
+    return line[e.span.col - 1:e.span.end_col - 1]
+
+
+def meeting(facts: Facts, a: Rule, b: Rule, window):
+    """(together, heroes) when rules a and b can be in play at one table at this window, else None:
+    two heroes' rules meet only if the pool lets those two heroes sit at one table."""
+    t = together(facts, a, b, window)
+    if not t:
+        return None
+    heroes = pair_heroes(facts, a, b, t)
+    if t.two and not t.same and a.holder == b.holder == "hero" and heroes is None:
+        return None
+    return t, heroes
+
+
 def who(r: Rule) -> str:
     if r.holder == "hero" and r.heroes:
         return f"{r.name} ({'/'.join(r.hero_names)})"

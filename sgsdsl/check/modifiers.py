@@ -15,16 +15,8 @@ import attrs
 
 from .. import ast
 from .facts import Facts, Rule, same_expr
-from .findings import CONTINUOUS, note, ordered, pair_heroes, principle_at_window, together, who
+from .findings import CONTINUOUS, meeting, note, ordered, principle_at_window, source, who
 from .findings import finding as make
-
-
-def source(facts: Facts, e) -> str:
-    text = facts.m.notes.get(("source", e.span.file))
-    if not text or e.span.line != e.span.end_line:
-        return "…"
-    line = text.split("\n")[e.span.line - 1]
-    return line[e.span.col - 1:e.span.end_col - 1]
 
 
 def _co_apply(facts: Facts, a: Rule, b: Rule):
@@ -124,12 +116,10 @@ def field_conflicts(facts: Facts, skip: set) -> list:
                 reason = _field_reason(a, b)
                 if reason is None:
                     continue
-                t = together(facts, a, b, w)
-                if not t:
+                met = meeting(facts, a, b, w)
+                if met is None:
                     continue
-                heroes = pair_heroes(facts, a, b, t)
-                if t.two and not t.same and a.holder == b.holder == "hero" and heroes is None:
-                    continue
+                t, heroes = met
                 a, b = ordered(a, b)
                 reason = _field_reason(a, b)
                 kind, field, x, y = reason

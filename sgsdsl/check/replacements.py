@@ -14,8 +14,7 @@ from __future__ import annotations
 
 from .facts import Facts, Rule, same_expr
 from .findings import finding as make
-from .findings import note, ordered, pair_heroes, principle_at_window, together, who
-from .modifiers import source
+from .findings import meeting, note, ordered, principle_at_window, source, who
 
 
 def _does_more(r: Rule, field: str) -> bool:
@@ -56,12 +55,10 @@ def all_findings(facts: Facts) -> list:
                 k = _kind(facts, a, b)
                 if k is None or facts.cond.disjoint(a.constraints, b.constraints):
                     continue
-                t = together(facts, a, b, w)
-                if not t:
+                met = meeting(facts, a, b, w)
+                if met is None:
                     continue
-                heroes = pair_heroes(facts, a, b, t)
-                if t.two and not t.same and a.holder == b.holder == "hero" and heroes is None:
-                    continue
+                t, heroes = met
                 pairs |= {(id(a), id(b)), (id(b), id(a))}
                 a, b = ordered(a, b)
                 code, field = k

@@ -114,7 +114,6 @@ class HumanAgent(Agent):
 
 
 def play_human(rules, mode: str, players: int, seed: int, seat: int) -> int:
-    from ..sim import hero_pool
     from .game import Game
 
     if mode not in rules.modes:
@@ -127,7 +126,7 @@ def play_human(rules, mode: str, players: int, seed: int, seat: int) -> int:
         return 2
     log = TerminalLog()
     agents = [HumanAgent(log) if i == seat else HeuristicAgent() for i in range(players)]
-    g = Game(rules, players=players, seed=seed, agents=agents, mode=m, log=log, hero_pool=hero_pool(rules, m))
+    g = Game(rules, players=players, seed=seed, agents=agents, mode=m, log=log, hero_pool=rules.hero_pool(m))
     g.build_deck(m.decks)
     g.run()
     log.flush()

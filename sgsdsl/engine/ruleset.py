@@ -2,11 +2,26 @@
 
 from __future__ import annotations
 
+import linecache
+import traceback
+
 from .tables import SkillDef, Tables
 
 
 class RulesError(Exception):
     """A rules bug found at run time (no check caught it). Carries the rules location."""
+
+
+def rules_location(tb) -> str | None:
+    """The rules file:line of the innermost generated function in a traceback."""
+    loc = None
+    for frame, _ in traceback.walk_tb(tb):
+        code = frame.f_code
+        if "generated" in code.co_filename or code.co_filename.startswith("<sgsdsl:"):
+            line = linecache.getline(code.co_filename, code.co_firstlineno + 1)
+            if "—" in line:
+                loc = line.split("—", 1)[1].strip()
+    return loc
 
 
 def select(tables: list[Tables], variants=()) -> list[Tables]:
@@ -89,6 +104,12 @@ class Ruleset:
         self.phase_names = {i: n for i, n, _ in phase.items} if phase else {}
         self.phase_order = [i for i, _, _ in phase.items] if phase else []
         self.enum_names = {i: n for e in self.enums.values() for i, n, _ in e.items}
+
+    def hero_pool(self, mode) -> list[str]:
+        """The mode's heroes, plus every hero of a designer's files (that is what they want to see played)."""
+        pool = [h for pkg in mode.hero_packages for h in self.package_heroes.get(pkg, ())]
+        pool += [h for pkg in self.designer for h in self.package_heroes.get(pkg, ()) if h not in pool]
+        return pool
 
     def role(self, role: str):
         """The flow, window, event or quantity bound to an engine role (or None)."""

@@ -28,7 +28,7 @@ from .game import Game, GameOver
 from .invariants import InvariantError
 from .log import GameLog
 from .requests import Request
-from .ruleset import RulesError, Ruleset
+from .ruleset import RulesError, Ruleset, rules_location
 from .state import SUIT_SYMBOL, Card
 from .tables import TestDef
 
@@ -204,7 +204,6 @@ def setup(rules: Ruleset, t: TestDef, log: GameLog) -> tuple[Game, list[Scripted
 
 
 def run_test(rules: Ruleset, t: TestDef, windows: bool = False) -> TestResult:
-    from ..sim import rules_location
 
     log = GameLog(windows=windows)
     failures: list[str] = []
