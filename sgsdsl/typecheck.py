@@ -651,7 +651,7 @@ class Checker:
             ot = strip(self.m.notes.get(("type", tgt.obj), "any"))
             note = self.m.notes.get(tgt)
             writable = ot in self.m.events or (ot == "player" and isinstance(note, AttrNote) and note.kind == "mark")
-            if not writable and tt != "error":
+            if not writable and tt != "error" and ot not in ("any", "error"):  # no cascade after an error
                 self.err("SGS203", f"'{tgt.name.text}' of {_show(ot)} cannot be assigned", tgt.span,
                          help="event fields, counters and marks can be written; change players through primitives")
                 return
