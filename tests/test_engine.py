@@ -84,3 +84,14 @@ def test_first_edition_variant_replaces_heroes_and_keeps_ganning_off_the_throne(
         g.run()
         lords.update(p.heroes[0].id for p in g.players if p.identity == "lord")
     assert "ganning" not in lords and len(lords) > 5
+
+
+def test_hero_data_reaches_the_tables():
+    from pathlib import Path
+
+    from sgsdsl.loader import compiled
+
+    rules = compiled([Path(__file__).parent / "scenarios" / "language.sgs"])[0]
+    h = rules.heroes["yinyang"]
+    assert h.hp_halves == 7 and h.pairs == ("diaochan", "lvbu")
+    assert rules.counters["yong"].scope is None  # a mark lasts the game
