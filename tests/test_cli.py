@@ -69,3 +69,14 @@ def test_import_of_a_missing_file_is_located(tmp_path):
     f.write_text('import "nope.sgs"\n', encoding="utf-8")
     r = CliRunner().invoke(main, ["check", str(f)])
     assert r.exit_code == 1 and "a.sgs:1:1: error[SGS005]" in r.output and "Traceback" not in r.output
+
+
+def test_a_game_that_breaks_is_reported_and_the_batch_goes_on():
+    r = run("simulate", "tests/data/runtime_bug.sgs", "--games", "60", "--seed", "3", "--agent", "random",
+            "--json", "--quiet")
+    data = json.loads(r.stdout)
+    assert r.exit_code == 1 and data["games"] == 60
+    assert 0 < len(data["errors"]) < 60  # the others played on
+    e = data["errors"][0]
+    assert e.startswith("seed ") and "AttributeError" in e
+    assert "at tests/data/runtime_bug.sgs:5" in e and "stack:" in e and "skill 长兵" in e

@@ -596,6 +596,11 @@ class Game:
     def pop(self) -> None:
         self.stack.pop()
 
+    def _note_crash(self) -> None:
+        """Keep the stack as it was where the rules broke (the frames are popped on the way out)."""
+        if self.crash_stack is None:
+            self.crash_stack = [f.describe() for f in self.stack]
+
     def new_event(self, etype: str, **fields):
         return self.rules.events[etype].cls(**fields)
 
@@ -611,8 +616,7 @@ class Game:
         except (GameOver, Abort):
             raise
         except Exception:
-            if self.crash_stack is None:  # keep the stack as it was where the rules broke
-                self.crash_stack = [f.describe() for f in self.stack]
+            self._note_crash()
             raise
         finally:
             self.stack.pop()
@@ -692,6 +696,11 @@ class Game:
             self.say(L.owner, " 取消了 【", L.skill.name, "】")
             if t.limit is not None:
                 self._use_limit(L.owner, L.skill.id, t.index, t.limit.scope, -1)
+        except GameOver:
+            raise
+        except Exception:
+            self._note_crash()
+            raise
         finally:
             self.stack.pop()
 
@@ -1016,6 +1025,11 @@ class Game:
         except Abort:
             if a.limit is not None:
                 self._use_limit(p, inst.skill.id, a.index, a.limit.scope, -1)
+        except GameOver:
+            raise
+        except Exception:
+            self._note_crash()
+            raise
         finally:
             self.stack.pop()
 
@@ -1052,6 +1066,11 @@ class Game:
                 fn(self, aim.source, aim, card)
             except Abort:
                 pass  # a choice with nothing to choose from: the rest of the effect cannot happen
+            except GameOver:
+                raise
+            except Exception:
+                self._note_crash()
+                raise
             finally:
                 self.stack.pop()
 
