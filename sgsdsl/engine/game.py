@@ -706,7 +706,7 @@ class Game:
 
     def loop_guard(self) -> bool:
         self.loops += 1
-        if self.loops > LOOP_LIMIT * 10:
+        if self.loops > LOOP_LIMIT:
             raise RulesError("a `while` loop of the rules runs away (no progress after many rounds)")
         return True
 
@@ -739,6 +739,7 @@ class Game:
 
     def play_turn(self, p: Player) -> None:
         self.turn_no += 1
+        self.loops = 0  # the runaway-loop guard counts `while` rounds within one turn
         self.current = p
         self.phase = None
         self.skipped = set()
