@@ -267,7 +267,7 @@ class ModuleWriter:
             "enums", "events", "windows", "flows", "quantities", "counters", "binds", "cards", "heroes", "skills",
             "decks", "modes", "tests", "hints")}
         self.triggers: dict[str, list[str]] = {}
-        self.test_no = 0
+        self.test_no: dict[str, int] = {}  # per skill (or per file for top-level tests)
 
     def loc(self, span) -> str:
         return f"{self.rel(span.file)}:{span.line}"
@@ -556,8 +556,11 @@ class ModuleWriter:
             f"    text={' '.join(d.texts)!r},\n    loc={L!r},\n)")
 
     def test(self, t: ast.TestDecl) -> None:
-        self.test_no += 1
-        k = self.test_no
+        # Named after their skill, or their file, so adding a test renames no other test's functions.
+        stem = re.sub(r"[^a-z0-9_]", "_", Path(t.span.file).stem.lower()).strip("_") or "file"
+        group = _safe(t.owner) if t.owner else stem
+        self.test_no[group] = self.test_no.get(group, 0) + 1
+        k = f"{group}_{self.test_no[group]}"
         heroes = {}
         for s in t.seats:
             h = self.m.heroes.get(s.hero.text)

@@ -109,6 +109,7 @@ class Game:
         self.flow_turn = rules.role("turn")
         self.ev_aim = rules.role("aim")
         self.win_moved = rules.role("moved")
+        self.win_need = rules.role("need_card")
         self.q_targetable = rules.role("targetable")
         self.q_usable = rules.role("usable")
         if self.flow_use is None or self.flow_turn is None:
@@ -116,6 +117,7 @@ class Game:
         self.ev_use_cls = rules.events[self.flow_use.event].cls
         self.ev_turn_cls = rules.events[self.flow_turn.event].cls
         self.ev_move_cls = rules.events[self.win_moved.event].cls if self.win_moved else None
+        self.ev_need_cls = rules.events[self.win_need.event].cls if self.win_need else None
         self.uid = 0
         self.crash_stack: list[str] | None = None
         # Public record of who harmed or helped whom, for agents that infer allegiances.
@@ -898,13 +900,10 @@ class Game:
     def actions(self, p: Player) -> list:
         """Everything p may do now in the play phase, besides ending it."""
         acts = []
-        seen_virtual: set[str] = set()
         for c in p.hand:
             if self.usable(p, c):
                 acts.append(("card", c))
         for inst, v, src in self.viewas_of(p, "use"):
-            if v.card in seen_virtual:
-                continue
             probe = self.virtual(v.card, src[:v.count], inst.skill)
             if self.usable(p, probe):
                 acts.append(("viewas", (inst, v, src)))
@@ -921,6 +920,24 @@ class Game:
                     if len(cands) < a.target.count(self, p)[0]:
                         continue
                 acts.append(("active", (inst, a)))
+        acts.extend(self._suppliable(p))
+        return acts
+
+    def _suppliable(self, p: Player) -> list:
+        """Cards p could use because a skill of theirs would supply one when asked (激将: 「当你需要使用一张
+        【杀】时」): each such skill's `when` is probed with a hypothetical request, which has no effect."""
+        if self.win_need is None:
+            return []
+        acts = []
+        for L in self.listeners.get(self.win_need.id, ()):
+            if L.owner is not p or not L.active:
+                continue
+            for cd in self.rules.cards.values():
+                if cd.target is None or cd.kind == "equipment":
+                    continue
+                if self._ready(L, self.ev_need_cls(who=p, pattern=cd.id, how="use")) and \
+                        self.usable(p, self.virtual(cd.id)):
+                    acts.append(("supply", (L, cd.id)))
         return acts
 
     @staticmethod
@@ -928,6 +945,8 @@ class Game:
         kind, what = act
         if kind == "card":
             return (kind, what.uid)
+        if kind == "supply":
+            return (kind, what[0].skill.id, what[0].trigger.index, what[1])
         return (kind, what[0].skill.id, what[1].index)
 
     def play_phase(self, p: Player) -> None:
@@ -964,30 +983,54 @@ class Game:
                     continue
                 self.say(p, " 发动 【", inst.skill.name, "】", loc=v.loc)
                 self.use_from_hand(p, card)
+            elif kind == "supply":
+                if not self.use_supplied(p, *what):
+                    refused.add(self._action_key(act))
             else:
                 inst, a = what
                 self.activate(p, inst, a)
             if self.check_invariants:
                 self.verify()
 
-    def use_from_hand(self, p: Player, card: Card) -> bool:
+    def pick_targets(self, p: Player, card: Card):
+        """The targets of a card about to be used in the play phase, or None if it is not usable."""
         with self.set_aside(card.subcards if card.uid < 0 else ()):
             # cards converted into this one already count as used: a horse or weapon turned into a 杀
             # no longer lends its distance or range while the targets are chosen
             if not self.usable(p, card):
-                return False
+                return None
             cd = card.cdef
             if cd.kind == "equipment":
-                targets = [p]
-            elif cd.target.kind in ("self", "all"):
-                targets = self.target_candidates(p, card)
-            else:
-                lo, hi = self.target_count(p, card)
-                cands = self.target_candidates(p, card)
-                targets = self.choose_players(p, cands, lo, hi, f"{cd.name}的目标")
-        if cd.limit is not None:
-            self._use_limit(p, cd.id, -1, cd.limit.scope, 1)
+                return [p]
+            if cd.target.kind in ("self", "all"):
+                return self.target_candidates(p, card)
+            lo, hi = self.target_count(p, card)
+            return self.choose_players(p, self.target_candidates(p, card), lo, hi, f"{cd.name}的目标")
+
+    def use_from_hand(self, p: Player, card: Card) -> bool:
+        targets = self.pick_targets(p, card)
+        if targets is None:
+            return False
+        self._count_use(p, card)
         self.use_card(p, card, targets)
+        return True
+
+    def _count_use(self, p: Player, card: Card) -> None:
+        if card.cdef.limit is not None:
+            self._use_limit(p, card.cdef.id, -1, card.cdef.limit.scope, 1)
+
+    def use_supplied(self, p: Player, L: Listener, card_id: str) -> bool:
+        """Declare the use, choose its targets, then let the skill try to supply the card."""
+        targets = self.pick_targets(p, self.virtual(card_id))
+        if targets is None:
+            return False
+        ev = self.ev_need_cls(who=p, pattern=card_id, how="use")
+        self._fire(L, ev)
+        if ev.card is None:
+            self.say(p, " 未能得到【", self.rules.cards[card_id].name, "】")
+            return False
+        self._count_use(p, ev.card)
+        self.use_card(p, ev.card, targets)
         return True
 
     @contextlib.contextmanager

@@ -174,6 +174,9 @@ class HeuristicAgent(Agent):
         kind, what = opt
         if kind == "card":
             return self.card_score(g, me, what)
+        if kind == "supply":
+            s, intent = self.card_score(g, me, g.virtual(what[1]))
+            return s - 1.0, intent  # others must give the card: worth a little less than one in hand
         if kind == "viewas":
             inst, v, src = what
             probe = g.virtual(v.card, src[: v.count], inst.skill)

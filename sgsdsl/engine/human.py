@@ -53,6 +53,8 @@ class HumanAgent(Agent):
                 return f"发动【{what[0].skill.name}】当{g.rules.cards[what[1].card].name}使用"
             if kind == "active":
                 return f"发动【{what[0].skill.name}】"
+            if kind == "supply":
+                return f"发动【{what[0].skill.name}】使用{g.rules.cards[what[1]].name}"
         if hasattr(opt, "heroes"):
             return f"{opt.name} ({opt.hp}/{opt.max_hp})"
         if hasattr(opt, "skill"):

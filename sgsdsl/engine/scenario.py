@@ -109,7 +109,7 @@ def match(g, req: Request, d):  # noqa: C901 - one case per request kind
             kind, what = opt
             if kind == "card" and d[0] == "name" and _card_fits(what, d):
                 return True, opt
-            if kind in ("viewas", "active") and text in (what[0].skill.name, what[0].skill.id):
+            if kind in ("viewas", "active", "supply") and text in (what[0].skill.name, what[0].skill.id):
                 return True, opt
         return False, None
     if k == "respond":

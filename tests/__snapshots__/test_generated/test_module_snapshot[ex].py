@@ -35,32 +35,32 @@ def c_renwang_skill_mod0_when(g, me, a_c, _1):
     return (T.is_card(a_c, 'sha') and a_c.black and g.q('armor_valid', me))
 
 
-def t_1_expect0(g):
+def t_ex_1_expect0(g):
     # test 寒冰剑：防止杀造成的伤害，依次弃置目标的两张牌 — rules/ex/ex.sgs:31
     return (g.seat_of('lvmeng').hp == 4)
 
 
-def t_1_expect1(g):
+def t_ex_1_expect1(g):
     # test 寒冰剑：防止杀造成的伤害，依次弃置目标的两张牌 — rules/ex/ex.sgs:32
     return ((len(g.seat_of('lvmeng').hand) == 1) and (g.seat_of('lvmeng').minus_horse is None))
 
 
-def t_2_expect0(g):
+def t_ex_2_expect0(g):
     # test 寒冰剑：不发动则照常造成伤害 — rules/ex/ex.sgs:42
     return ((g.seat_of('zhangliao').hp == 3) and (len(g.seat_of('zhangliao').hand) == 1))
 
 
-def t_3_expect0(g):
+def t_ex_3_expect0(g):
     # test 寒冰剑：目标只有一张牌时弃置这一张 — rules/ex/ex.sgs:50
     return ((g.seat_of('zhangliao').hp == 4) and (g.seat_of('zhangliao').card_count == 0))
 
 
-def t_4_expect0(g):
+def t_ex_4_expect0(g):
     # test 仁王盾：黑色杀对你无效 — rules/ex/ex.sgs:64
     return (g.seat_of('zhangliao').hp == 4)
 
 
-def t_5_expect0(g):
+def t_ex_5_expect0(g):
     # test 仁王盾：红色杀照常生效 — rules/ex/ex.sgs:73
     return (g.seat_of('zhangliao').hp == 3)
 
@@ -126,8 +126,8 @@ TABLES = T.Tables(
             deck=(), start=('xuchu', 'chupai'), turns=1,
             decides=(('xuchu', (('name', None, None, '杀'), ('name', None, None, '吕蒙'), ('name', None, None, 'yes'), ('name', None, None, 'no'), ('name', None, None, '赤兔'))),),
             expects=(
-                (t_1_expect0, '吕蒙.hp == 4', 'rules/ex/ex.sgs:31'),
-                (t_1_expect1, 'count(吕蒙.hand) == 1 and 吕蒙.minus_horse == none', 'rules/ex/ex.sgs:32'),
+                (t_ex_1_expect0, '吕蒙.hp == 4', 'rules/ex/ex.sgs:31'),
+                (t_ex_1_expect1, 'count(吕蒙.hand) == 1 and 吕蒙.minus_horse == none', 'rules/ex/ex.sgs:32'),
             ),
             logs=((True, '许褚 弃置 赤兔(♥5)', 'rules/ex/ex.sgs:33'), (False, '受到', 'rules/ex/ex.sgs:34')),
             loc='rules/ex/ex.sgs:24',
@@ -141,7 +141,7 @@ TABLES = T.Tables(
             deck=(), start=('xuchu', 'chupai'), turns=1,
             decides=(('xuchu', (('name', None, None, '杀'), ('name', None, None, '张辽'), ('name', None, None, 'no'))),),
             expects=(
-                (t_2_expect0, '张辽.hp == 3 and count(张辽.hand) == 1', 'rules/ex/ex.sgs:42'),
+                (t_ex_2_expect0, '张辽.hp == 3 and count(张辽.hand) == 1', 'rules/ex/ex.sgs:42'),
             ),
             logs=(),
             loc='rules/ex/ex.sgs:37',
@@ -155,7 +155,7 @@ TABLES = T.Tables(
             deck=(), start=('xuchu', 'chupai'), turns=1,
             decides=(('xuchu', (('name', None, None, '杀'), ('name', None, None, '张辽'), ('name', None, None, 'yes'))),),
             expects=(
-                (t_3_expect0, '张辽.hp == 4 and 张辽.card_count == 0', 'rules/ex/ex.sgs:50'),
+                (t_ex_3_expect0, '张辽.hp == 4 and 张辽.card_count == 0', 'rules/ex/ex.sgs:50'),
             ),
             logs=((True, '许褚 弃置 仁王盾(♣2)', 'rules/ex/ex.sgs:51'),),
             loc='rules/ex/ex.sgs:45',
@@ -169,7 +169,7 @@ TABLES = T.Tables(
             deck=(), start=('xuchu', 'chupai'), turns=1,
             decides=(('xuchu', (('name', None, None, '杀'), ('name', None, None, '张辽'))),),
             expects=(
-                (t_4_expect0, '张辽.hp == 4', 'rules/ex/ex.sgs:64'),
+                (t_ex_4_expect0, '张辽.hp == 4', 'rules/ex/ex.sgs:64'),
             ),
             logs=((True, '杀(♣7) 对 张辽 无效', 'rules/ex/ex.sgs:65'),),
             loc='rules/ex/ex.sgs:59',
@@ -183,7 +183,7 @@ TABLES = T.Tables(
             deck=(), start=('xuchu', 'chupai'), turns=1,
             decides=(('xuchu', (('name', None, None, '杀'), ('name', None, None, '张辽'))),),
             expects=(
-                (t_5_expect0, '张辽.hp == 3', 'rules/ex/ex.sgs:73'),
+                (t_ex_5_expect0, '张辽.hp == 3', 'rules/ex/ex.sgs:73'),
             ),
             logs=((False, '无效', 'rules/ex/ex.sgs:74'),),
             loc='rules/ex/ex.sgs:68',
