@@ -52,6 +52,16 @@ def test_jsonl_records_carry_parents_and_locations(rules):
     assert all(r["parent"] in ids or r["parent"] == 0 for r in recs if "parent" in r)
     fired = [r for r in recs if r["kind"] == "say" and "发动" in r["text"]]
     assert fired and all(r["loc"].startswith("rules/") for r in fired)
+    skills = [r for r in recs if r["kind"] == "skill"]
+    assert skills and all(r["skill"] and r["loc"] for r in skills)
+    triggered = [r for r in skills if r["window"] is not None]
+    assert triggered and all(r["window"] in _rules_windows() for r in triggered)
+
+
+def _rules_windows():
+    from sgsdsl.loader import compiled
+
+    return set(compiled()[0].windows)
 
 
 def test_log_lines_name_turn_phase_and_rules_location(rules):

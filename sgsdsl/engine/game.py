@@ -97,6 +97,7 @@ class Game:
         self.listeners: dict[str, list[Listener]] = {}
         self.mods: dict[str, list] = {}
         self.qmemo: dict | None = None
+        self.windows_open: list[str] = []
         self.winners: tuple[str, ...] | None = None
         self.end_reason = ""
         self.over = False
@@ -633,6 +634,13 @@ class Game:
         return ev.cancelled
 
     def _trigger(self, wid: str, ev, lst: list[Listener]) -> None:
+        self.windows_open.append(wid)  # for the log: the window a skill fires in
+        try:
+            self._trigger_at(wid, ev, lst)
+        finally:
+            self.windows_open.pop()
+
+    def _trigger_at(self, wid: str, ev, lst: list[Listener]) -> None:
         w = self.rules.windows[wid]
         subject = getattr(ev, w.subject) if w.subject else None
         for L in list(lst):

@@ -59,6 +59,7 @@ class GameLog:
             rec.setdefault("parent", g.stack[-1].eid if g.stack else 0)
             rec["turn"] = g.turn_no
             rec["phase"] = g.phase
+            rec.setdefault("window", g.windows_open[-1] if g.windows_open else None)
             rec["text"] = text
             self.records.append(rec)
 
@@ -89,7 +90,8 @@ class GameLog:
     def frame(self, g, f) -> None:
         if self.keep_records:
             self.records.append({"kind": f.kind, "id": f.eid, "parent": f.parent, "name": f.name, "loc": f.loc,
-                                 "turn": g.turn_no, "phase": g.phase})
+                                 "turn": g.turn_no, "phase": g.phase, "skill": f.ident if f.kind == "skill" else None,
+                                 "window": g.windows_open[-1] if g.windows_open else None})
 
     def end(self, g, over) -> None:
         winners = "、".join(self.show(g, w) for w in over.winners) or "无"
