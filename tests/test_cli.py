@@ -80,3 +80,16 @@ def test_a_game_that_breaks_is_reported_and_the_batch_goes_on():
     e = data["errors"][0]
     assert e.startswith("seed ") and "AttributeError" in e
     assert "at tests/data/runtime_bug.sgs:5" in e and "stack:" in e and "skill 长兵" in e
+
+
+def test_play_at_the_terminal_runs_a_game_to_its_end():
+    # the human answers "1" to everything: the first hero, the first action, the first target …
+    r = CliRunner().invoke(main, ["play", "--seed", "2", "--players", "4"], input="1\n" * 4000)
+    assert r.exit_code == 0, r.output[-2000:]
+    assert "选择武将" in r.output and "游戏结束" in r.output
+    assert ("你赢了" in r.output) != ("你输了" in r.output)
+
+
+def test_play_rejects_a_bad_seat():
+    r = CliRunner().invoke(main, ["play", "--players", "4", "--seat", "9"])
+    assert r.exit_code == 2
