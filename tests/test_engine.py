@@ -55,13 +55,7 @@ def test_jsonl_records_carry_parents_and_locations(rules):
     skills = [r for r in recs if r["kind"] == "skill"]
     assert skills and all(r["skill"] and r["loc"] for r in skills)
     triggered = [r for r in skills if r["window"] is not None]
-    assert triggered and all(r["window"] in _rules_windows() for r in triggered)
-
-
-def _rules_windows():
-    from sgsdsl.loader import compiled
-
-    return set(compiled()[0].windows)
+    assert triggered and all(r["window"] in rules.windows for r in triggered)
 
 
 def test_log_lines_name_turn_phase_and_rules_location(rules):
