@@ -57,3 +57,39 @@ def test_every_hero_and_skill_is_in_the_tables(rules, shipped_build):
             assert m.skills[s.text].id.text in rules.skills
     for s in m.unique(m.skills):
         assert s.id.text in rules.skills
+
+
+def test_hostile_strings_stay_data(tmp_path):
+    """House rule: no rules text becomes code. Strings are repr-escaped, names are validated ids."""
+    import os
+
+    from sgsdsl.engine.scenario import scenario_jobs
+
+    marker = "/tmp/sgsdsl_pwned"
+    if os.path.exists(marker):
+        os.remove(marker)
+    b = compiler.build(extra=[ROOT / "tests" / "data" / "hostile.sgs"])
+    assert not b.errors
+    mods = compiler.modules_in_memory(b)
+    for _, t in scenario_jobs([m.TABLES for m in mods]):
+        if "hostile" in t.loc:
+            from sgsdsl.engine.scenario import run_test
+
+            run_test(_ruleset(mods), t)
+    designer = next(m for m in mods if m.TABLES.package == "designer")
+    skill = next(s for s in designer.TABLES.skills if s.id == "qianru")
+    assert skill.text.startswith('"""; import os')  # the text survives as data
+    assert not os.path.exists(marker)
+
+
+def test_an_interpolated_call_of_python_is_a_rules_error(tmp_path):
+    f = tmp_path / "x.sgs"
+    f.write_text('flow 坏 huai (game) { log "{__import__(1)}" }\n', encoding="utf-8")
+    b = compiler.build(extra=[f])
+    assert [d.code for d in b.errors] == ["SGS113"]
+
+
+def _ruleset(mods):
+    from sgsdsl.engine.ruleset import Ruleset
+
+    return Ruleset([m.TABLES for m in mods])
