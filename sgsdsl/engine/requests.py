@@ -1,4 +1,5 @@
-"""Decisions: every choice the engine needs is a typed request to an agent."""
+"""Decisions: every choice the engine needs is a typed request to an agent; and the two
+exceptions that unwind the rules code: Abort (a choice cannot be made) and GameOver."""
 
 from __future__ import annotations
 
@@ -7,6 +8,13 @@ import attrs
 
 class Abort(Exception):
     """A choice that cannot be made (too few candidates): the skill or card is not used."""
+
+
+class GameOver(Exception):
+    def __init__(self, winners: tuple[str, ...], reason: str):
+        super().__init__(reason)
+        self.winners = winners
+        self.reason = reason
 
 
 @attrs.define

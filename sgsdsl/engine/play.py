@@ -1,0 +1,305 @@
+"""The play phase and the use of cards: legal actions, targets, view-as and supplied cards, responses."""
+
+from __future__ import annotations
+
+import contextlib
+from typing import TYPE_CHECKING
+
+from .requests import Abort, GameOver, Request
+from .state import Card, Player
+
+if TYPE_CHECKING:
+    from .game import Listener, SkillInst
+
+
+class Play:
+    """Mixed into Game."""
+
+    # ---- using cards -----------------------------------------------------------------------
+    def targetable(self, user: Player, target: Player, card: Card) -> bool:
+        return self.q_targetable is None or self.q(self.q_targetable.id, user, target, card)
+
+    def target_candidates(self, p: Player, card: Card) -> list[Player]:
+        return list(self._candidates(p, card))
+
+    def _candidates(self, p: Player, card: Card):
+        t = card.cdef.target
+        if t is None:
+            if card.cdef.kind == "equipment":
+                yield p
+            return
+        where = t.where
+        for q in ((p,) if t.kind == "self" else self.alive_from_current()):
+            if (where is None or where(self, p, card, q)) and self.targetable(p, q, card):
+                yield q
+
+    def target_count(self, p: Player, card: Card) -> tuple[int, int]:
+        t = card.cdef.target
+        if t is None or t.kind != "some":
+            return (1, 1)
+        return t.count(self, p, card)
+
+    def may_use(self, p: Player, card: Card) -> bool:
+        return self.q_usable is None or self.q(self.q_usable.id, p, card)
+
+    def usable(self, p: Player, card: Card) -> bool:
+        cd = card.cdef
+        if not self.may_use(p, card):
+            return False
+        if cd.kind == "equipment":
+            return True
+        if cd.target is None:
+            return False
+        if cd.limit is not None and self.used(p, cd.id, -1, cd.limit.scope) >= cd.limit.count(self, p, card):
+            return False
+        need = self.target_count(p, card)[0] if cd.target.kind == "some" else 1
+        found = 0
+        for _ in self._candidates(p, card):  # stop at the first `need` legal targets
+            found += 1
+            if found >= need:
+                return True
+        return need <= 0
+
+    def viewas_of(self, p: Player, how: str | None = None, pattern: str | None = None):
+        out = []
+        for inst in p.skills:
+            for v in inst.skill.viewas:
+                if pattern is not None and v.card != pattern:
+                    continue
+                if how is not None and v.mode is not None and v.mode != how:
+                    continue
+                if v.when is not None and not v.when(self, p):
+                    continue
+                src = [c for c in (p.hand if v.hand_only else p.cards) if v.where is None or v.where(self, p, c)]
+                if len(src) >= v.count:
+                    out.append((inst, v, src))
+        return out
+
+    def actions(self, p: Player) -> list:
+        """Everything p may do now in the play phase, besides ending it."""
+        acts = []
+        for c in p.hand:
+            if self.usable(p, c):
+                acts.append(("card", c))
+        for inst, v, src in self.viewas_of(p, "use"):
+            probe = self.virtual(v.card, src[:v.count], inst.skill)
+            if self.usable(p, probe):
+                acts.append(("viewas", (inst, v, src)))
+        for inst in p.skills:
+            for a in inst.skill.actives:
+                if a.limit is not None and self.used(p, inst.skill.id, a.index, a.limit.scope) >= \
+                        a.limit.count(self, p):
+                    continue
+                if a.when is not None and not a.when(self, p):
+                    continue
+                if a.target is not None and a.target.kind == "some":
+                    cands = [q for q in self.alive_from_current() if a.target.where is None
+                             or a.target.where(self, p, q)]
+                    if len(cands) < a.target.count(self, p)[0]:
+                        continue
+                acts.append(("active", (inst, a)))
+        acts.extend(self._suppliable(p))
+        return acts
+
+    def _suppliable(self, p: Player) -> list:
+        """Cards p could use because a skill of theirs would supply one when asked (激将: 「当你需要使用一张
+        【杀】时」): each such skill's `when` is probed with a hypothetical request, which has no effect."""
+        if self.win_need is None:
+            return []
+        acts = []
+        for L in self.listeners.get(self.win_need.id, ()):
+            if L.owner is not p or not L.active:
+                continue
+            for cd in self.rules.cards.values():
+                if cd.target is None or cd.kind == "equipment":
+                    continue
+                if self._ready(L, self.ev_need_cls(who=p, pattern=cd.id, how="use")) and \
+                        self.usable(p, self.virtual(cd.id)):
+                    acts.append(("supply", (L, cd.id)))
+        return acts
+
+    @staticmethod
+    def _action_key(act) -> tuple:
+        kind, what = act
+        if kind == "card":
+            return (kind, what.uid)
+        if kind == "supply":
+            return (kind, what[0].skill.id, what[0].trigger.index, what[1])
+        return (kind, what[0].skill.id, what[1].index)
+
+    def play_phase(self, p: Player) -> None:
+        refused: set[tuple] = set()  # actions that turned out unusable once chosen: not offered again
+        while p.alive and not self.over:
+            # Listing the legal actions and letting the agent weigh them changes nothing: quantities
+            # (distance, range, legal targets) are memoized until an action is carried out.
+            self.qmemo = {}
+            try:
+                acts = [a for a in self.actions(p) if self._action_key(a) not in refused]
+                act = self.decide(Request("play", p, acts, lo=0, prompt="出牌阶段")) if acts else None
+            finally:
+                self.qmemo = None
+            if act is None:
+                return
+            if act is None:
+                return
+            kind, what = act
+            if kind == "card":
+                if not self.use_from_hand(p, what):
+                    refused.add(self._action_key(act))
+            elif kind == "viewas":
+                inst, v, src = what
+                try:
+                    sub = self.choose_cards(p, src, v.count, v.count, f"【{inst.skill.name}】")
+                except Abort:
+                    refused.add(self._action_key(act))
+                    continue
+                card = self.virtual(v.card, sub, inst.skill)
+                with self.set_aside(sub):
+                    ok = self.usable(p, card)
+                if not ok:
+                    refused.add(self._action_key(act))
+                    continue
+                self.say(p, " 发动 【", inst.skill.name, "】", loc=v.loc)
+                self.use_from_hand(p, card)
+            elif kind == "supply":
+                if not self.use_supplied(p, *what):
+                    refused.add(self._action_key(act))
+            else:
+                inst, a = what
+                self.activate(p, inst, a)
+            if self.check_invariants:
+                self.verify()
+
+    def pick_targets(self, p: Player, card: Card):
+        """The targets of a card about to be used in the play phase, or None if it is not usable."""
+        with self.set_aside(card.subcards if card.uid < 0 else ()):
+            # cards converted into this one already count as used: a horse or weapon turned into a 杀
+            # no longer lends its distance or range while the targets are chosen
+            if not self.usable(p, card):
+                return None
+            cd = card.cdef
+            if cd.kind == "equipment":
+                return [p]
+            if cd.target.kind in ("self", "all"):
+                return self.target_candidates(p, card)
+            lo, hi = self.target_count(p, card)
+            return self.choose_players(p, self.target_candidates(p, card), lo, hi, f"{cd.name}的目标")
+
+    def use_from_hand(self, p: Player, card: Card) -> bool:
+        targets = self.pick_targets(p, card)
+        if targets is None:
+            return False
+        self._count_use(p, card)
+        self.use_card(p, card, targets)
+        return True
+
+    def _count_use(self, p: Player, card: Card) -> None:
+        if card.cdef.limit is not None:
+            self._use_limit(p, card.cdef.id, -1, card.cdef.limit.scope, 1)
+
+    def use_supplied(self, p: Player, L: Listener, card_id: str) -> bool:
+        """Declare the use, choose its targets, then let the skill try to supply the card."""
+        targets = self.pick_targets(p, self.virtual(card_id))
+        if targets is None:
+            return False
+        ev = self.ev_need_cls(who=p, pattern=card_id, how="use")
+        self._fire(L, ev)
+        if ev.card is None:
+            self.say(p, " 未能得到【", self.rules.cards[card_id].name, "】")
+            return False
+        self._count_use(p, ev.card)
+        self.use_card(p, ev.card, targets)
+        return True
+
+    @contextlib.contextmanager
+    def set_aside(self, cards):
+        """Equipment among `cards` stops counting (slot and modifiers) for the duration."""
+        gone = []
+        for c in cards:
+            if c._zone == "equip" and c._owner is not None and c._owner.equip.get(c.cdef.slot) is c:
+                owner = c._owner
+                insts = [i for i in owner.skills if i.card is c]
+                del owner.equip[c.cdef.slot]
+                for inst in insts:
+                    for rec in inst.mods:
+                        self.mods[rec[1].quantity].remove(rec)
+                gone.append((c, owner, insts))
+        try:
+            yield
+        finally:
+            for c, owner, insts in reversed(gone):
+                owner.equip[c.cdef.slot] = c
+                for inst in insts:
+                    for rec in inst.mods:
+                        self.mods[rec[1].quantity].append(rec)
+
+    def use_card(self, p: Player, card: Card, targets) -> None:
+        ev = self.ev_use_cls(source=p, card=card, targets=list(targets))
+        self.run_flow(self.flow_use.id, ev)
+
+    def activate(self, p: Player, inst: SkillInst, a) -> None:
+        if a.limit is not None:
+            self._use_limit(p, inst.skill.id, a.index, a.limit.scope, 1)
+        self.say(p, " 发动 【", inst.skill.name, "】", loc=a.loc)
+        self.push("skill", inst.skill.name, None, a.loc, inst.skill.id)
+        try:
+            a.run(self, p)
+        except Abort:
+            if a.limit is not None:
+                self._use_limit(p, inst.skill.id, a.index, a.limit.scope, -1)
+        except GameOver:
+            raise
+        except Exception:
+            self._note_crash()
+            raise
+        finally:
+            self.stack.pop()
+
+    def ask_card(self, p: Player, pattern: str, how: str = "use", prompt: str = ""):
+        """Ask p for a card named `pattern` from hand or through a view-as skill; None if declined."""
+        if not p.alive:
+            return None
+        cards = [c for c in p.hand if c.cdef.id == pattern and (how != "use" or self.may_use(p, c))]
+        views = self.viewas_of(p, how, pattern)
+        if how == "use" and views and not self.may_use(p, self.virtual(pattern)):
+            views = []
+        if not cards and not views:
+            return None
+        opts = cards + [("viewas", x) for x in views]
+        choice = self.decide(Request("respond", p, opts, lo=0, prompt=prompt or self.rules.cards[pattern].name,
+                                     context=pattern))
+        if choice is None:
+            return None
+        if isinstance(choice, Card):
+            return choice
+        inst, v, src = choice[1]
+        try:
+            sub = self.choose_cards(p, src, v.count, v.count, f"【{inst.skill.name}】")
+        except Abort:
+            return None
+        self.say(p, " 发动 【", inst.skill.name, "】", loc=v.loc)
+        return self.virtual(v.card, sub, inst.skill)
+
+    def card_effect(self, card: Card, aim) -> None:
+        fn = card.cdef.effect
+        if fn is not None:
+            self.push("effect", card.cdef.name, aim, card.cdef.loc, card.cdef.id)
+            try:
+                fn(self, aim.source, aim, card)
+            except Abort:
+                pass  # a choice with nothing to choose from: the rest of the effect cannot happen
+            except GameOver:
+                raise
+            except Exception:
+                self._note_crash()
+                raise
+            finally:
+                self.stack.pop()
+
+    def card_before(self, card: Card, use) -> None:
+        if card.cdef.before is not None:
+            card.cdef.before(self, use.source, use, card)
+
+    def card_after(self, card: Card, use) -> None:
+        if card.cdef.after is not None:
+            card.cdef.after(self, use.source, use, card)

@@ -1,0 +1,199 @@
+"""Cards and zones: the deck, virtual cards, and `move`, the one primitive through which every
+card changes zone (so windows on cards entering or leaving a zone are possible)."""
+
+from __future__ import annotations
+
+from .requests import GameOver
+from .ruleset import RulesError
+from .state import Card, Player
+
+
+class Zones:
+    """Mixed into Game: the state it uses (piles, players, rules, listeners) is set up there."""
+
+    # ---- cards and the deck -------------------------------------------------------
+    def new_card(self, card_id: str, suit, rank) -> Card:
+        c = Card(self.uid, self.rules.cards[card_id], suit, rank)
+        self.uid += 1
+        self.all_cards.append(c)
+        return c
+
+    def build_deck(self, deck_ids) -> None:
+        for did in deck_ids:
+            for suit, rank, cid in self.rules.decks[did].entries:
+                c = self.new_card(cid, suit, rank)
+                c._zone = "draw"
+                self.draw_pile.append(c)
+        self.rng.shuffle(self.draw_pile)
+
+    def virtual(self, name: str, cards=(), skill=None) -> Card:
+        cards = list(cards) if isinstance(cards, (list, tuple)) else [cards]
+        suit = cards[0].suit if len(cards) == 1 else None
+        rank = cards[0].rank if len(cards) == 1 else 0
+        return Card(-1, self.rules.cards[name], suit, rank, cards, skill)
+
+    def _refill(self) -> None:
+        if not self.discard_pile:
+            raise GameOver((), "牌堆与弃牌堆均已耗尽")
+        self.draw_pile = self.discard_pile
+        self.discard_pile = []
+        for c in self.draw_pile:
+            c._zone = "draw"
+        self.rng.shuffle(self.draw_pile)
+        self.say("弃牌堆洗混后作为新的牌堆")
+
+    def take_top(self, n: int) -> list[Card]:
+        out = []
+        for _ in range(n):
+            if not self.draw_pile:
+                self._refill()
+            out.append(self.draw_pile[-1])
+            self.draw_pile.pop()
+            out[-1]._zone = None
+        return out
+
+    # ---- moving cards: the one way cards change zones -------------------------------
+    def _remove(self, c: Card) -> None:
+        z, o = c._zone, c._owner
+        if z == "hand":
+            o.hand.remove(c)
+        elif z == "equip":
+            del o.equip[c.cdef.slot]
+            if c.cdef.skill is not None:
+                self.detach(o, c.cdef.skill, card=c)
+        elif z == "judge":
+            o.judges.remove(c)
+        elif z == "draw":
+            self.draw_pile.remove(c)
+        elif z == "discard":
+            self.discard_pile.remove(c)
+        elif z == "processing":
+            self.processing.remove(c)
+        c._zone = None
+        c._owner = None
+
+    def _place(self, c: Card, zone: str, owner: Player | None, bottom: bool = False) -> None:
+        if zone in ("hand", "equip", "judge") and owner is None:
+            raise RulesError(f"cards put into a {zone} zone need an owner")
+        if c.cdef is not c.base and zone not in ("judge", "processing"):
+            c.disguise(None)  # a disguised delayed trick is itself again once it leaves the settlement
+        c._zone = zone
+        c._owner = owner if zone in ("hand", "equip", "judge") else None
+        if zone == "hand":
+            owner.hand.append(c)
+        elif zone == "equip":
+            owner.equip[c.cdef.slot] = c
+            if c.cdef.skill is not None:
+                self.attach(owner, c.cdef.skill, equip=True, card=c)
+        elif zone == "judge":
+            owner.judges.append(c)
+        elif zone == "draw":
+            if bottom:
+                self.draw_pile.insert(0, c)
+            else:
+                self.draw_pile.append(c)
+        elif zone == "discard":
+            self.discard_pile.append(c)
+        elif zone == "processing":
+            self.processing.append(c)
+        else:
+            raise RulesError(f"unknown zone {zone!r}")
+
+    def move(self, cards, zone: str, owner: Player | None = None, bottom: bool = False) -> None:
+        phys: list[Card] = []
+        disguises = {}
+        for c in _as_list(cards):
+            if c.uid < 0 and zone == "judge" and len(c.subcards) == 1:
+                # a card used as a delayed trick (国色) lies in the judgment area as that trick
+                disguises[c.subcards[0].uid] = c.cdef
+            phys.extend(c.physical())
+        if not phys:
+            return
+        lost: dict[int, list] = {}
+        for c in phys:
+            o = c._owner
+            if o is not None and c._zone in ("hand", "equip") and not (o is owner and zone == c._zone):
+                rec = lost.setdefault(o.seat, [o, 0, 0])
+                rec[1 if c._zone == "hand" else 2] += 1
+            if c._zone is not None:
+                self._remove(c)
+            if c.uid in disguises:
+                c.disguise(disguises[c.uid])
+            if zone == "equip":
+                old = owner.equip.get(c.cdef.slot)
+                if old is not None:
+                    self.move(old, "discard")
+            self._place(c, zone, owner, bottom)
+        if self.check_invariants:
+            self.verify()
+        if self.track:
+            a = self.actor()
+            for o, nh, ne in lost.values():
+                if a is o and zone == "hand" and owner is not None and owner is not o:
+                    key, book = (o.seat, owner.seat), self.help  # o gave them away
+                elif a is not None and a is not o:
+                    key, book = (a.seat, o.seat), self.harm  # a took or threw o's cards
+                else:
+                    continue
+                book[key] = book.get(key, 0.0) + 0.5 * (nh + ne)
+            if zone == "judge" and owner is not None:
+                self._record(owner, -1.0)
+        if self.win_moved is not None and self.listeners.get(self.win_moved.id):
+            gainer = owner if zone == "hand" else None
+            for o, nh, ne in lost.values():
+                ev = self.ev_move_cls(cards=phys, loser=o, gainer=gainer, to=zone, lost_hand=nh, lost_equip=ne)
+                self.open(self.win_moved.id, ev)
+            if not lost and gainer is not None:
+                self.open(self.win_moved.id, self.ev_move_cls(cards=phys, loser=None, gainer=gainer, to=zone))
+
+    # ---- primitive actions that move cards (surface.FUNCS kind="primitive") ----------
+    def draw(self, p: Player, n: int = 1) -> list[Card]:
+        if n <= 0 or not p.alive:
+            return []
+        cards = self.take_top(n)
+        self.move(cards, "hand", p)
+        self.say(p, f" 摸了{n}张牌")
+        return cards
+
+    def gain(self, p: Player, cards) -> None:
+        cards = [c for c in _as_list(cards) if c is not None]
+        if cards and p.alive:
+            self.say(p, " 获得 ", cards)
+            self.move(cards, "hand", p)
+
+    def discard(self, p, cards) -> None:
+        cards = [c for c in _as_list(cards) if c is not None]
+        if cards:
+            if p is not None:
+                self.say(p, " 弃置 ", cards)
+            self.move(cards, "discard")
+
+    def put(self, cards, zone: str, owner=None) -> None:
+        self.move(cards, zone, owner)
+
+    def put_bottom(self, cards) -> None:
+        for c in _as_list(cards):
+            self.move(c, "draw", bottom=True)
+
+    def reveal_top(self, n: int) -> list[Card]:
+        cards = self.take_top(n)
+        for c in cards:
+            self._place(c, "processing", None)
+        return cards
+
+    def peek(self, n: int) -> list[Card]:
+        while len(self.draw_pile) < n and self.discard_pile:
+            top = self.draw_pile[:]
+            self.draw_pile = []
+            self._refill()
+            self.draw_pile.extend(top)
+        return list(reversed(self.draw_pile[-n:]))
+
+    def equip(self, p: Player, card: Card) -> None:
+        self.move(card, "equip", p)
+
+
+def _as_list(x) -> list:
+    if x is None:
+        return []
+    return list(x) if isinstance(x, (list, tuple)) else [x]
