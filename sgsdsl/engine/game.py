@@ -12,41 +12,17 @@ from __future__ import annotations
 
 import random
 
+from .inplay import Listener, SkillInst
 from .log import GameLog
 from .play import Play
 from .primitives import Primitives
 from .requests import Abort, GameOver, Request
 from .ruleset import RulesError, Ruleset
 from .state import Card, Player
-from .tables import INF, ModeDef, SkillDef, TriggerDef
+from .tables import INF, ModeDef, SkillDef
 from .zones import Zones
 
 __all__ = ["Game", "GameOver", "Listener", "SkillInst", "Frame"]
-
-
-class Listener:
-    """One trigger of one skill instance, registered under a window id."""
-
-    __slots__ = ("owner", "skill", "trigger", "equip", "active")
-
-    def __init__(self, owner, skill: SkillDef, trigger: TriggerDef, equip: bool):
-        self.owner = owner
-        self.skill = skill
-        self.trigger = trigger
-        self.equip = equip
-        self.active = True
-
-
-class SkillInst:
-    __slots__ = ("skill", "owner", "equip", "listeners", "mods", "card")
-
-    def __init__(self, skill: SkillDef, owner, equip: bool, card=None):
-        self.skill = skill
-        self.owner = owner
-        self.equip = equip
-        self.listeners: list[Listener] = []
-        self.mods: list = []
-        self.card = card
 
 
 class Frame:

@@ -9,7 +9,7 @@ from .requests import Abort, GameOver, Request
 from .state import Card, Player
 
 if TYPE_CHECKING:
-    from .game import Listener, SkillInst
+    from .inplay import Listener, SkillInst
 
 
 class Play:
