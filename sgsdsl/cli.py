@@ -13,7 +13,7 @@ from pathlib import Path
 import click
 
 from . import compiler
-from .diagnostics import CompileError, render_all
+from .diagnostics import render_all
 
 EXIT_HELP = "Exit codes: 0 ok; 1 errors, findings or failures; 2 usage or I/O errors."
 
@@ -27,12 +27,6 @@ def _paths(paths) -> list[Path]:
         out.append(path)
     return out
 
-
-def _fail_compile(e: CompileError, sources=None) -> None:
-    from .diagnostics import SourceCache
-
-    click.echo(render_all(e.diagnostics, sources or SourceCache()), err=True)
-    sys.exit(1)
 
 
 def _rules(paths: list[Path], fresh: bool = True):

@@ -28,13 +28,6 @@ class Span:
     def __str__(self) -> str:
         return f"{self.file}:{self.line}:{self.col}"
 
-    @property
-    def short(self) -> str:
-        return f"{self.file}:{self.line}"
-
-
-NOWHERE = Span("<builtin>", 0, 0, 0, 0)
-
 
 @attrs.frozen
 class Note:

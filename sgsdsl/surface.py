@@ -18,10 +18,8 @@ BUILTIN_TYPES: dict[str, str] = {
     "cardname": "牌名 (a card declaration)", "hero": "武将", "skill": "技能", "suit": "花色 ♠♥♣♦",
     "color": "颜色 red/black", "kind": "牌的类别 basic/trick/delayed/equipment",
     "slot": "装备栏 weapon/armor/plus_horse/minus_horse", "zone": "区域", "how": "使用 or 打出",
-    "phase_any": "", "any": "",
+    "any": "",
 }
-# Types a designer may write in declarations (the rest are internal).
-DECLARABLE = [t for t in BUILTIN_TYPES if t not in ("phase_any", "any")]
 
 # Aliases accepted in type positions.
 TYPE_ALIASES = {"players": "list[player]", "cards": "list[card]", "heroes": "list[hero]"}
