@@ -1,4 +1,9 @@
-"""Agents answer requests: random-legal, first-legal, scripted (tests) and a terminal human."""
+"""Agents answer requests: random-legal, first-legal, scripted (tests) and a terminal human.
+
+An agent's `decide(view, req)` gets the asking seat's SeatView (view.py), never the Game:
+the request's options and everything reachable from them show only what that seat may
+know. Only a scenario test's script (`omniscient`) plays with the table open.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +12,7 @@ from .requests import Request
 
 class Agent:
     name = "agent"
+    omniscient = False  # True only for a scenario test's script, which sees the real game
 
     def decide(self, g, req: Request):
         raise NotImplementedError

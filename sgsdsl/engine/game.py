@@ -20,6 +20,7 @@ from .requests import Abort, GameOver, Request
 from .ruleset import RulesError, Ruleset
 from .state import Card, Player
 from .tables import INF, ModeDef, SkillDef
+from .view import SeatView, answer_of
 from .zones import Zones
 
 __all__ = ["Game", "GameOver", "Listener", "SkillInst", "Frame"]
@@ -98,6 +99,7 @@ class Game(Zones, Primitives, Play):
         self.track = any(getattr(a, "tracks", False) for a in agents)
         self.harm: dict[tuple[int, int], float] = {}
         self.help: dict[tuple[int, int], float] = {}
+        self.views: dict[int, SeatView] = {}  # what each seat may know: the only thing agents see
 
     # ---- the public record of who harmed or helped whom (for agents) -------------------
     def actor(self):
@@ -484,7 +486,19 @@ class Game(Zones, Primitives, Play):
     def decide(self, req: Request):
         if not req.player.alive and req.kind != "hero":
             raise RulesError("a dead player was asked to decide")
-        answer = self.agents[req.player.seat].decide(self, req)
+        seat = req.player.seat
+        agent = self.agents[seat]
+        if agent.omniscient:  # a scenario test's script: the referee, not a player
+            answer = agent.decide(self, req)
+        else:
+            view = self.views.get(seat)
+            if view is None:
+                view = self.views[seat] = SeatView(self, seat)
+            seen = view.request(req)
+            try:
+                answer = answer_of(seen, req, agent.decide(view, seen))
+            except ValueError as e:
+                raise RulesError(f"agent {type(agent).__name__}: {e}") from None
         if req.kind in ("cards", "players"):
             ids = {id(o) for o in req.options}
             if not (req.lo <= len(answer) <= req.hi and len({id(a) for a in answer}) == len(answer)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from .agents import Agent
 from .requests import Request
-from .state import Card
+from .view import CardView
 
 MAX_ACTIONS = 40  # per play phase: a safety net against a bot that never stops
 
@@ -117,7 +117,9 @@ class HeuristicAgent(Agent):
     def hint(self, g, ident: str) -> tuple[str, int]:
         return g.rules.hints.get(ident, ("self", 1))
 
-    def value(self, g, me, c: Card) -> float:
+    def value(self, g, me, c: CardView) -> float:
+        if c.cdef is None:
+            return 3.0  # a card this seat cannot see: worth an average card
         intent, v = self.hint(g, c.cdef.id)
         if c.cdef.kind == "equipment" and c.zone == "equip":
             v += 2  # worn equipment is worth more than the same card in hand
@@ -190,7 +192,7 @@ class HeuristicAgent(Agent):
         if intent == "risky":
             return (v if me.hp >= 3 and len(me.hand) < me.hp + 2 else 0.0), intent
         if a.target is not None and a.target.kind == "some":
-            cands = [q for q in g.alive_from_current() if a.target.where is None or a.target.where(g, me, q)]
+            cands = g.active_candidates(a)
             good = self.enemies(g, me, cands) if intent == "hostile" else self.allies(g, me, cands)
             if not good:
                 return 0.0, None
@@ -200,7 +202,7 @@ class HeuristicAgent(Agent):
             return 0.0, None
         return v * 0.8, intent
 
-    def card_score(self, g, me, c: Card) -> tuple[float, str | None]:
+    def card_score(self, g, me, c: CardView) -> tuple[float, str | None]:
         intent, v = self.hint(g, c.cdef.id)
         cd = c.cdef
         if cd.kind == "equipment":
@@ -276,7 +278,7 @@ class HeuristicAgent(Agent):
                 return (0 if c.zone == "equip" else 2, -self.value(g, me, c))
             return sorted(theirs, key=rank)[:max(n, 1)]
         # my own cards: give up the least valuable ones
-        ranked = sorted(req.options, key=lambda c: (self.value(g, me, c), c.uid))
+        ranked = sorted(req.options, key=lambda c: (self.value(g, me, c), c.uid or 0))
         if req.hi > req.lo:
             cheap = [c for c in ranked if self.value(g, me, c) <= 3]
             n = max(req.lo, min(req.hi, len(cheap)))
@@ -290,7 +292,7 @@ class HeuristicAgent(Agent):
         subject = self.subject(g)
         if intent == "keep" and subject is not None:
             card, target = subject
-            cint, cval = self.hint(g, card.cdef.id) if isinstance(card, Card) else ("self", 1)
+            cint, cval = self.hint(g, card.cdef.id) if isinstance(card, CardView) and card.seen else ("self", 1)
             if target is None:
                 return None
             st = self.stance(g, me, target)
@@ -302,7 +304,7 @@ class HeuristicAgent(Agent):
             who = self.endangered(g)
             if who is not None and self.stance(g, me, who) <= 0:
                 return None
-        cards = [o for o in req.options if isinstance(o, Card)]
+        cards = [o for o in req.options if isinstance(o, CardView)]
         if cards:
             return min(cards, key=lambda c: (self.value(g, me, c), c.uid))
         return req.options[0]

@@ -13,7 +13,7 @@ from .agents import Agent
 from .heuristic import HeuristicAgent
 from .log import GameLog
 from .requests import Request
-from .state import Card
+from .view import CardView
 
 
 class TerminalLog(GameLog):
@@ -40,10 +40,10 @@ class HumanAgent(Agent):
         self.out = out or sys.stdout
 
     def label(self, g, opt) -> str:
-        if isinstance(opt, Card):
+        if isinstance(opt, CardView):
             where = {"hand": "", "equip": " [装备]", "judge": " [判定区]"}.get(opt.zone or "", "")
-            if opt.owner is not None and opt.owner is not g.players[self.seat] and opt.zone == "hand":
-                return "一张手牌"
+            if not opt.seen:
+                return "一张手牌" if opt.zone == "hand" else "一张牌"
             return opt.label() + where
         if isinstance(opt, tuple) and len(opt) == 2:
             kind, what = opt
@@ -66,13 +66,13 @@ class HumanAgent(Agent):
         if isinstance(opt, str) and opt in g.rules.heroes:
             h = g.rules.heroes[opt]
             return f"{h.name} ({g.rules.enum_names.get(h.kingdom, h.kingdom)} {h.hp_halves / 2:g}) {h.text}"
-        return self.log.show(g, opt)
+        return g.show(opt)
 
     def status(self, g, me) -> None:
         print("", file=self.out)
         for p in g.players:
             tag = "你" if p is me else ("已死亡" if not p.alive else "")
-            ident = g.rules.enum_names.get(p.identity, "?") if (p.identity_shown or p is me) else "?"
+            ident = g.rules.enum_names.get(p.identity, "?") if p.identity is not None else "?"
             eq = " ".join(c.label() for c in p.equips)
             jd = " ".join(c.label() for c in p.judges)
             print(f"  {p.seat + 1}. {p.name} [{ident}] {p.hp}/{p.max_hp} 手牌{len(p.hand)} {eq} {jd} {tag}",

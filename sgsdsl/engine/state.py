@@ -7,6 +7,8 @@ from .tables import CardDef, HeroDef
 SUIT_SYMBOL = {"spade": "♠", "heart": "♥", "club": "♣", "diamond": "♦"}
 RED = {"heart", "diamond"}
 RANK_TEXT = {1: "A", 11: "J", 12: "Q", 13: "K"}
+KNOWN_TO_ALL = -1  # Card.known: every seat's bit
+PUBLIC_ZONES = frozenset({"equip", "judge", "discard", "processing"})
 
 
 def rank_text(r: int) -> str:
@@ -16,7 +18,7 @@ def rank_text(r: int) -> str:
 class Card:
     """A physical card (uid >= 0) or a virtual one made of subcards (uid < 0)."""
 
-    __slots__ = ("uid", "cdef", "name", "_suit", "_rank", "_zone", "_owner", "subcards", "skill", "base")
+    __slots__ = ("uid", "cdef", "name", "_suit", "_rank", "_zone", "_owner", "subcards", "skill", "base", "known")
 
     def __init__(self, uid: int, cdef: CardDef, suit: str | None, rank: int, subcards=(), skill=None):
         self.uid = uid
@@ -29,6 +31,7 @@ class Card:
         self.subcards: list[Card] = list(subcards)
         self.skill = skill  # the view-as skill that made a virtual card
         self.base = cdef  # what the card really is; cdef may differ while it lies disguised
+        self.known = 0  # bit set of the seats that know what this card is (see view.py)
 
     def disguise(self, cdef: CardDef | None) -> None:
         """Treat this physical card as another (a view-as delayed trick in a judgment zone); None restores it."""

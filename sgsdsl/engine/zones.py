@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from .requests import GameOver
 from .ruleset import RulesError
-from .state import Card, Player
+from .state import KNOWN_TO_ALL, PUBLIC_ZONES, Card, Player
 
 
 class Zones:
@@ -39,6 +39,7 @@ class Zones:
         self.discard_pile = []
         for c in self.draw_pile:
             c._zone = "draw"
+            c.known = 0  # shuffled face down: nobody knows where it is
         self.rng.shuffle(self.draw_pile)
         self.say("弃牌堆洗混后作为新的牌堆")
 
@@ -79,6 +80,10 @@ class Zones:
             c.disguise(None)  # a disguised delayed trick is itself again once it leaves the settlement
         c._zone = zone
         c._owner = owner if zone in ("hand", "equip", "judge") else None
+        if zone in PUBLIC_ZONES:
+            c.known = KNOWN_TO_ALL
+        elif zone == "hand":
+            c.known |= 1 << owner.seat
         if zone == "hand":
             owner.hand.append(c)
         elif zone == "equip":
@@ -181,13 +186,16 @@ class Zones:
             self._place(c, "processing", None)
         return cards
 
-    def peek(self, n: int) -> list[Card]:
+    def peek(self, p: Player, n: int) -> list[Card]:
         while len(self.draw_pile) < n and self.discard_pile:
             top = self.draw_pile[:]
             self.draw_pile = []
             self._refill()
             self.draw_pile.extend(top)
-        return list(reversed(self.draw_pile[-n:]))
+        cards = list(reversed(self.draw_pile[-n:]))
+        for c in cards:
+            c.known |= 1 << p.seat
+        return cards
 
     def equip(self, p: Player, card: Card) -> None:
         self.move(card, "equip", p)

@@ -1,0 +1,320 @@
+"""What one seat may know.
+
+Agents never touch the Game. Every request reaches them through the asking seat's
+SeatView: players, cards, events and skills are wrapped in read-only views that
+show what that seat may see at the table (its own hand, hidden heroes and identity;
+public zones; counts of other hands; identities once shown; face-up heroes) and
+nothing else. The interpreter, not the bots, hides the rest: a bot that tries to
+read an opponent's hand card gets a card with no name, suit or rank.
+
+A card's knowledge is a bit set of seats (Card.known) that zones.py keeps as cards
+move: public zones make a card known to all; a hand adds its owner; a peek adds the
+peeking seat; a shuffle forgets.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from .requests import Request
+from .state import Card, Player
+
+
+def visible_to(card: Card, seat: int) -> bool:
+    if card.uid < 0:
+        return all(visible_to(c, seat) for c in card.subcards)
+    return bool(card.known & (1 << seat))
+
+
+class CardView:
+    """A card as one seat sees it: zone and owner always; name, suit and rank only when known."""
+
+    __slots__ = ("_c", "_v")
+
+    def __init__(self, card: Card, view: SeatView):
+        self._c = card
+        self._v = view
+
+    @property
+    def seen(self) -> bool:
+        return visible_to(self._c, self._v.seat)
+
+    def _if_seen(self, attr):
+        return getattr(self._c, attr) if self.seen else None
+
+    zone = property(lambda s: s._c.zone)
+    owner = property(lambda s: s._v.wrap(s._c.owner))
+    virtual = property(lambda s: s._c.virtual)
+    uid = property(lambda s: s._c.uid if s.seen else None)
+    cdef = property(lambda s: s._if_seen("cdef"))
+    name = property(lambda s: s._if_seen("name"))
+    title = property(lambda s: s._if_seen("title"))
+    suit = property(lambda s: s._if_seen("suit"))
+    color = property(lambda s: s._if_seen("color"))
+    red = property(lambda s: bool(s._if_seen("red")))
+    black = property(lambda s: bool(s._if_seen("black")))
+    rank = property(lambda s: s._if_seen("rank"))
+    kind = property(lambda s: s._if_seen("kind"))
+    slot = property(lambda s: s._if_seen("slot"))
+    range = property(lambda s: s._if_seen("range"))
+    subcards = property(lambda s: [s._v.wrap(c) for c in s._c.subcards])
+    skill = property(lambda s: s._c.skill)
+
+    def label(self) -> str:
+        return self._c.label() if self.seen else "一张牌"
+
+    def __repr__(self) -> str:
+        return self.label()
+
+
+class PlayerView:
+    """A player as one seat sees them."""
+
+    __slots__ = ("_p", "_v")
+
+    def __init__(self, player: Player, view: SeatView):
+        self._p = player
+        self._v = view
+
+    @property
+    def is_me(self) -> bool:
+        return self._p.seat == self._v.seat
+
+    def _cards(self, cards):
+        return [self._v.wrap(c) for c in cards]
+
+    seat = property(lambda s: s._p.seat)
+    hp = property(lambda s: s._p.hp)
+    max_hp = property(lambda s: s._p.max_hp)
+    lost_hp = property(lambda s: s._p.lost_hp)
+    alive = property(lambda s: s._p.alive)
+    dead = property(lambda s: s._p.dead)
+    wounded = property(lambda s: s._p.wounded)
+    dying = property(lambda s: s._p.dying)
+    hand_count = property(lambda s: s._p.hand_count)
+    card_count = property(lambda s: s._p.card_count)
+    flipped = property(lambda s: s._p.flipped)
+    chained = property(lambda s: s._p.chained)
+    kingdom = property(lambda s: s._p.kingdom)
+    gender = property(lambda s: s._p.gender)
+    identity_shown = property(lambda s: s._p.identity_shown)
+    hand = property(lambda s: s._cards(s._p.hand))
+    equips = property(lambda s: s._cards(s._p.equips))
+    judges = property(lambda s: s._cards(s._p.judges))
+    cards = property(lambda s: s._cards(s._p.cards))
+    all_cards = property(lambda s: s._cards(s._p.all_cards))
+    weapon = property(lambda s: s._v.wrap(s._p.weapon))
+    armor = property(lambda s: s._v.wrap(s._p.armor))
+    plus_horse = property(lambda s: s._v.wrap(s._p.plus_horse))
+    minus_horse = property(lambda s: s._v.wrap(s._p.minus_horse))
+    next = property(lambda s: s._v.wrap(s._p.next))
+    prev = property(lambda s: s._v.wrap(s._p.prev))
+
+    @property
+    def equip(self) -> dict:
+        return {slot: self._v.wrap(c) for slot, c in self._p.equip.items()}
+
+    @property
+    def marks(self) -> dict:
+        return dict(self._p.marks)
+
+    @property
+    def identity(self):
+        return self._p.identity if self.is_me or self._p.identity_shown else None
+
+    @property
+    def heroes(self) -> list:
+        """Hero cards in play: this seat's own all; another's only when face up (None when face down)."""
+        p = self._p
+        return [h if self.is_me or up else None for h, up in zip(p.heroes, p.shown)]
+
+    @property
+    def hero(self):
+        hs = self.heroes
+        return hs[0] if hs else None
+
+    @property
+    def shown(self) -> list[bool]:
+        return list(self._p.shown)
+
+    @property
+    def skills(self) -> list:
+        return [self._v.wrap(i) for i in self._p.skills]
+
+    @property
+    def name(self) -> str:
+        names = [h.name for h in self.heroes if h is not None]
+        return "/".join(names) if names else f"座位{self._p.seat + 1}"
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+@attrs.frozen
+class SkillView:
+    """A skill instance or a trigger listener: its rules (public data) and whose it is."""
+
+    skill: object
+    owner: object
+    equip: bool
+    trigger: object = None
+    card: object = None
+
+
+class EventView:
+    """An event being settled: its fields, each seen through the seat's view."""
+
+    __slots__ = ("_e", "_v")
+
+    def __init__(self, ev, view: SeatView):
+        self._e = ev
+        self._v = view
+
+    @property
+    def TYPE(self) -> str:  # noqa: N802 - mirrors the event classes
+        return self._e.TYPE
+
+    def __getattr__(self, name):
+        if name in type(self._e).FIELDS or name == "cancelled":
+            return self._v.wrap(getattr(self._e, name))
+        raise AttributeError(name)
+
+
+@attrs.frozen
+class FrameView:
+    kind: str
+    name: str
+    ident: str | None
+    loc: str | None
+    event: object
+
+
+_PLAIN = frozenset({str, int, float, bool})
+
+
+class SeatView:
+    """The game as one seat may know it; built by the interpreter for each decision."""
+
+    def __init__(self, game, seat: int):
+        self._g = game
+        self.seat = seat
+        self._players = [PlayerView(p, self) for p in game.players]
+        self._cards: dict[int, CardView] = {}
+
+    # ---- public data of the game ------------------------------------------------------------
+    rules = property(lambda s: s._g.rules)
+    mode = property(lambda s: s._g.mode)
+    turn_no = property(lambda s: s._g.turn_no)
+    phase = property(lambda s: s._g.phase)
+    agent_rng = property(lambda s: s._g.agent_rng)
+    help = property(lambda s: s._g.help)
+    harm = property(lambda s: s._g.harm)
+    me = property(lambda s: s.wrap(s._g.players[s.seat]))
+    players = property(lambda s: list(s._players))
+    current = property(lambda s: s.wrap(s._g.current))
+
+    @property
+    def stack(self) -> list[FrameView]:
+        return [FrameView(f.kind, f.name, f.ident, f.loc, self.wrap(f.event)) for f in self._g.stack]
+
+    def alive_from_current(self) -> list[PlayerView]:
+        return [self.wrap(p) for p in self._g.alive_from_current()]
+
+    # ---- what the rules compute openly (legal targets are announced at a real table) -----------
+    def target_candidates(self, me: PlayerView, card: CardView) -> list[PlayerView]:
+        return [self.wrap(p) for p in self._g.target_candidates(self.unwrap(me), self.unwrap(card))]
+
+    def active_candidates(self, active) -> list[PlayerView]:
+        """Who an active skill of this seat could target now (its `target … where`)."""
+        g, me = self._g, self._g.players[self.seat]
+        where = active.target.where if active.target is not None else None
+        return [self.wrap(q) for q in g.alive_from_current() if where is None or where(g, me, q)]
+
+    def virtual(self, name: str, cards=(), skill=None) -> CardView:
+        return self.wrap(self._g.virtual(name, [self.unwrap(c) for c in cards], skill))
+
+    def q(self, qid: str, *args):
+        return self.wrap(self._g.q(qid, *(self.unwrap(a) for a in args)))
+
+    def show(self, x) -> str:
+        """A value as the log would print it, as this seat may see it."""
+        if isinstance(x, CardView):
+            return x.label()
+        if isinstance(x, PlayerView):
+            return x.name
+        if isinstance(x, (list, tuple)):
+            return "、".join(self.show(y) for y in x) if x else "无"
+        if isinstance(x, str):
+            r = self.rules
+            for table in (r.cards, r.heroes, r.skills):
+                if x in table:
+                    return table[x].name
+            return r.enum_names.get(x, x)
+        return {None: "无", True: "是", False: "否"}.get(x, str(x)) if not isinstance(x, int) else str(x)
+
+    # ---- wrapping -------------------------------------------------------------------------------
+    def wrap(self, x):
+        t = type(x)
+        if t is Player:
+            return self._players[x.seat]
+        if x is None or t in _PLAIN:
+            return x
+        if t is Card:
+            if x.uid < 0:
+                return CardView(x, self)
+            v = self._cards.get(x.uid)
+            if v is None:
+                v = self._cards[x.uid] = CardView(x, self)
+            return v
+        if isinstance(x, list):
+            return [self.wrap(y) for y in x]
+        if isinstance(x, tuple):
+            return tuple(self.wrap(y) for y in x)
+        if isinstance(x, dict):
+            return {k: self.wrap(y) for k, y in x.items()}
+        kind = type(x).__name__
+        if kind == "SkillInst":
+            return SkillView(x.skill, self.wrap(x.owner), x.equip, card=self.wrap(x.card))
+        if kind == "Listener":
+            return SkillView(x.skill, self.wrap(x.owner), x.equip, trigger=x.trigger)
+        if hasattr(type(x), "FIELDS"):
+            return EventView(x, self)
+        if attrs.has(type(x)) and type(x).__module__.endswith("tables"):
+            return x  # rules data: public
+        raise TypeError(f"no view of a {kind} for an agent")
+
+    @staticmethod
+    def unwrap(x):
+        if isinstance(x, CardView):
+            return x._c
+        if isinstance(x, PlayerView):
+            return x._p
+        return x
+
+    def request(self, req: Request) -> Request:
+        return Request(req.kind, self.wrap(req.player), [self.wrap(o) for o in req.options], req.lo, req.hi,
+                       req.prompt, self.wrap(req.context))
+
+
+def answer_of(seen: Request, real: Request, answer):
+    """Map an agent's answer, given in views, back to the real option(s) it names."""
+    if seen.kind == "confirm":
+        return bool(answer)
+    if answer is None:
+        return None
+    if seen.kind in ("cards", "players"):
+        return [_real(seen, real, a) for a in answer]
+    return _real(seen, real, answer)
+
+
+def _real(seen: Request, real: Request, a):
+    for w, r in zip(seen.options, real.options):
+        if w is a:
+            return r
+    for w, r in zip(seen.options, real.options):
+        if w == a:
+            return r
+    raise ValueError(f"an agent answered {a!r}, which was not offered")
+
+
+__all__ = ["CardView", "PlayerView", "SeatView", "answer_of", "visible_to"]
