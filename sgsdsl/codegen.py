@@ -62,6 +62,8 @@ class FunctionWriter:
                 obj = self.ex(e.obj)
                 if note.kind == "mark":
                     return f"{obj}.marks.get({_safe(note.name)!r}, 0)"
+                if note.kind.startswith("def:"):  # a declaration's id: read its table row
+                    return f"g.rules.{_safe(note.kind[4:])}[{obj}].{_safe(note.name)}"
                 return f"{obj}.{_safe(note.name)}"
             case ast.Index():
                 return f"T.index({self.ex(e.obj)}, {self.ex(e.index)})"
@@ -128,7 +130,11 @@ class FunctionWriter:
         who = self.ex(e.who)
         prompt = repr(e.prompt or "")
         if e.kind == "option":
-            return f"g.choose_option({who}, {self.ex(e.source)}, {prompt})"
+            src = self.ex(e.source)
+            if e.where is not None:
+                it = self.m.notes[e].py
+                src = f"[{it} for {it} in {src} if {self.ex(e.where)}]"
+            return f"g.choose_option({who}, {src}, {prompt})"
         item = "card" if e.kind.startswith("card") else "player"
         if e.source is not None:
             src = self.ex(e.source)

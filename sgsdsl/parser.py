@@ -767,9 +767,24 @@ def _interpolate(path: str, tok: Token, text: str):
     return parts
 
 
+_NAME_RE = re.compile(r"[^\W\d]\w*\Z")
+
+
+def _keyword_as_name(e: UnexpectedInput) -> bool:
+    """A keyword where the grammar wants a name (`event.amount = x` after `let x = 1`, a local called
+    `target`): LALR merges the lookaheads of states, so the contextual lexer may take a word for a
+    keyword that cannot come next. Read it again as a name; a real syntax error stays one."""
+    if not isinstance(e, UnexpectedToken) or e.token.type in ("NAME", "$END"):
+        return False
+    if not _NAME_RE.match(str(e.token)) or "NAME" not in e.interactive_parser.accepts():
+        return False
+    e.interactive_parser.feed_token(Token.new_borrow_pos("NAME", str(e.token), e.token))
+    return True
+
+
 def parse_expr(src: str, path: str, line: int, col: int) -> ast.Expr:
     try:
-        tree = lark_parser().parse(src, start="expr")
+        tree = lark_parser().parse(src, start="expr", on_error=_keyword_as_name)
     except UnexpectedInput as e:
         span = Span(path, line, col - 1, line, col + len(src) + 1)
         raise CompileError([Diagnostic("SGS001", f"cannot parse '{{{src}}}' as an expression", span,
@@ -1003,7 +1018,7 @@ def _check_depth(tree: Tree, path: str) -> None:
 def parse(text: str, path: str) -> ast.Module:
     """Parse one file. Raises CompileError with a located diagnostic on bad input."""
     try:
-        tree = lark_parser().parse(text, start="start")
+        tree = lark_parser().parse(text, start="start", on_error=_keyword_as_name)
     except UnexpectedInput as e:
         raise CompileError([_syntax_diagnostic(path, text, e)]) from None
     _check_depth(tree, path)

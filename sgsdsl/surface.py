@@ -29,6 +29,11 @@ TYPE_ALIASES = {"players": "list[player]", "cards": "list[card]", "heroes": "lis
 class Attr:
     type: str
     doc: str
+    py: str | None = None  # the Python attribute, when it differs from the rules' name
+
+
+# Types whose values are ids of declarations: their attributes are read from the ruleset's tables.
+DEF_TABLES = {"cardname": "cards", "hero": "heroes", "skill": "skills"}
 
 
 ATTRS: dict[str, dict[str, Attr]] = {
@@ -60,8 +65,8 @@ ATTRS: dict[str, dict[str, Attr]] = {
         "seat": Attr("int", "座次 (0 = first seat)"),
         "next": Attr("player", "下家 (next living player in seat order)"),
         "prev": Attr("player", "上家 (previous living player)"),
-        "hero": Attr("hero?", "主将"),
-        "heroes": Attr("list[hero]", "武将牌 (one, or two in 国战)"),
+        "hero": Attr("hero?", "主将", "hero_id"),
+        "heroes": Attr("list[hero]", "武将牌 (one, or two in 国战)", "hero_ids"),
         "name": Attr("text", "显示名 (the hero's Chinese name)"),
     },
     "card": {
@@ -91,7 +96,13 @@ ATTRS: dict[str, dict[str, Attr]] = {
         "title": Attr("text", "武将名"),
         "max_hp": Attr("int", "体力上限 (halves rounded down)"),
     },
-    "skill": {"title": Attr("text", "技能名")},
+    "skill": {
+        "title": Attr("text", "技能名"),
+        "locked": Attr("bool", "锁定技"),
+        "lord": Attr("bool", "主公技"),
+        "limited": Attr("bool", "限定技"),
+        "awaken": Attr("bool", "觉醒技"),
+    },
 }
 # Every event has this writable field besides those its declaration gives.
 EVENT_BUILTIN_FIELDS = {"cancelled": Attr("bool", "被防止/取消: a flow stops after a window that sets it")}
@@ -206,11 +217,13 @@ FUNCS: dict[str, Func] = {
                "p观看牌堆顶的n张牌 (they stay where they are; p now knows them)"),
     "equip": _p("p: player, card: card", "none", "equip", "装备: to p's slot; the old card goes to the discard pile"),
     "change_hp": _p("p: player, delta: int", "none", "change_hp", "体力值变化 (raw: no windows)"),
-    "change_max_hp": _p("p: player, delta: int", "none", "change_max_hp", "体力上限变化"),
+    "adjust_max_hp": _p("p: player, delta: int", "none", "adjust_max_hp",
+                        "体力上限变化 (raw: no windows, nobody dies; rules call the flow `change_max_hp`)"),
     "kill": _p("p: player", "none", "kill", "死亡: p leaves the game (raw: no windows)"),
     "check_victory": _p("", "none", "check_victory", "检查胜利条件: ends the game at once if a mode's `win` holds"),
-    "flip": _p("p: player", "none", "flip", "翻面"),
-    "set_chained": _p("p: player, on: bool", "none", "set_chained", "横置/重置"),
+    "flip": _p("p: player", "none", "flip", "翻面 (raw: no windows; rules call the flow `turn_over`)"),
+    "set_chained": _p("p: player, on: bool", "none", "set_chained",
+                      "横置/重置 (raw: no windows; rules call the flow `chain`)"),
     "reveal_identity": _p("p: player", "none", "reveal_identity", "亮出身份牌"),
     "add_skill": _p("p: player, s: skill", "none", "add_skill", "获得技能"),
     "remove_skill": _p("p: player, s: skill", "none", "remove_skill", "失去技能"),

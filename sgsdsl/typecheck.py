@@ -8,12 +8,24 @@ whose event lacks it is an error here.
 
 from __future__ import annotations
 
+import contextlib
+
 import attrs
 
 from . import ast
 from .diagnostics import Diagnostic, Note, suggest
 from .model import Model
-from .surface import ATTRS, BUILTIN_TYPES, CONSTS, CONTEXT_NAMES, EVENT_BUILTIN_FIELDS, FUNCS, ROLES, TYPE_ALIASES
+from .surface import (
+    ATTRS,
+    BUILTIN_TYPES,
+    CONSTS,
+    CONTEXT_NAMES,
+    DEF_TABLES,
+    EVENT_BUILTIN_FIELDS,
+    FUNCS,
+    ROLES,
+    TYPE_ALIASES,
+)
 
 # ---- annotations for the code generator -----------------------------------------
 
@@ -88,6 +100,7 @@ class Env:
     its: int = 0
     test_heroes: dict | None = None
     where: str = ""
+    guarded: set = attrs.Factory(set)  # expressions known not to be none here (`x != none and …`)
 
     def lookup(self, name: str):
         for s in reversed(self.scope):
@@ -253,14 +266,22 @@ class Checker:
                 self.expr(e.operand, env)
                 return "bool"
             case ast.BoolOp():
-                for x in e.items:
-                    self.expr(x, env)
+                with self.guards(env) as guard:
+                    for x in e.items:
+                        self.expr(x, env)
+                        if e.op == "and":
+                            guard(x)
                 return "bool"
             case ast.Compare():
                 return self.compare(e, env)
             case ast.Cond():
                 self.expr(e.test, env)
-                a, b = self.expr(e.then, env), self.expr(e.other, env)
+                with self.guards(env) as guard:
+                    guard(e.test)
+                    a = self.expr(e.then, env)
+                with self.guards(env):
+                    env.guarded.update(_null(e.test))
+                    b = self.expr(e.other, env)
                 if not compatible(a, b) and not compatible(b, a):
                     self.err("SGS201", f"the two branches give {_show(a)} and {_show(b)}", e.span)
                 return a if a != "none" else b
@@ -285,6 +306,19 @@ class Checker:
                 return ev
         self.err("SGS001", "this expression is not supported here", e.span)
         return "error"
+
+    @contextlib.contextmanager
+    def guards(self, env: Env):
+        """Within the block, what a `x != none` test proved stays proved (`and` chains, `if`, `when`)."""
+        before = set(env.guarded)
+
+        def guard(test: ast.Expr) -> None:
+            env.guarded.update(_nonnull(test))
+
+        try:
+            yield guard
+        finally:
+            env.guarded = before
 
     def with_it(self, node, env: Env, typ: str, fn):
         env.its += 1
@@ -371,6 +405,11 @@ class Checker:
             self.note(e, AttrNote("py", a))
             return "any"
         if base in self.m.events:
+            if opt(t) and _key(e.obj) not in env.guarded:
+                shown = _key(e.obj) or "this event"
+                self.err("SGS201", f"{shown} may be none here, and then it has no field '{a}'", e.obj.span,
+                         help=f"test it first: `{shown} != none and {shown}.{a} …`")
+                return "error"
             ft = self.field_type(base, a)
             if ft is None:
                 names = [f.name.text for f in self.m.events[base].fields] + list(EVENT_BUILTIN_FIELDS)
@@ -391,8 +430,12 @@ class Checker:
             self.err("SGS108", f"{_show(base)} has no attribute '{a}'", e.name.span,
                      help=suggest(a, pool) or (f"its attributes: {', '.join(pool)}" if pool else None))
             return "error"
-        self.note(e, AttrNote("py", a))
-        return table[a].type
+        spec = table[a]
+        if base in DEF_TABLES:
+            self.note(e, AttrNote("def:" + DEF_TABLES[base], spec.py or a))
+        else:
+            self.note(e, AttrNote("py", spec.py or a))
+        return spec.type
 
     def compare(self, e: ast.Compare, env: Env) -> str:
         lt, rt = self.expr(e.left, env), self.expr(e.right, env)
@@ -433,7 +476,7 @@ class Checker:
             if not is_list(src) and src not in ("any", "error"):
                 self.err("SGS201", f"options are a list, not {_show(src)}", e.source.span)
             if e.where is not None:
-                self.err("SGS208", "options take no `where`", e.where.span)
+                self.with_it(e, env, elem(src), lambda: self.expr(e.where, env))
             return strip(elem(src)) if is_list(src) else "any"
         item = "card" if kind.startswith("card") else "player"
         if e.source is not None:
@@ -582,8 +625,12 @@ class Checker:
                 self.expr(s.expr, env)
             case ast.If():
                 self.expr(s.test, env)
-                self.block(s.then, env)
-                self.block(s.other, env)
+                with self.guards(env) as guard:
+                    guard(s.test)
+                    self.block(s.then, env)
+                with self.guards(env):
+                    env.guarded.update(_null(s.test))
+                    self.block(s.other, env)
             case ast.For():
                 t = self.expr(s.iter, env)
                 if not is_list(t) and t not in ("any", "error"):
@@ -646,6 +693,7 @@ class Checker:
                 return
             self.note(tgt, Ref(local[1]))
             tt = local[0]
+            self.m.notes[("type", tgt)] = tt  # codegen reads it: `xs += c` appends
         elif isinstance(tgt, ast.Attr):
             tt = self.expr(tgt, env)
             ot = strip(self.m.notes.get(("type", tgt.obj), "any"))
@@ -935,6 +983,7 @@ class DeclChecker(Checker):
     def clauses(self, f, env: Env) -> None:
         if f.when is not None:
             self.expr(f.when, env)
+            env.guarded.update(_nonnull(f.when))  # the body runs only when the condition held
         if f.limit is not None:
             self.want(f.limit.count, env, "int", "a use limit")
         env.push()
@@ -976,13 +1025,14 @@ class DeclChecker(Checker):
             self.check_ascii_param(a)
             env.scope[-1][a.text] = (self.typeref(p.type), f"a_{a.text}")
         qt = self.typeref(q.type)
+        if f.when is not None:  # checked first: the engine reads the value only when the condition holds
+            self.expr(f.when, env)
+            env.guarded.update(_nonnull(f.when))
         vt = self.expr(f.value, env)
         if f.op in ("+=", "-=") and not compatible(qt, "int"):
             self.err("SGS201", f"'{f.op}' needs a numeric quantity; '{q.name.text}' is {_show(qt)}", f.span)
         if not compatible(vt, qt):
             self.err("SGS201", f"quantity '{q.name.text}' is {_show(qt)}, the value is {_show(vt)}", f.value.span)
-        if f.when is not None:
-            self.expr(f.when, env)
 
     def skill(self, d: ast.SkillDecl, owner: bool) -> None:
         if not d.facets:
@@ -1100,3 +1150,49 @@ class DeclChecker(Checker):
         if sym is None or sym.kind != "card":
             self.err("SGS105", f"unknown card '{ref.name.text}'", ref.name.span,
                      help=suggest(ref.name.text, [k for k, v in self.m.values.items() if v.kind == "card"]))
+
+
+def _key(e: ast.Expr) -> str:
+    """A name for an expression built of names, fields, calls and indexes ('' for anything else)."""
+    match e:
+        case ast.NameRef():
+            return e.text
+        case ast.Attr():
+            inner = _key(e.obj)
+            return f"{inner}.{e.name.text}" if inner else ""
+        case ast.Call():
+            inner = _key(e.func)
+            args = [_key(a.value) for a in e.args]
+            return f"{inner}({', '.join(args)})" if inner and all(args) else ""
+        case ast.Index():
+            inner, i = _key(e.obj), _key(e.index)
+            return f"{inner}[{i}]" if inner and i else ""
+        case ast.IntLit():
+            return str(e.value)
+    return ""
+
+
+def _null(test: ast.Expr) -> set[str]:
+    """Expressions that cannot be none when `test` fails: `x == none`, and each of an `or` chain."""
+    if isinstance(test, ast.BoolOp) and test.op == "or":
+        return set().union(*(_null(x) for x in test.items))
+    if isinstance(test, ast.Not):
+        return _nonnull(test.operand)
+    if isinstance(test, ast.Compare) and test.op == "==":
+        for a, b in ((test.left, test.right), (test.right, test.left)):
+            if isinstance(b, ast.NameRef) and b.text == "none" and _key(a):
+                return {_key(a)}
+    return set()
+
+
+def _nonnull(test: ast.Expr) -> set[str]:
+    """Expressions that cannot be none when `test` holds: `x != none`, and each of an `and` chain."""
+    if isinstance(test, ast.BoolOp) and test.op == "and":
+        return set().union(*(_nonnull(x) for x in test.items))
+    if isinstance(test, ast.Not):
+        return _null(test.operand)
+    if isinstance(test, ast.Compare) and test.op == "!=":
+        for a, b in ((test.left, test.right), (test.right, test.left)):
+            if isinstance(b, ast.NameRef) and b.text == "none" and _key(a):
+                return {_key(a)}
+    return set()

@@ -37,7 +37,7 @@ PRIMITIVE_STATE: dict[str, frozenset[str]] = {
     **{p: frozenset({"cards"}) for p in MOVED_FIELDS},
     "reveal_top": frozenset({"cards"}),
     "change_hp": frozenset({"hp"}),
-    "change_max_hp": frozenset({"hp"}),
+    "adjust_max_hp": frozenset({"hp"}),
     "kill": frozenset({"alive", "hp"}),
     "flip": frozenset({"flipped"}),
     "set_chained": frozenset({"chained"}),

@@ -122,9 +122,9 @@ class Game(Zones, Primitives, Play):
     def is_lord(self, p: Player) -> bool:
         return self.mode is not None and self.mode.lord is not None and p.identity == self.mode.lord
 
-    def attach(self, p: Player, skill: SkillDef, equip: bool = False, card=None) -> None:
-        if skill.lord and not self.is_lord(p):
-            return  # lord skills exist only while their owner is the lord
+    def attach(self, p: Player, skill: SkillDef, equip: bool = False, card=None, gained: bool = False) -> None:
+        if skill.lord and not gained and not self.is_lord(p):
+            return  # a hero's lord skills exist only while its owner is the lord; one gained (若愚) is held
         inst = SkillInst(skill, p, equip, card)
         p.skills.append(inst)
         for t in skill.triggers:
@@ -508,7 +508,9 @@ class Game(Zones, Primitives, Play):
         return answer
 
     def ask(self, p: Player, prompt: str) -> bool:
-        return bool(self.decide(Request("confirm", p, [True, False], prompt=prompt)))
+        yes = bool(self.decide(Request("confirm", p, [True, False], prompt=prompt)))
+        self.say(p, f" 选择{'是' if yes else '否'}：{prompt}")  # a choice made aloud: the log says who made it
+        return yes
 
     def choose_cards(self, p: Player, cards, lo: int, hi: int | None, prompt: str = "") -> list[Card]:
         cards = list(cards)
@@ -538,7 +540,9 @@ class Game(Zones, Primitives, Play):
         options = list(options)
         if not options:
             raise Abort("no option")
-        return self.decide(Request("option", p, options, prompt=prompt))
+        choice = self.decide(Request("option", p, options, prompt=prompt))
+        self.say(p, " 选择 「", choice, "」")
+        return choice
 
     # ---- log -------------------------------------------------------------------------------
     def say(self, *parts, loc: str | None = None) -> None:

@@ -16,12 +16,11 @@ class Primitives:
         if self.track:
             self._record(p, delta)
 
-    def change_max_hp(self, p: Player, delta: int) -> None:
+    def adjust_max_hp(self, p: Player, delta: int) -> None:
+        # Raw: who dies of a max HP of 0 is the rules' business (the core flow change_max_hp).
         p.max_hp += delta
         if p.hp > p.max_hp:
             p.hp = p.max_hp
-        if p.max_hp <= 0 and p.alive:
-            self.kill(p)
 
     def kill(self, p: Player) -> None:
         if not p.alive:
@@ -55,7 +54,7 @@ class Primitives:
 
     def add_skill(self, p: Player, skill: str) -> None:
         if not self.has_skill(p, skill):
-            self.attach(p, self.rules.skills[skill])
+            self.attach(p, self.rules.skills[skill], gained=True)
 
     def remove_skill(self, p: Player, skill: str) -> None:
         self.detach(p, self.rules.skills[skill])

@@ -143,11 +143,22 @@ def match(g, req: Request, d):  # noqa: C901 - one case per request kind
         return False, None
     if k == "option":
         for o in req.options:
-            shown = SUIT_SYMBOL.get(o, g.rules.enum_names.get(o, o)) if isinstance(o, str) else str(o)
+            shown = _option_name(g, o)
             if text in (o, shown) or SYMBOL_SUIT.get(text) == o:
                 return True, o
         return False, None
     return False, None
+
+
+def _option_name(g, o) -> str:
+    """An option as a test may name it: a suit's symbol, or the Chinese name of a value or declaration."""
+    if not isinstance(o, str):
+        return str(o)
+    r = g.rules
+    for table in (r.skills, r.heroes, r.cards):
+        if o in table:
+            return table[o].name
+    return SUIT_SYMBOL.get(o, r.enum_names.get(o, o))
 
 
 def _pull(g: Game, spec) -> Card:

@@ -199,6 +199,15 @@ class Player:
         return self.heroes[0] if self.heroes else None
 
     @property
+    def hero_id(self) -> str | None:
+        """The rules' `p.hero`: hero values in the rules are ids, like hero names written in them."""
+        return self.heroes[0].id if self.heroes else None
+
+    @property
+    def hero_ids(self) -> list[str]:
+        return [h.id for h in self.heroes]
+
+    @property
     def name(self) -> str:
         return self.game.player_name(self)
 

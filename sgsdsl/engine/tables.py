@@ -202,6 +202,18 @@ class SkillDef:
     def lord(self) -> bool:
         return "lord" in self.types
 
+    @property
+    def limited(self) -> bool:
+        return "limited" in self.types
+
+    @property
+    def awaken(self) -> bool:
+        return "awaken" in self.types
+
+    @property
+    def title(self) -> str:
+        return self.name
+
 
 @table
 class CardDef:
@@ -219,6 +231,10 @@ class CardDef:
     skill: SkillDef | None  # an equipment's own skill
     loc: str
 
+    @property
+    def title(self) -> str:
+        return self.name
+
 
 @table
 class HeroDef:
@@ -232,6 +248,14 @@ class HeroDef:
     never_lord: bool
     text: str
     loc: str
+
+    @property
+    def title(self) -> str:
+        return self.name
+
+    @property
+    def max_hp(self) -> int:
+        return self.hp_halves // 2
 
 
 @table

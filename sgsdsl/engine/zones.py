@@ -171,6 +171,8 @@ class Zones:
         if cards:
             if p is not None:
                 self.say(p, " 弃置 ", cards)
+            else:
+                self.say(cards, " 置入弃牌堆")
             self.move(cards, "discard")
 
     def put(self, cards, zone: str, owner=None) -> None:
