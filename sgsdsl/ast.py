@@ -337,12 +337,24 @@ class CounterDecl(Decl):
     name: Name
     id: Name
     scope: str  # phase turn game
+    type: TypeRef | None = None  # int unless given
 
 
 @node
 class MarkDecl(Decl):
     name: Name
     id: Name
+    doc: str | None
+    type: TypeRef | None = None
+
+
+@node
+class PileDecl(Decl):
+    """Cards set aside on a hero: a zone on every player, and the attribute `p.<id>` listing it."""
+
+    name: Name
+    id: Name
+    hidden: bool  # face down: only its owner knows the cards
     doc: str | None
 
 

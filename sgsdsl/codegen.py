@@ -60,8 +60,14 @@ class FunctionWriter:
             case ast.Attr():
                 note: AttrNote = n[e]
                 obj = self.ex(e.obj)
+                if note.kind == "each":
+                    each = n[("each", e)]
+                    self.m.notes[each.obj] = Ref("_x")
+                    return f"[{self.ex(each)} for _x in {obj}]"
                 if note.kind == "mark":
-                    return f"{obj}.marks.get({_safe(note.name)!r}, 0)"
+                    return f"{obj}.marks.get({_safe(note.name)!r}, {self.mark_default(note.name)})"
+                if note.kind == "pile":
+                    return f"{obj}.pile({_safe(note.name)!r})"
                 if note.kind.startswith("def:"):  # a declaration's id: read its table row
                     return f"g.rules.{_safe(note.kind[4:])}[{obj}].{_safe(note.name)}"
                 return f"{obj}.{_safe(note.name)}"
@@ -112,6 +118,14 @@ class FunctionWriter:
             case ast.Call():
                 return self.call(e)
         raise AssertionError(f"unhandled expression {type(e).__name__}")
+
+    def mark_default(self, ident: str) -> str:
+        d = self.m.counters[ident]
+        if d.type is None:
+            return "0"
+        from .typecheck import Checker, counter_default
+
+        return counter_default(Checker(self.m).typeref(d.type))
 
     def call(self, e: ast.Call) -> str:
         note: CallNote = self.m.notes[e]
@@ -332,7 +346,7 @@ class ModuleWriter:
                 self.tables["quantities"].append(
                     f"T.QuantityDef(id={qid!r}, name={d.name.text!r}, params={names!r}, type={d.type.name.text!r}, "
                     f"base={base}, floor={floor}, doc={d.doc!r}, loc={L!r})")
-            case ast.CounterDecl() | ast.MarkDecl():
+            case ast.CounterDecl() | ast.MarkDecl() | ast.PileDecl():
                 self.counter(d)
             case ast.BindDecl():
                 target = self.m.role_target(d.role.text)
@@ -367,8 +381,13 @@ class ModuleWriter:
 
     def counter(self, d) -> None:
         scope = d.scope if isinstance(d, ast.CounterDecl) else None
+        kind = {ast.CounterDecl: "counter", ast.MarkDecl: "mark", ast.PileDecl: "pile"}[type(d)]
+        extra = f", kind={kind!r}" if kind != "counter" else ""
+        if isinstance(d, ast.PileDecl) and d.hidden:
+            extra += ", hidden=True"
         self.tables["counters"].append(
-            f"T.CounterDef(id={_safe(d.id.text)!r}, name={d.name.text!r}, scope={scope!r}, loc={self.loc(d.span)!r})")
+            f"T.CounterDef(id={_safe(d.id.text)!r}, name={d.name.text!r}, scope={scope!r}, loc={self.loc(d.span)!r}"
+            f"{extra})")
 
     def event(self, d: ast.EventDecl) -> None:
         from .typecheck import Checker

@@ -178,13 +178,23 @@ class _Builder(Transformer):
     @v_args(meta=True)
     def counter_decl(self, meta, c):
         name = self.nm(c[0])
-        return ast.CounterDecl(name=name, id=self.nm(c[1]) if c[1] else name, scope=c[2], span=self.sp(meta))
+        return ast.CounterDecl(name=name, id=self.nm(c[1]) if c[1] else name, type=c[2], scope=c[3],
+                               span=self.sp(meta))
 
     @v_args(meta=True)
     def mark_decl(self, meta, c):
         name = self.nm(c[0])
-        return ast.MarkDecl(name=name, id=self.nm(c[1]) if c[1] else name, doc=self.s(c[2]) if c[2] else None,
-                            span=self.sp(meta))
+        return ast.MarkDecl(name=name, id=self.nm(c[1]) if c[1] else name, type=c[2],
+                            doc=self.s(c[3]) if c[3] else None, span=self.sp(meta))
+
+    @v_args(meta=True)
+    def pile_decl(self, meta, c):
+        name = self.nm(c[0])
+        doc = c[3] if len(c) > 3 else None
+        return ast.PileDecl(name=name, id=self.nm(c[1]) if c[1] else name, hidden=c[2] is not None,
+                            doc=self.s(doc) if doc else None, span=self.sp(meta))
+
+    skill_pile = pile_decl
 
     @v_args(meta=True)
     def hint_decl(self, meta, c):
@@ -296,7 +306,7 @@ class _Builder(Transformer):
         for it in items:
             if isinstance(it, Token):
                 texts.append(self.s(it))
-            elif isinstance(it, ast.CounterDecl):
+            elif isinstance(it, (ast.CounterDecl, ast.PileDecl)):
                 counters.append(it)
             elif isinstance(it, ast.TestDecl):
                 tests.append(it)

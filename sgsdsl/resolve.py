@@ -70,9 +70,10 @@ class Resolver:
         own[name.text] = sym
         self._value_spans[(scope, name.text)] = name
 
-    def named(self, decl, display: ast.Name, ident: ast.Name, kind: str, typ: str, pkg: str, what: str) -> None:
+    def named(self, decl, display: ast.Name, ident: ast.Name, kind: str, typ: str, pkg: str, what: str,
+              py: str | None = None) -> None:
         self.check_id(ident, what)
-        sym = Sym(kind, typ, repr(ident.text), decl, pkg)
+        sym = Sym(kind, typ, py or repr(ident.text), decl, pkg)
         self.value(display, sym)
         if ident.text != display.text:
             self.value(ident, sym)
@@ -126,7 +127,7 @@ class Resolver:
                         continue
                     self._callables[n.text] = n
                     table[n.text] = d
-            case ast.CounterDecl() | ast.MarkDecl():
+            case ast.CounterDecl() | ast.MarkDecl() | ast.PileDecl():
                 self.counter(d)
             case ast.BindDecl():
                 if d.role.text not in ROLES:
@@ -167,6 +168,8 @@ class Resolver:
                 pass
 
     def counter(self, d) -> None:
+        if isinstance(d, ast.PileDecl):  # also a zone: `put(cs, 田, self)`, `c.zone == 田`
+            self.named(d, d.name, d.id, "pile", "zone", self.m.current or "?", "a pile", py=repr("pile:" + d.id.text))
         self.check_id(d.id, "a counter or mark")
         for key in {d.id.text, d.name.text}:
             prev = self.m.counters.get(key)

@@ -399,6 +399,17 @@ class Checker:
 
     def attr(self, e: ast.Attr, env: Env) -> str:
         t = self.expr(e.obj, env)
+        if is_list(t) and strip(elem(t)) not in ("any", "error"):
+            # an attribute of a list maps over it: `cards.suit` lists the suits
+            each = ast.Attr(obj=ast.NameRef(text="_each", span=e.obj.span), name=e.name, span=e.span)
+            self.m.notes[("type", each.obj)] = strip(elem(t))
+            et = self._attr(each, strip(elem(t)), env)
+            self.note(e, AttrNote("each", ""))
+            self.m.notes[("each", e)] = each
+            return "error" if et == "error" else f"list[{strip(et)}]"
+        return self._attr(e, t, env)
+
+    def _attr(self, e: ast.Attr, t: str, env: Env) -> str:
         a = e.name.text
         base = strip(t)
         if base in ("any", "error"):
@@ -422,8 +433,11 @@ class Checker:
         if base == "player" and a in self.m.counters:
             c = self.m.counters[a]
             self.visible(c, e.name.span, f"counter '{a}'")
+            if isinstance(c, ast.PileDecl):
+                self.note(e, AttrNote("pile", c.id.text))
+                return "list[card]"
             self.note(e, AttrNote("mark", c.id.text))
-            return "int"
+            return self.typeref(c.type) if c.type is not None else "int"
         table = ATTRS.get(base)
         if table is None or a not in table:
             pool = list(table or {}) + (list(self.m.counters) if base == "player" else [])
@@ -1196,3 +1210,10 @@ def _nonnull(test: ast.Expr) -> set[str]:
             if isinstance(b, ast.NameRef) and b.text == "none" and _key(a):
                 return {_key(a)}
     return set()
+
+
+def counter_default(typ: str) -> str:
+    """The Python literal a counter or mark of this type starts from (and returns to when reset)."""
+    if opt(typ):
+        return "None"
+    return {"int": "0", "bool": "False", "text": "''"}.get(typ, "[]" if is_list(typ) else "None")

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 
+from .history import PLAY, USE, History
 from .inplay import Listener, SkillInst
 from .log import GameLog
 from .play import Play
@@ -40,7 +41,7 @@ class Frame:
 LOOP_LIMIT = 10_000
 
 
-class Game(Zones, Primitives, Play):
+class Game(Zones, Primitives, Play, History):
     def __init__(self, rules: Ruleset, *, players: int, seed: int, agents, mode: ModeDef | None = None,
                  log: GameLog | None = None, turn_cap: int = 200, invariants: bool = False,
                  hero_pool: list[str] | None = None, variant: int = 0):
@@ -57,6 +58,7 @@ class Game(Zones, Primitives, Play):
         self.draw_pile: list[Card] = []  # the top is the end of the list
         self.discard_pile: list[Card] = []
         self.processing: list[Card] = []
+        self.removed: list[Card] = []  # 移出游戏: out of play, owned by nobody
         self.all_cards: list[Card] = []
         self.stack: list[Frame] = []
         self.next_eid = 0
@@ -100,6 +102,12 @@ class Game(Zones, Primitives, Play):
         self.harm: dict[tuple[int, int], float] = {}
         self.help: dict[tuple[int, int], float] = {}
         self.views: dict[int, SeatView] = {}  # what each seat may know: the only thing agents see
+        self._history_init()
+        # events whose settlement the history records (engine roles; absent roles record nothing)
+        role_event = {r: (rules.role(r).event if rules.role(r) is not None else None)
+                      for r in ("damage", "recover", "die")}
+        self.ev_damage, self.ev_recover, self.ev_death = role_event["damage"], role_event["recover"], role_event["die"]
+        self.flow_play = rules.role("play")
 
     # ---- the public record of who harmed or helped whom (for agents) -------------------
     def actor(self):
@@ -251,6 +259,13 @@ class Game(Zones, Primitives, Play):
     def random_of(self, xs):
         return xs[self.rng.randrange(len(xs))] if xs else None
 
+    def settling(self):
+        """The event of the innermost flow being settled (None outside flows)."""
+        for f in reversed(self.stack):
+            if f.kind == "flow":
+                return f.event
+        return None
+
     def ongoing(self, event_type: str):
         for f in reversed(self.stack):
             if f.event is not None and getattr(f.event, "TYPE", None) == event_type:
@@ -296,6 +311,10 @@ class Game(Zones, Primitives, Play):
 
     def run_flow(self, fid: str, ev):
         fd = self.rules.flows[fid]
+        if fd is self.flow_use:
+            self.remember(USE, ev.source, cards=[ev.card])
+        elif fd is self.flow_play:
+            self.remember(PLAY, ev.who, cards=[ev.card])
         self.push("flow", fd.name, ev, fd.loc)
         try:
             fd.fn(self, ev)
@@ -418,6 +437,7 @@ class Game(Zones, Primitives, Play):
             self.start_phase = None
         self.phase = phase
         self._reset("phase")
+        self.mark_scope("phase")
         if self.log is not None:
             self.log.phase(self)
         return True
@@ -438,6 +458,7 @@ class Game(Zones, Primitives, Play):
         self.skipped = set()
         self._reset("turn")
         self._reset("phase")
+        self.mark_scope("turn")
         self.turn_event = self.ev_turn_cls(player=p)
         if self.log is not None:
             self.log.turn(self, p)

@@ -22,7 +22,10 @@ def check(g) -> None:
     place(g.draw_pile, "the draw pile")
     place(g.discard_pile, "the discard pile")
     place(g.processing, "the processing zone")
+    place(g.removed, "the cards removed from the game")
     for p in g.players:
+        for pid, cards in p.piles.items():
+            place(cards, f"{p.name}'s pile {pid}")
         place(p.hand, f"{p.name}'s hand")
         place(p.equip.values(), f"{p.name}'s equipment")
         place(p.judges, f"{p.name}'s judgment zone")
@@ -31,7 +34,7 @@ def check(g) -> None:
         # HP below 1 is legal only while some settlement (the dying one) is under way
         if p.alive and p.hp < 1 and not g.stack:
             fail(g, f"{p.name} is alive with {p.hp} HP and nothing is being settled")
-        if not p.alive and (p.hand or p.equip or p.judges) and not g.stack:
+        if not p.alive and (p.hand or p.equip or p.judges or p.pile_cards) and not g.stack:
             fail(g, f"dead {p.name} still holds cards")
     for c in g.all_cards:
         if c.uid not in seen and c._zone is not None:

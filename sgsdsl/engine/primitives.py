@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .history import DAMAGE, KILL, LOSE_HP, RECOVER
 from .requests import GameOver, Request
 from .ruleset import RulesError
 from .state import Player
@@ -12,7 +13,18 @@ class Primitives:
 
     # ---- primitive actions (surface.FUNCS kind="primitive") -------------------------
     def change_hp(self, p: Player, delta: int) -> None:
+        before = p.hp
         p.hp = min(p.hp + delta, p.max_hp)
+        done = p.hp - before
+        if done:
+            ev = self.settling()
+            kind = getattr(ev, "TYPE", None)
+            if kind is not None and kind == self.ev_damage and done < 0:
+                self.remember(DAMAGE, ev.source, p, [ev.card] if ev.card is not None else (), -done)
+            elif kind is not None and kind == self.ev_recover and done > 0:
+                self.remember(RECOVER, ev.source, p, amount=done)
+            elif done < 0:
+                self.remember(LOSE_HP, None, p, amount=-done)
         if self.track:
             self._record(p, delta)
 
@@ -26,6 +38,8 @@ class Primitives:
         if not p.alive:
             return
         p.alive = False
+        ev = self.ongoing(self.ev_death) if self.ev_death else None
+        self.remember(KILL, ev.killer if ev is not None and ev.who is p else None, p)
         for inst in list(p.skills):
             self._deactivate(inst)
         p.skills = []
@@ -75,8 +89,11 @@ class Primitives:
         else:
             p.marks.pop(mark, None)
 
-    def add_mark(self, p: Player, mark: str, delta: int) -> None:
-        self.set_mark(p, mark, p.marks.get(mark, 0) + delta)
+    def add_mark(self, p: Player, mark: str, delta) -> None:
+        if isinstance(delta, list):  # a list-valued counter or mark: `+=` appends
+            self.set_mark(p, mark, list(p.marks.get(mark) or ()) + delta)
+        else:
+            self.set_mark(p, mark, p.marks.get(mark, 0) + delta)
 
     # -- heroes and identities (modes)
     def deal_identities(self) -> None:

@@ -8,7 +8,7 @@ SUIT_SYMBOL = {"spade": "♠", "heart": "♥", "club": "♣", "diamond": "♦"}
 RED = {"heart", "diamond"}
 RANK_TEXT = {1: "A", 11: "J", 12: "Q", 13: "K"}
 KNOWN_TO_ALL = -1  # Card.known: every seat's bit
-PUBLIC_ZONES = frozenset({"equip", "judge", "discard", "processing"})
+PUBLIC_ZONES = frozenset({"equip", "judge", "discard", "processing", "removed"})
 
 
 def rank_text(r: int) -> str:
@@ -111,7 +111,7 @@ class Card:
 
 class Player:
     __slots__ = ("seat", "heroes", "hp", "max_hp", "alive", "hand", "equip", "judges", "flipped", "chained",
-                 "identity", "identity_shown", "kingdom", "gender", "marks", "skills", "game", "shown")
+                 "identity", "identity_shown", "kingdom", "gender", "marks", "skills", "game", "shown", "piles")
 
     def __init__(self, game, seat: int):
         self.game = game
@@ -130,8 +130,9 @@ class Player:
         self.identity_shown = False
         self.kingdom: str | None = None
         self.gender: str | None = None
-        self.marks: dict[str, int] = {}
+        self.marks: dict[str, object] = {}
         self.skills: list = []  # SkillInst
+        self.piles: dict[str, list[Card]] = {}  # cards set aside on this player, by pile id
 
     # -- attributes the rules read (see surface.ATTRS["player"])
     @property
@@ -165,6 +166,13 @@ class Player:
     @property
     def all_cards(self) -> list[Card]:
         return self.hand + self.equips + self.judges
+
+    def pile(self, pid: str) -> list[Card]:
+        return self.piles.get(pid) or []
+
+    @property
+    def pile_cards(self) -> list[Card]:
+        return [c for cs in self.piles.values() for c in cs]
 
     @property
     def card_count(self) -> int:

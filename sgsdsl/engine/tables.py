@@ -32,6 +32,14 @@ def index(xs, i):
     return xs[i] if xs is not None and -len(xs) <= i < len(xs) else None
 
 
+def distinct(xs) -> list:
+    out = []
+    for x in xs:
+        if x is not None and x not in out:
+            out.append(x)
+    return out
+
+
 def is_card(c, name: str) -> bool:
     """`c is 杀`: false for none, so a condition can test a card that may be missing."""
     return c is not None and c.name == name
@@ -118,6 +126,8 @@ class CounterDef:
     name: str
     scope: str | None  # phase / turn / game; None for a mark (kept for the game, shown)
     loc: str
+    kind: str = "counter"  # counter / mark / pile (cards set aside on a player)
+    hidden: bool = False  # a pile whose cards only its owner knows
 
 
 @table

@@ -118,6 +118,15 @@ class PlayerView:
     def marks(self) -> dict:
         return dict(self._p.marks)
 
+    def pile(self, pid: str) -> list:
+        return self._cards(self._p.pile(pid))
+
+    @property
+    def piles(self) -> dict:
+        return {pid: self._cards(cs) for pid, cs in self._p.piles.items()}
+
+    pile_cards = property(lambda s: s._cards(s._p.pile_cards))
+
     @property
     def identity(self):
         return self._p.identity if self.is_me or self._p.identity_shown else None

@@ -3,6 +3,7 @@ card changes zone (so windows on cards entering or leaving a zone are possible).
 
 from __future__ import annotations
 
+from .history import DISCARD, GAIN, LOSE
 from .requests import GameOver
 from .ruleset import RulesError
 from .state import KNOWN_TO_ALL, PUBLIC_ZONES, Card, Player
@@ -70,19 +71,24 @@ class Zones:
             self.discard_pile.remove(c)
         elif z == "processing":
             self.processing.remove(c)
+        elif z == "removed":
+            self.removed.remove(c)
+        elif z.startswith("pile:"):
+            o.piles[z[5:]].remove(c)
         c._zone = None
         c._owner = None
 
     def _place(self, c: Card, zone: str, owner: Player | None, bottom: bool = False) -> None:
-        if zone in ("hand", "equip", "judge") and owner is None:
+        pile = zone.startswith("pile:")
+        if (zone in ("hand", "equip", "judge") or pile) and owner is None:
             raise RulesError(f"cards put into a {zone} zone need an owner")
         if c.cdef is not c.base and zone not in ("judge", "processing"):
             c.disguise(None)  # a disguised delayed trick is itself again once it leaves the settlement
         c._zone = zone
-        c._owner = owner if zone in ("hand", "equip", "judge") else None
-        if zone in PUBLIC_ZONES:
+        c._owner = owner if zone in ("hand", "equip", "judge") or pile else None
+        if zone in PUBLIC_ZONES or (pile and not self.rules.counters[zone[5:]].hidden):
             c.known = KNOWN_TO_ALL
-        elif zone == "hand":
+        elif zone == "hand" or pile:
             c.known |= 1 << owner.seat
         if zone == "hand":
             owner.hand.append(c)
@@ -101,10 +107,16 @@ class Zones:
             self.discard_pile.append(c)
         elif zone == "processing":
             self.processing.append(c)
+        elif zone == "removed":
+            self.removed.append(c)
+        elif pile:
+            owner.piles.setdefault(zone[5:], []).append(c)
         else:
             raise RulesError(f"unknown zone {zone!r}")
 
-    def move(self, cards, zone: str, owner: Player | None = None, bottom: bool = False) -> None:
+    def move(self, cards, zone: str, owner: Player | None = None, bottom: bool = False,
+             origin: str | None = None) -> None:
+        """Move cards to a zone; `origin` names where cards that are in no zone come from (the draw pile)."""
         phys: list[Card] = []
         disguises = {}
         for c in _as_list(cards):
@@ -115,11 +127,14 @@ class Zones:
         if not phys:
             return
         lost: dict[int, list] = {}
+        lost_cards: dict[int, list] = {}
+        from_zone = phys[0]._zone
         for c in phys:
             o = c._owner
             if o is not None and c._zone in ("hand", "equip") and not (o is owner and zone == c._zone):
                 rec = lost.setdefault(o.seat, [o, 0, 0])
                 rec[1 if c._zone == "hand" else 2] += 1
+                lost_cards.setdefault(o.seat, []).append(c)
             if c._zone is not None:
                 self._remove(c)
             if c.uid in disguises:
@@ -129,6 +144,8 @@ class Zones:
                 if old is not None:
                     self.move(old, "discard")
             self._place(c, zone, owner, bottom)
+        for o, _, _ in lost.values():
+            self.remember(LOSE, o, cards=lost_cards[o.seat])
         if self.check_invariants:
             self.verify()
         if self.track:
@@ -144,19 +161,22 @@ class Zones:
             if zone == "judge" and owner is not None:
                 self._record(owner, -1.0)
         if self.win_moved is not None and self.listeners.get(self.win_moved.id):
+            # every change of zone opens the window: one event per player who lost cards, else one
             gainer = owner if zone == "hand" else None
             for o, nh, ne in lost.values():
-                ev = self.ev_move_cls(cards=phys, loser=o, gainer=gainer, to=zone, lost_hand=nh, lost_equip=ne)
+                ev = self.ev_move_cls(cards=phys, loser=o, gainer=gainer, to=zone, from_zone="hand" if nh else "equip",
+                                      lost_hand=nh, lost_equip=ne)
                 self.open(self.win_moved.id, ev)
-            if not lost and gainer is not None:
-                self.open(self.win_moved.id, self.ev_move_cls(cards=phys, loser=None, gainer=gainer, to=zone))
+            if not lost:
+                self.open(self.win_moved.id, self.ev_move_cls(cards=phys, loser=None, gainer=gainer, to=zone,
+                                                              from_zone=from_zone or origin))
 
     # ---- primitive actions that move cards (surface.FUNCS kind="primitive") ----------
     def draw(self, p: Player, n: int = 1) -> list[Card]:
         if n <= 0 or not p.alive:
             return []
         cards = self.take_top(n)
-        self.move(cards, "hand", p)
+        self.move(cards, "hand", p, origin="draw")
         self.say(p, f" 摸了{n}张牌")
         return cards
 
@@ -164,7 +184,10 @@ class Zones:
         cards = [c for c in _as_list(cards) if c is not None]
         if cards and p.alive:
             self.say(p, " 获得 ", cards)
+            giver = cards[0].owner
+            phys = [x for c in cards for x in c.physical()]
             self.move(cards, "hand", p)
+            self.remember(GAIN, p, giver if giver is not p else None, phys)
 
     def discard(self, p, cards) -> None:
         cards = [c for c in _as_list(cards) if c is not None]
@@ -174,6 +197,8 @@ class Zones:
             else:
                 self.say(cards, " 置入弃牌堆")
             self.move(cards, "discard")
+            if p is not None:
+                self.remember(DISCARD, p, cards=[x for c in cards for x in c.physical()])
 
     def put(self, cards, zone: str, owner=None) -> None:
         self.move(cards, zone, owner)
