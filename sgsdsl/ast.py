@@ -401,6 +401,7 @@ class Active:
     target: TargetSpec | None
     do: Block
     span: Span
+    by: Expr | None = None  # who else may use it in their play phase (`it` is the candidate); `user` in the body
 
 
 @node

@@ -468,14 +468,19 @@ class ModuleWriter:
                         f"loc={L!r})")
                 case ast.Active():
                     doc = f"{d.name.text} active"
-                    when = self.expr_fn(f"{prefix}_active{i}_when", "g, me", f"{doc}: when", f.when) \
+                    params = "g, me, user"
+                    when = self.expr_fn(f"{prefix}_active{i}_when", params, f"{doc}: when", f.when) \
                         if f.when is not None else "None"
-                    target = self.target(f.target, f"{prefix}_active{i}", "g, me", doc)
-                    run = self.run_fn(f"{prefix}_active{i}", "g, me", doc, f, event=False)
-                    limit = self.limit(f.limit, f"{prefix}_active{i}_limit", "g, me", f"{doc}: limit", d.types)
+                    target = self.target(f.target, f"{prefix}_active{i}", params, doc)
+                    run = self.run_fn(f"{prefix}_active{i}", params, doc, f, event=False, chooser="user")
+                    limit = self.limit(f.limit, f"{prefix}_active{i}_limit", params, f"{doc}: limit", d.types)
+                    by = "None"
+                    if f.by is not None:
+                        it = self.m.notes[f].py
+                        by = self.expr_fn(f"{prefix}_active{i}_by", f"g, me, {it}", f"{doc}: by", f.by)
                     actives.append(
                         f"T.ActiveDef(skill={sid!r}, index={i}, when={when}, limit={limit}, target={target}, "
-                        f"run={run}, loc={L!r})")
+                        f"run={run}, loc={L!r}" + (f", by={by})" if f.by is not None else ")"))
                 case ast.ViewAs():
                     doc = f"{d.name.text} viewas {f.card.text}"
                     where = "None"
@@ -508,14 +513,14 @@ class ModuleWriter:
                 f"    viewas={tup(viewas)},\n    modifiers={tup(mods)},\n    allows={tuple(allows)!r},\n"
                 f"    loc={self.loc(d.span)!r},\n)")
 
-    def run_fn(self, name: str, params: str, doc: str, f, event: bool = True) -> str:
+    def run_fn(self, name: str, params: str, doc: str, f, event: bool = True, chooser: str = "me") -> str:
         w = self.fn(name, params, doc, f.span)
         if f.cost is not None:
             w.body(f.cost.stmts)
         if f.target is not None:
             t = f.target
             if t.kind == "self":
-                w.emit("targets = [me]")
+                w.emit(f"targets = [{chooser}]")
             else:
                 src = "g.alive_from_current()"
                 if t.where is not None:
@@ -525,7 +530,7 @@ class ModuleWriter:
                     w.emit(f"targets = {src}")
                 else:
                     hi = "None" if t.hi is t.lo else w.ex(t.hi)
-                    w.emit(f"targets = g.choose_players(me, {src}, {w.ex(t.lo)}, {hi}, {doc!r})")
+                    w.emit(f"targets = g.choose_players({chooser}, {src}, {w.ex(t.lo)}, {hi}, {doc!r})")
         w.block(f.do)
         return self.add(w)
 
@@ -628,13 +633,14 @@ class ModuleWriter:
 
 
 def _decision(d: ast.Decision):
+    """A scripted answer as a tuple; one the test may leave unasked ends with "optional"."""
     if d.kind == "many":
-        return ("many", tuple(_decision(x) for x in d.items))
-    if d.kind == "text":
-        return ("text", d.text)
-    if d.optional:
-        return ("name", SUIT_IDS.get(d.suit) if d.suit else None, d.rank, d.text, "optional")
-    return ("name", SUIT_IDS.get(d.suit) if d.suit else None, d.rank, d.text)
+        out = ("many", tuple(_decision(x) for x in d.items))
+    elif d.kind == "text":
+        out = ("text", d.text)
+    else:
+        out = ("name", SUIT_IDS.get(d.suit) if d.suit else None, d.rank, d.text)
+    return out + ("optional",) if d.optional else out
 
 
 def _source_text(m: Model, e: ast.Expr) -> str:

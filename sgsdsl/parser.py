@@ -320,6 +320,9 @@ class _Builder(Transformer):
     def skill_type(self, c):
         return str(c[0])
 
+    def by_clause(self, c):
+        return ("by", c[0])
+
     def _clauses(self, items):
         d = {"when": None, "limit": None, "cost": None, "target": None}
         for it in items:
@@ -341,7 +344,9 @@ class _Builder(Transformer):
     @v_args(meta=True)
     def active(self, meta, c):
         *clauses, do = c
-        return ast.Active(do=do, span=self.sp(meta), **self._clauses(clauses))
+        by = [x[1] for x in clauses if isinstance(x, tuple) and x[0] == "by"]
+        clauses = [x for x in clauses if not (isinstance(x, tuple) and x[0] == "by")]
+        return ast.Active(do=do, span=self.sp(meta), by=by[0] if by else None, **self._clauses(clauses))
 
     def any(self, c):
         return True
@@ -580,12 +585,15 @@ class _Builder(Transformer):
 
     @v_args(meta=True)
     def d_text(self, meta, c):
-        return ast.Decision(kind="text", suit=None, rank=None, text=self.s(c[0]), items=(), span=self.sp(meta))
+        return ast.Decision(kind="text", suit=None, rank=None, text=self.s(c[0]), items=(), span=self.sp(meta),
+                            optional=c[1] is not None)
 
     @v_args(meta=True)
     def d_many(self, meta, c):
+        *items, optional = c
         return ast.Decision(kind="many", suit=None, rank=None, text="",
-                            items=tuple(x for x in c if x is not None), span=self.sp(meta))
+                            items=tuple(x for x in items if x is not None), span=self.sp(meta),
+                            optional=optional is not None)
 
     # -- statements
     @v_args(meta=True)

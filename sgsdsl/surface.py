@@ -168,6 +168,7 @@ CONTEXT_NAMES = {
     "it": "the candidate inside `where`",
     "card": "the card being used (card declarations)",
     "targets": "the targets chosen by a `target` clause",
+    "user": "the player using an active skill: its owner, or another player its `by` lets use it",
     "target": "the one target chosen by a `target` clause",
     "current": "the player whose turn it is",
     "players": "living players in seat order from the current player",

@@ -96,6 +96,7 @@ class Env:
     card: bool = False
     targets: bool = False
     flow_event: str | None = None  # set inside a flow: `open W` without `with` uses it
+    user: bool = False  # inside an active skill: `user` is the player using it (the owner, or one `by` lets)
     loops: int = 0
     its: int = 0
     test_heroes: dict | None = None
@@ -355,6 +356,9 @@ class Checker:
         if n == "card" and env.card:
             self.note(e, Ref("card"))
             return "card"
+        if n == "user" and env.user:
+            self.note(e, Ref("user"))
+            return "player"
         if n in ("targets", "target") and env.targets:
             self.note(e, Ref("targets" if n == "targets" else "targets[0]"))
             return "list[player]" if n == "targets" else "player"
@@ -975,7 +979,10 @@ class DeclChecker(Checker):
                     env = self.skill_env(owner, event=ev or "error", where=f"{where} on {names}")
                     self.clauses(f, env)
                 case ast.Active():
-                    env = self.skill_env(owner, where=where)
+                    if f.by is not None:
+                        by_env = self.skill_env(owner, where=where)
+                        self.with_it(f, by_env, "player", lambda: self.expr(f.by, by_env))
+                    env = self.skill_env(owner, where=where, user=True)
                     self.clauses(f, env)
                 case ast.ViewAs():
                     self.value_of(f.card, "cardname", "card", "SGS105")

@@ -28,11 +28,12 @@ __all__ = ["Game", "GameOver", "Listener", "SkillInst", "Frame"]
 
 
 class Frame:
-    __slots__ = ("eid", "parent", "kind", "name", "event", "loc", "ident")
+    __slots__ = ("eid", "parent", "kind", "name", "event", "loc", "ident", "owner")
 
-    def __init__(self, eid, parent, kind, name, event, loc, ident=None):
+    def __init__(self, eid, parent, kind, name, event, loc, ident=None, owner=None):
         self.eid, self.parent, self.kind, self.name, self.event, self.loc = eid, parent, kind, name, event, loc
         self.ident = ident  # the skill or card id, for agents that read the stack
+        self.owner = owner  # whose skill it is
 
     def describe(self) -> str:
         return f"#{self.eid} {self.kind} {self.name}" + (f" ({self.loc})" if self.loc else "")
@@ -71,6 +72,7 @@ class Game(Zones, Primitives, Play, History):
         self.start_phase: str | None = None
         self.extra_turns: list[Player] = []
         self.listeners: dict[str, list[Listener]] = {}
+        self.shared_actives: list = []  # (skill instance, active) that let other players act (`active by`)
         self.mods: dict[str, list] = {}
         self.qmemo: dict | None = None
         self.windows_open: list[str] = []
@@ -144,6 +146,9 @@ class Game(Zones, Primitives, Play, History):
             rec = (p, m)
             inst.mods.append(rec)
             self.mods.setdefault(m.quantity, []).append(rec)
+        for a in skill.actives:
+            if a.by is not None:
+                self.shared_actives.append((inst, a))
 
     def detach(self, p: Player, skill: SkillDef, card=None) -> None:
         for inst in list(p.skills):
@@ -161,6 +166,7 @@ class Game(Zones, Primitives, Play, History):
                     entries.remove(lst)
         for rec in inst.mods:
             self.mods[rec[1].quantity].remove(rec)
+        self.shared_actives = [x for x in self.shared_actives if x[0] is not inst]
 
     def has_skill(self, p: Player, skill: str) -> bool:
         return any(inst.skill.id == skill for inst in p.skills)
@@ -284,9 +290,10 @@ class Game(Zones, Primitives, Play, History):
         return "/".join(h.name for h in p.heroes)
 
     # ---- the stack, windows and flows -----------------------------------------------------
-    def push(self, kind: str, name: str, event=None, loc: str | None = None, ident: str | None = None) -> Frame:
+    def push(self, kind: str, name: str, event=None, loc: str | None = None, ident: str | None = None,
+             owner=None) -> Frame:
         self.next_eid += 1
-        f = Frame(self.next_eid, self.stack[-1].eid if self.stack else 0, kind, name, event, loc, ident)
+        f = Frame(self.next_eid, self.stack[-1].eid if self.stack else 0, kind, name, event, loc, ident, owner)
         self.stack.append(f)
         if event is not None and kind == "flow":
             event.eid, event.parent = f.eid, f.parent
@@ -401,7 +408,7 @@ class Game(Zones, Primitives, Play, History):
             self.say(L.owner, " 发动 【", L.skill.name, "】", loc=t.loc)
         if t.limit is not None:
             self._use_limit(L.owner, L.skill.id, t.index, t.limit.scope, 1)
-        self.push("skill", L.skill.name, ev, t.loc, L.skill.id)
+        self.push("skill", L.skill.name, ev, t.loc, L.skill.id, L.owner)
         try:
             t.run(self, L.owner, ev)
         except Abort:

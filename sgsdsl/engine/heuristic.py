@@ -138,6 +138,10 @@ class HeuristicAgent(Agent):
 
     def on_confirm(self, g, req):
         listener = req.context
+        if listener is None:  # a question asked by a skill ("其可以…"): help its owner if an ally
+            owner = self.asker(g)
+            if owner is not None and owner is not req.player:
+                return self.stance(g, req.player, owner) >= 0
         if listener is not None and hasattr(listener, "skill"):
             intent, _ = self.hint(g, listener.skill.id)
             if intent == "never":
@@ -145,6 +149,13 @@ class HeuristicAgent(Agent):
             if intent == "risky" and req.player.hp <= 2:
                 return False
         return True
+
+    def asker(self, g):
+        """The owner of the innermost skill being settled (who is asking), if any."""
+        for f in reversed(g.stack):
+            if f.kind == "skill":
+                return f.owner
+        return None
 
     def on_skill(self, g, req):
         for L in req.options:
@@ -189,10 +200,12 @@ class HeuristicAgent(Agent):
         intent, v = self.hint(g, inst.skill.id)
         if intent == "never":
             return 0.0, None
+        if inst.owner is not me and self.stance(g, me, inst.owner) <= 0:
+            return 0.0, None  # another player's skill that lets me act (制霸): only for an ally
         if intent == "risky":
             return (v if me.hp >= 3 and len(me.hand) < me.hp + 2 else 0.0), intent
         if a.target is not None and a.target.kind == "some":
-            cands = g.active_candidates(a)
+            cands = g.active_candidates(inst, a)
             good = self.enemies(g, me, cands) if intent == "hostile" else self.allies(g, me, cands)
             if not good:
                 return 0.0, None

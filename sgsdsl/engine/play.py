@@ -87,19 +87,32 @@ class Play:
                 acts.append(("viewas", (inst, v, src)))
         for inst in p.skills:
             for a in inst.skill.actives:
-                if a.limit is not None and self.used(p, inst.skill.id, a.index, a.limit.scope) >= \
-                        a.limit.count(self, p):
-                    continue
-                if a.when is not None and not a.when(self, p):
-                    continue
-                if a.target is not None and a.target.kind == "some":
-                    cands = [q for q in self.alive_from_current() if a.target.where is None
-                             or a.target.where(self, p, q)]
-                    if len(cands) < a.target.count(self, p)[0]:
-                        continue
+                if a.by is None and self._active_ready(inst, a, p):
+                    acts.append(("active", (inst, a)))
+        for inst, a in self.shared_actives:  # others' skills that let p act (制霸)
+            if inst.owner.alive and a.by(self, inst.owner, p) and self._active_ready(inst, a, p):
                 acts.append(("active", (inst, a)))
         acts.extend(self._suppliable(p))
         return acts
+
+    @staticmethod
+    def _active_key(inst, user) -> str:
+        """Use limits are counted on the user: per skill, and per owner for someone else's skill."""
+        return inst.skill.id if inst.owner is user else f"{inst.skill.id}@{inst.owner.seat}"
+
+    def _active_ready(self, inst, a, user) -> bool:
+        owner = inst.owner
+        if a.limit is not None and self.used(user, self._active_key(inst, user), a.index, a.limit.scope) >= \
+                a.limit.count(self, owner, user):
+            return False
+        if a.when is not None and not a.when(self, owner, user):
+            return False
+        if a.target is not None and a.target.kind == "some":
+            cands = [q for q in self.alive_from_current() if a.target.where is None
+                     or a.target.where(self, owner, user, q)]
+            if len(cands) < a.target.count(self, owner, user)[0]:
+                return False
+        return True
 
     def _suppliable(self, p: Player) -> list:
         """Cards p could use because a skill of theirs would supply one when asked (激将: 「当你需要使用一张
@@ -238,15 +251,20 @@ class Play:
         self.run_flow(self.flow_use.id, ev)
 
     def activate(self, p: Player, inst: SkillInst, a) -> None:
+        """p uses an active skill: their own, or another player's that its `by` lets them use."""
+        key = self._active_key(inst, p)
         if a.limit is not None:
-            self._use_limit(p, inst.skill.id, a.index, a.limit.scope, 1)
-        self.say(p, " 发动 【", inst.skill.name, "】", loc=a.loc)
-        self.push("skill", inst.skill.name, None, a.loc, inst.skill.id)
+            self._use_limit(p, key, a.index, a.limit.scope, 1)
+        if inst.owner is p:
+            self.say(p, " 发动 【", inst.skill.name, "】", loc=a.loc)
+        else:
+            self.say(p, " 发动 ", inst.owner, " 的【", inst.skill.name, "】", loc=a.loc)
+        self.push("skill", inst.skill.name, None, a.loc, inst.skill.id, inst.owner)
         try:
-            a.run(self, p)
+            a.run(self, inst.owner, p)
         except Abort:
             if a.limit is not None:
-                self._use_limit(p, inst.skill.id, a.index, a.limit.scope, -1)
+                self._use_limit(p, key, a.index, a.limit.scope, -1)
         except GameOver:
             raise
         except Exception:

@@ -158,6 +158,8 @@ class TriggerDef:
 
 @table
 class ActiveDef:
+    """Called as fn(g, owner, user): `user` is the owner, or another player `by` lets use it."""
+
     skill: str
     index: int
     when: Callable | None
@@ -165,6 +167,7 @@ class ActiveDef:
     target: TargetDef | None
     run: Callable
     loc: str
+    by: Callable | None = None  # fn(g, owner, candidate): may that player use it in their play phase
 
 
 @table

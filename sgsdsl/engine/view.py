@@ -196,6 +196,7 @@ class FrameView:
     ident: str | None
     loc: str | None
     event: object
+    owner: object = None  # whose skill
 
 
 _PLAIN = frozenset({str, int, float, bool})
@@ -224,7 +225,8 @@ class SeatView:
 
     @property
     def stack(self) -> list[FrameView]:
-        return [FrameView(f.kind, f.name, f.ident, f.loc, self.wrap(f.event)) for f in self._g.stack]
+        return [FrameView(f.kind, f.name, f.ident, f.loc, self.wrap(f.event), self.wrap(f.owner))
+                for f in self._g.stack]
 
     def alive_from_current(self) -> list[PlayerView]:
         return [self.wrap(p) for p in self._g.alive_from_current()]
@@ -233,11 +235,11 @@ class SeatView:
     def target_candidates(self, me: PlayerView, card: CardView) -> list[PlayerView]:
         return [self.wrap(p) for p in self._g.target_candidates(self.unwrap(me), self.unwrap(card))]
 
-    def active_candidates(self, active) -> list[PlayerView]:
-        """Who an active skill of this seat could target now (its `target … where`)."""
-        g, me = self._g, self._g.players[self.seat]
+    def active_candidates(self, inst: SkillView, active) -> list[PlayerView]:
+        """Whom this seat could target now with an active skill (its own, or one `by` lets it use)."""
+        g, me, owner = self._g, self._g.players[self.seat], self.unwrap(inst.owner)
         where = active.target.where if active.target is not None else None
-        return [self.wrap(q) for q in g.alive_from_current() if where is None or where(g, me, q)]
+        return [self.wrap(q) for q in g.alive_from_current() if where is None or where(g, owner, me, q)]
 
     def virtual(self, name: str, cards=(), skill=None) -> CardView:
         return self.wrap(self._g.virtual(name, [self.unwrap(c) for c in cards], skill))

@@ -9,25 +9,25 @@ from sgsdsl.engine import tables as T
 PACKAGE = 'first_edition'
 
 
-def sk_rende_active0_when(g, me):
+def sk_rende_active0_when(g, me, user):
     # 仁德 active: when — rules/first_edition/heroes.sgs:12
     return (me.hand_count > 0)
 
 
-def sk_rende_active0_count(g, me):
+def sk_rende_active0_count(g, me, user):
     # 仁德 active target count — rules/first_edition/heroes.sgs:12
     n = 1
     return (n, n)
 
 
-def sk_rende_active0_where(g, me, it):
+def sk_rende_active0_where(g, me, user, it):
     # 仁德 active legal target — rules/first_edition/heroes.sgs:12
     return (it != me)
 
 
-def sk_rende_active0(g, me):
+def sk_rende_active0(g, me, user):
     # 仁德 active — rules/first_edition/heroes.sgs:12
-    targets = g.choose_players(me, [it for it in g.alive_from_current() if (it != me)], 1, None, '仁德 active')
+    targets = g.choose_players(user, [it for it in g.alive_from_current() if (it != me)], 1, None, '仁德 active')
     v_before = len(g.given_cards(me, 'phase'))
     g.gain(targets[0], g.choose_cards(me, me.hand, 1, 99, '分给其的手牌'))
     for _ in range(((len(g.given_cards(me, 'phase')) // 2) - (v_before // 2))):
@@ -114,12 +114,12 @@ def sk_tongling_on1(g, me, ev):
     g.change_hp(me, 1)
 
 
-def sk_tongling_active2_when(g, me):
+def sk_tongling_active2_when(g, me, user):
     # 铜铃 active: when — rules/first_edition/heroes.sgs:84
     return (me.marks.get('tongling_used', 0) == 0)
 
 
-def sk_tongling_active2(g, me):
+def sk_tongling_active2(g, me, user):
     # 铜铃 active — rules/first_edition/heroes.sgs:84
     g.set_mark(me, 'tongling_used', 1)
     g.reveal_identity(me)
@@ -137,12 +137,12 @@ def sk_keji_mod0_when(g, me, _0):
     return ((g.current == me) and (len([it for it in (g.used_cards(me, 'turn') + g.played_cards(me, 'turn')) if T.is_card(it, 'sha')]) == 0))
 
 
-def sk_kurou_active0_when(g, me):
+def sk_kurou_active0_when(g, me, user):
     # 苦肉 active: when — rules/first_edition/heroes.sgs:100
     return (me.hp > 1)
 
 
-def sk_kurou_active0(g, me):
+def sk_kurou_active0(g, me, user):
     # 苦肉 active — rules/first_edition/heroes.sgs:100
     g.call_flow('lose_hp', target=me)
     if me.alive:
@@ -154,24 +154,24 @@ def sk_yingzi_on0(g, me, ev):
     ev.draw_count = 3
 
 
-def sk_jiedao1_active0_count(g, me):
+def sk_jiedao1_active0_count(g, me, user):
     # 借刀 active target count — rules/first_edition/heroes.sgs:109
     n = 1
     return (n, n)
 
 
-def sk_jiedao1_active0_where(g, me, it):
+def sk_jiedao1_active0_where(g, me, user, it):
     # 借刀 active legal target — rules/first_edition/heroes.sgs:109
     return ((it != me) and (it.weapon is not None) and g.q('can_attack', it))
 
 
-def sk_jiedao1_active0(g, me):
+def sk_jiedao1_active0(g, me, user):
     # 借刀 active — rules/first_edition/heroes.sgs:109
-    targets = g.choose_players(me, [it for it in g.alive_from_current() if ((it != me) and (it.weapon is not None) and g.q('can_attack', it))], 1, None, '借刀 active')
+    targets = g.choose_players(user, [it for it in g.alive_from_current() if ((it != me) and (it.weapon is not None) and g.q('can_attack', it))], 1, None, '借刀 active')
     g.call_flow('use_card', source=me, card=g.virtual('jiedao', []), targets=[targets[0]])
 
 
-def sk_jiedao1_active0_limit(g, me):
+def sk_jiedao1_active0_limit(g, me, user):
     # 借刀 active: limit — rules/first_edition/heroes.sgs:109
     return 1
 

@@ -369,30 +369,30 @@ def sk_jijiu_viewas0_when(g, me):
     return (g.current != me)
 
 
-def sk_qingnang_active0_when(g, me):
+def sk_qingnang_active0_when(g, me, user):
     # 青囊 active: when — rules/standard/heroes_qun.sgs:33
     return (me.hand_count > 0)
 
 
-def sk_qingnang_active0_count(g, me):
+def sk_qingnang_active0_count(g, me, user):
     # 青囊 active target count — rules/standard/heroes_qun.sgs:33
     n = 1
     return (n, n)
 
 
-def sk_qingnang_active0_where(g, me, it):
+def sk_qingnang_active0_where(g, me, user, it):
     # 青囊 active legal target — rules/standard/heroes_qun.sgs:33
     return it.wounded
 
 
-def sk_qingnang_active0(g, me):
+def sk_qingnang_active0(g, me, user):
     # 青囊 active — rules/standard/heroes_qun.sgs:33
     g.discard(me, g.choose_card(me, me.hand, '弃置一张手牌'))
-    targets = g.choose_players(me, [it for it in g.alive_from_current() if it.wounded], 1, None, '青囊 active')
+    targets = g.choose_players(user, [it for it in g.alive_from_current() if it.wounded], 1, None, '青囊 active')
     g.call_flow('recover', source=me, target=targets[0])
 
 
-def sk_qingnang_active0_limit(g, me):
+def sk_qingnang_active0_limit(g, me, user):
     # 青囊 active: limit — rules/standard/heroes_qun.sgs:33
     return 1
 
@@ -417,32 +417,32 @@ def sk_wushuang_on1(g, me, ev):
     ev.need_back = 2
 
 
-def sk_lijian_active0_when(g, me):
+def sk_lijian_active0_when(g, me, user):
     # 离间 active: when — rules/standard/heroes_qun.sgs:116
     return (me.card_count > 0)
 
 
-def sk_lijian_active0_count(g, me):
+def sk_lijian_active0_count(g, me, user):
     # 离间 active target count — rules/standard/heroes_qun.sgs:116
     n = 2
     return (n, n)
 
 
-def sk_lijian_active0_where(g, me, it):
+def sk_lijian_active0_where(g, me, user, it):
     # 离间 active legal target — rules/standard/heroes_qun.sgs:116
     return ((it != me) and (it.gender == 'male'))
 
 
-def sk_lijian_active0(g, me):
+def sk_lijian_active0(g, me, user):
     # 离间 active — rules/standard/heroes_qun.sgs:116
     g.discard(me, g.choose_card(me, me.cards, '弃置一张牌'))
-    targets = g.choose_players(me, [it for it in g.alive_from_current() if ((it != me) and (it.gender == 'male'))], 2, None, '离间 active')
+    targets = g.choose_players(user, [it for it in g.alive_from_current() if ((it != me) and (it.gender == 'male'))], 2, None, '离间 active')
     v_victim = g.choose_player(me, [it for it in targets if g.q('targetable', (T.index(targets, 1) if (it == T.index(targets, 0)) else T.index(targets, 0)), it, g.virtual('juedou', []))], '【决斗】的目标')
     v_user = (T.index(targets, 1) if (v_victim == T.index(targets, 0)) else T.index(targets, 0))
     g.call_flow('use_card', source=v_user, card=g.virtual('juedou', []), targets=[v_victim], no_nullify=True)
 
 
-def sk_lijian_active0_limit(g, me):
+def sk_lijian_active0_limit(g, me, user):
     # 离间 active: limit — rules/standard/heroes_qun.sgs:116
     return 1
 
@@ -452,25 +452,25 @@ def sk_biyue_on0(g, me, ev):
     g.draw(me, 1)
 
 
-def sk_rende_active0_when(g, me):
+def sk_rende_active0_when(g, me, user):
     # 仁德 active: when — rules/standard/heroes_shu.sgs:7
     return (me.hand_count > 0)
 
 
-def sk_rende_active0_count(g, me):
+def sk_rende_active0_count(g, me, user):
     # 仁德 active target count — rules/standard/heroes_shu.sgs:7
     n = 1
     return (n, n)
 
 
-def sk_rende_active0_where(g, me, it):
+def sk_rende_active0_where(g, me, user, it):
     # 仁德 active legal target — rules/standard/heroes_shu.sgs:7
     return (it != me)
 
 
-def sk_rende_active0(g, me):
+def sk_rende_active0(g, me, user):
     # 仁德 active — rules/standard/heroes_shu.sgs:7
-    targets = g.choose_players(me, [it for it in g.alive_from_current() if (it != me)], 1, None, '仁德 active')
+    targets = g.choose_players(user, [it for it in g.alive_from_current() if (it != me)], 1, None, '仁德 active')
     v_before = len(g.given_cards(me, 'phase'))
     g.gain(targets[0], g.choose_cards(me, me.hand, 1, 99, '交给其的手牌'))
     if ((v_before < 2) and (len(g.given_cards(me, 'phase')) >= 2)):
@@ -694,19 +694,19 @@ def sk_luoshen_on0(g, me, ev):
             return
 
 
-def sk_zhiheng_active0_when(g, me):
+def sk_zhiheng_active0_when(g, me, user):
     # 制衡 active: when — rules/standard/heroes_wu.sgs:7
     return (me.card_count > 0)
 
 
-def sk_zhiheng_active0(g, me):
+def sk_zhiheng_active0(g, me, user):
     # 制衡 active — rules/standard/heroes_wu.sgs:7
     v_cs = g.choose_cards(me, me.cards, 1, 99, '弃置任意张牌')
     g.discard(me, v_cs)
     g.draw(me, len(v_cs))
 
 
-def sk_zhiheng_active0_limit(g, me):
+def sk_zhiheng_active0_limit(g, me, user):
     # 制衡 active: limit — rules/standard/heroes_wu.sgs:7
     return 1
 
@@ -736,7 +736,7 @@ def sk_keji_on0(g, me, ev):
     g.skip('qipai')
 
 
-def sk_kurou_active0(g, me):
+def sk_kurou_active0(g, me, user):
     # 苦肉 active — rules/standard/heroes_wu.sgs:147
     g.call_flow('lose_hp', target=me)
     if me.alive:
@@ -748,25 +748,25 @@ def sk_yingzi_on0(g, me, ev):
     ev.draw_count += 1
 
 
-def sk_fanjian_active0_when(g, me):
+def sk_fanjian_active0_when(g, me, user):
     # 反间 active: when — rules/standard/heroes_wu.sgs:195
     return (me.hand_count > 0)
 
 
-def sk_fanjian_active0_count(g, me):
+def sk_fanjian_active0_count(g, me, user):
     # 反间 active target count — rules/standard/heroes_wu.sgs:195
     n = 1
     return (n, n)
 
 
-def sk_fanjian_active0_where(g, me, it):
+def sk_fanjian_active0_where(g, me, user, it):
     # 反间 active legal target — rules/standard/heroes_wu.sgs:195
     return (it != me)
 
 
-def sk_fanjian_active0(g, me):
+def sk_fanjian_active0(g, me, user):
     # 反间 active — rules/standard/heroes_wu.sgs:195
-    targets = g.choose_players(me, [it for it in g.alive_from_current() if (it != me)], 1, None, '反间 active')
+    targets = g.choose_players(user, [it for it in g.alive_from_current() if (it != me)], 1, None, '反间 active')
     v_s = g.choose_option(targets[0], ['spade', 'heart', 'club', 'diamond'], '选择一种花色')
     v_c = g.choose_card(targets[0], me.hand, '获得其一张手牌')
     g.gain(targets[0], v_c)
@@ -775,7 +775,7 @@ def sk_fanjian_active0(g, me):
         g.call_flow('damage', source=me, target=targets[0])
 
 
-def sk_fanjian_active0_limit(g, me):
+def sk_fanjian_active0_limit(g, me, user):
     # 反间 active: limit — rules/standard/heroes_wu.sgs:195
     return 1
 
@@ -818,31 +818,31 @@ def sk_lianying_on0(g, me, ev):
     g.draw(me, 1)
 
 
-def sk_jieyin_active0_when(g, me):
+def sk_jieyin_active0_when(g, me, user):
     # 结姻 active: when — rules/standard/heroes_wu.sgs:388
     return (me.hand_count >= 2)
 
 
-def sk_jieyin_active0_count(g, me):
+def sk_jieyin_active0_count(g, me, user):
     # 结姻 active target count — rules/standard/heroes_wu.sgs:388
     n = 1
     return (n, n)
 
 
-def sk_jieyin_active0_where(g, me, it):
+def sk_jieyin_active0_where(g, me, user, it):
     # 结姻 active legal target — rules/standard/heroes_wu.sgs:388
     return ((it != me) and (it.gender == 'male') and it.wounded)
 
 
-def sk_jieyin_active0(g, me):
+def sk_jieyin_active0(g, me, user):
     # 结姻 active — rules/standard/heroes_wu.sgs:388
     g.discard(me, g.choose_cards(me, me.hand, 2, None, '弃置两张手牌'))
-    targets = g.choose_players(me, [it for it in g.alive_from_current() if ((it != me) and (it.gender == 'male') and it.wounded)], 1, None, '结姻 active')
+    targets = g.choose_players(user, [it for it in g.alive_from_current() if ((it != me) and (it.gender == 'male') and it.wounded)], 1, None, '结姻 active')
     g.call_flow('recover', source=me, target=me)
     g.call_flow('recover', source=me, target=targets[0])
 
 
-def sk_jieyin_active0_limit(g, me):
+def sk_jieyin_active0_limit(g, me, user):
     # 结姻 active: limit — rules/standard/heroes_wu.sgs:388
     return 1
 
