@@ -407,11 +407,25 @@ class Active:
 @node
 class ViewAs:
     card: Name
-    count: int
+    count: int  # ALL_CARDS: every card the source holds (奇策: 所有手牌)
     hand_only: bool
     where: Expr | None
     when: Expr | None
     mode: str | None  # use / play / None for both
+    span: Span
+    together: Expr | None = None  # a condition on the chosen cards as a set (`it` is the list)
+
+
+ALL_CARDS = -1
+
+
+@node
+class CardFilter:
+    """`filter suit = ♥ where …`: cards for which `where` holds are read with this suit, colour or name."""
+
+    what: Name  # suit / color / name
+    value: Expr
+    where: Expr
     span: Span
 
 
@@ -432,7 +446,7 @@ class Allow:
     span: Span
 
 
-Facet = Trigger | Active | ViewAs | Modify | Allow
+Facet = Trigger | Active | ViewAs | Modify | Allow | CardFilter
 
 
 @node

@@ -447,7 +447,7 @@ class ModuleWriter:
     def skill(self, d: ast.SkillDecl, owner: bool, prefix: str | None = None) -> str:
         sid = _safe(d.id.text)
         prefix = prefix or f"sk_{sid}"
-        triggers, actives, viewas, mods, allows = [], [], [], [], []
+        triggers, actives, viewas, mods, allows, filters = [], [], [], [], [], []
         for i, f in enumerate(d.facets):
             L = self.loc(f.span)
             match f:
@@ -490,9 +490,23 @@ class ModuleWriter:
                     when = self.expr_fn(f"{prefix}_viewas{i}_when", "g, me", f"{doc}: when", f.when) \
                         if f.when is not None else "None"
                     card = self.m.cards[f.card.text].id.text
+                    together = ""
+                    if f.together is not None:
+                        it = self.m.notes[f.together].py
+                        fn = self.expr_fn(f"{prefix}_viewas{i}_together", f"g, me, {it}", f"{doc}: together",
+                                          f.together)
+                        together = f", together={fn}"
                     viewas.append(
                         f"T.ViewAsDef(skill={sid!r}, index={i}, card={card!r}, count={f.count}, "
-                        f"hand_only={f.hand_only!r}, where={where}, when={when}, mode={f.mode!r}, loc={L!r})")
+                        f"hand_only={f.hand_only!r}, where={where}, when={when}, mode={f.mode!r}, loc={L!r}"
+                        f"{together})")
+                case ast.CardFilter():
+                    it = self.m.notes[f].py
+                    doc = f"{d.name.text} filter {f.what.text}"
+                    value = self.expr_fn(f"{prefix}_filter{i}", f"g, me, {it}", doc, f.value)
+                    where = self.expr_fn(f"{prefix}_filter{i}_where", f"g, me, {it}", f"{doc}: where", f.where)
+                    filters.append(f"T.FilterDef(skill={sid!r}, index={i}, what={f.what.text!r}, value={value}, "
+                                   f"where={where}, loc={L!r})")
                 case ast.Modify():
                     q = self.m.quantities[f.quantity.text]
                     pattern = tuple("self" if a.text == "self" else "_" if a.text == "_" else a.text for a in f.args)
@@ -511,7 +525,7 @@ class ModuleWriter:
         return (f"T.SkillDef(\n    id={sid!r}, name={d.name.text!r}, types={tuple(d.types)!r},\n"
                 f"    text={' '.join(d.texts)!r},\n    triggers={tup(triggers)},\n    actives={tup(actives)},\n"
                 f"    viewas={tup(viewas)},\n    modifiers={tup(mods)},\n    allows={tuple(allows)!r},\n"
-                f"    loc={self.loc(d.span)!r},\n)")
+                f"    loc={self.loc(d.span)!r},\n" + (f"    filters={tup(filters)},\n" if filters else "") + ")")
 
     def run_fn(self, name: str, params: str, doc: str, f, event: bool = True, chooser: str = "me") -> str:
         w = self.fn(name, params, doc, f.span)

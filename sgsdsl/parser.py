@@ -390,9 +390,20 @@ class _Builder(Transformer):
 
     @v_args(meta=True)
     def viewas(self, meta, c):
-        card, n, hand, _kw, where, when, mode = c
-        return ast.ViewAs(card=self.nm(card), count=int(n), hand_only=hand is not None, where=where, when=when,
-                          mode=str(mode) if mode else None, span=self.sp(meta))
+        card, n, hand, _kw, where, together, when, mode = c
+        return ast.ViewAs(card=self.nm(card), count=n, hand_only=hand is not None, where=where, when=when,
+                          mode=str(mode) if mode else None, span=self.sp(meta), together=together)
+
+    def vcount(self, c):
+        return int(c[0])
+
+    def vcount_all(self, c):
+        return ast.ALL_CARDS
+
+    @v_args(meta=True)
+    def card_filter(self, meta, c):
+        what, value, where = c
+        return ast.CardFilter(what=self.nm(what), value=value, where=where, span=self.sp(meta))
 
     def hand(self, c):
         return True

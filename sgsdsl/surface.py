@@ -222,6 +222,8 @@ FUNCS: dict[str, Func] = {
     "random": _f("x: list[any]", "elem", "g.random_of({x})", "随机取一个元素 (the game's seeded RNG)"),
     "is_lord": _f("p: player", "bool", "g.is_lord({p})", "主公 (the mode's `lord` identity, and alive)"),
     "same_suit": _f("a: card, b: card", "bool", "T.same_suit({a}, {b})", "花色相同 (false if either has none)"),
+    "cards_in": _f("z: zone", "list[card]", "g.cards_in({z})",
+                   "the cards in a zone of the table (draw_pile from the top, discard_pile, processing, removed)"),
     # -- history: what happened this phase, turn or game (engine/history.py)
     "history": _f("s: scope", "list[record]", "g.history({s})", "本阶段/本回合/本局发生的事, oldest first"),
     "used": _f("p: player, s: scope", "list[card]", "g.used_cards({p}, {s})", "p使用过的牌"),

@@ -986,15 +986,26 @@ class DeclChecker(Checker):
                     self.clauses(f, env)
                 case ast.ViewAs():
                     self.value_of(f.card, "cardname", "card", "SGS105")
-                    if f.count < 1:
+                    if f.count < 1 and f.count != ast.ALL_CARDS:
                         self.err("SGS208", "a view-as skill needs at least one card", f.span)
                     env = self.skill_env(owner, where=where)
                     if f.where is not None:
                         self.with_it(f, env, "card", lambda: self.expr(f.where, env))
+                    if f.together is not None:
+                        self.with_it(f.together, env, "list[card]", lambda: self.expr(f.together, env))
                     if f.when is not None:
                         self.expr(f.when, env)
                 case ast.Modify():
                     self.modify(f, owner)
+                case ast.CardFilter():
+                    kinds = {"suit": "suit", "color": "color", "name": "cardname"}
+                    if f.what.text not in kinds:
+                        self.err("SGS208", f"a card filter changes a card's suit, color or name, not '{f.what.text}'",
+                                 f.what.span, help="write `filter suit = ♥ where …` or `filter name = 杀 where …`")
+                        continue
+                    env = self.skill_env(owner, where=where)
+                    self.with_it(f, env, "card", lambda: (self.want(f.value, env, kinds[f.what.text], "the new value"),
+                                                          self.expr(f.where, env)))
                 case ast.Allow():
                     from .diagnostics import CODES
 

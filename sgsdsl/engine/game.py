@@ -19,7 +19,7 @@ from .play import Play
 from .primitives import Primitives
 from .requests import Abort, GameOver, Request
 from .ruleset import RulesError, Ruleset
-from .state import Card, Player
+from .state import Card, Lens, Player
 from .tables import INF, ModeDef, SkillDef
 from .view import SeatView, answer_of
 from .zones import Zones
@@ -103,6 +103,7 @@ class Game(Zones, Primitives, Play, History):
         self.track = any(getattr(a, "tracks", False) for a in agents)
         self.harm: dict[tuple[int, int], float] = {}
         self.help: dict[tuple[int, int], float] = {}
+        self.lens = Lens(self)  # the card filters (视为) in play
         self.views: dict[int, SeatView] = {}  # what each seat may know: the only thing agents see
         self._history_init()
         # events whose settlement the history records (engine roles; absent roles record nothing)
@@ -149,6 +150,8 @@ class Game(Zones, Primitives, Play, History):
         for a in skill.actives:
             if a.by is not None:
                 self.shared_actives.append((inst, a))
+        for f in skill.filters:
+            self.lens.filters.append((p, f))
 
     def detach(self, p: Player, skill: SkillDef, card=None) -> None:
         for inst in list(p.skills):
@@ -167,6 +170,8 @@ class Game(Zones, Primitives, Play, History):
         for rec in inst.mods:
             self.mods[rec[1].quantity].remove(rec)
         self.shared_actives = [x for x in self.shared_actives if x[0] is not inst]
+        if inst.skill.filters:
+            self.lens.filters = [x for x in self.lens.filters if not (x[0] is inst.owner and x[1] in inst.skill.filters)]
 
     def has_skill(self, p: Player, skill: str) -> bool:
         return any(inst.skill.id == skill for inst in p.skills)

@@ -192,10 +192,11 @@ class HeuristicAgent(Agent):
             return s - 1.0, intent  # others must give the card: worth a little less than one in hand
         if kind == "viewas":
             inst, v, src = what
-            probe = g.virtual(v.card, src[: v.count], inst.skill)
+            n = len(src) if v.all_cards else v.count
+            probe = g.virtual(v.card, src[:n], inst.skill)
             s, intent = self.card_score(g, me, probe)
             cost = min(self.value(g, me, c) for c in src) if src else 0
-            return s - 0.3 * cost - 0.5 * (v.count - 1), intent
+            return s - 0.3 * cost - 0.5 * (n - 1), intent
         inst, a = what
         intent, v = self.hint(g, inst.skill.id)
         if intent == "never":

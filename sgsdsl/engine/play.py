@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import itertools
 from typing import TYPE_CHECKING
 
 from .requests import Abort, GameOver, Request
@@ -10,6 +11,9 @@ from .state import Card, Player
 
 if TYPE_CHECKING:
     from .inplay import Listener, SkillInst
+
+
+VIEWAS_SETS = 2000  # combinations of cards a `together` condition is tried on before giving up
 
 
 class Play:
@@ -71,9 +75,45 @@ class Play:
                 if v.when is not None and not v.when(self, p):
                     continue
                 src = [c for c in (p.hand if v.hand_only else p.cards) if v.where is None or v.where(self, p, c)]
-                if len(src) >= v.count:
+                if self._viewas_first(p, v, src) is not None:
                     out.append((inst, v, src))
         return out
+
+    def _viewas_sets(self, p: Player, v, src):
+        """The sets of cards a view-as skill could convert now: all of them (奇策), or each combination that
+        satisfies its `together` condition (checked up to VIEWAS_SETS combinations)."""
+        if v.all_cards:
+            if src and (v.together is None or v.together(self, p, list(src))):
+                yield list(src)
+            return
+        if len(src) < v.count:
+            return
+        if v.together is None:
+            yield list(src[:v.count])
+            return
+        for n, combo in enumerate(itertools.combinations(src, v.count)):
+            if n >= VIEWAS_SETS:
+                return
+            if v.together(self, p, list(combo)):
+                yield list(combo)
+
+    def _viewas_first(self, p: Player, v, src):
+        return next(iter(self._viewas_sets(p, v, src)), None)
+
+    def viewas_cards(self, p: Player, inst, v, src) -> list[Card]:
+        """Let p choose the cards a view-as skill converts (raises Abort if there are none)."""
+        prompt = f"【{inst.skill.name}】"
+        if v.all_cards:
+            sets = list(self._viewas_sets(p, v, src))
+            if not sets:
+                raise Abort("no cards to convert")
+            return sets[0]
+        if v.together is None:
+            return self.choose_cards(p, src, v.count, v.count, prompt)
+        sets = [tuple(s) for s in self._viewas_sets(p, v, src)]
+        if not sets:
+            raise Abort("no set of cards to convert")
+        return list(self.decide(Request("option", p, sets, prompt=prompt + "：选择一组牌")))
 
     def actions(self, p: Player) -> list:
         """Everything p may do now in the play phase, besides ending it."""
@@ -82,7 +122,7 @@ class Play:
             if self.usable(p, c):
                 acts.append(("card", c))
         for inst, v, src in self.viewas_of(p, "use"):
-            probe = self.virtual(v.card, src[:v.count], inst.skill)
+            probe = self.virtual(v.card, self._viewas_first(p, v, src), inst.skill)
             if self.usable(p, probe):
                 acts.append(("viewas", (inst, v, src)))
         for inst in p.skills:
@@ -162,7 +202,7 @@ class Play:
             elif kind == "viewas":
                 inst, v, src = what
                 try:
-                    sub = self.choose_cards(p, src, v.count, v.count, f"【{inst.skill.name}】")
+                    sub = self.viewas_cards(p, inst, v, src)
                 except Abort:
                     refused.add(self._action_key(act))
                     continue
@@ -198,7 +238,15 @@ class Play:
             lo, hi = self.target_count(p, card)
             return self.choose_players(p, self.target_candidates(p, card), lo, hi, f"{cd.name}的目标")
 
+    def as_read(self, c: Card) -> Card:
+        """A card that a filter changes is used or played as it reads, as a virtual card of it
+        (a ♥ hand card that 武神 reads as 杀 is a 杀 even once it has left the hand)."""
+        if self.lens.filters and c.uid >= 0 and (c.cdef is not c._cdef or c.suit != c._suit):
+            return self.virtual(c.cdef.id, [c])
+        return c
+
     def use_from_hand(self, p: Player, card: Card) -> bool:
+        card = self.as_read(card)
         targets = self.pick_targets(p, card)
         if targets is None:
             return False
@@ -229,10 +277,10 @@ class Play:
         """Equipment among `cards` stops counting (slot and modifiers) for the duration."""
         gone = []
         for c in cards:
-            if c._zone == "equip" and c._owner is not None and c._owner.equip.get(c.cdef.slot) is c:
+            if c._zone == "equip" and c._owner is not None and c._owner.equip.get(c._cdef.slot) is c:
                 owner = c._owner
                 insts = [i for i in owner.skills if i.card is c]
-                del owner.equip[c.cdef.slot]
+                del owner.equip[c._cdef.slot]
                 for inst in insts:
                     for rec in inst.mods:
                         self.mods[rec[1].quantity].remove(rec)
@@ -241,7 +289,7 @@ class Play:
             yield
         finally:
             for c, owner, insts in reversed(gone):
-                owner.equip[c.cdef.slot] = c
+                owner.equip[c._cdef.slot] = c
                 for inst in insts:
                     for rec in inst.mods:
                         self.mods[rec[1].quantity].append(rec)
@@ -289,10 +337,10 @@ class Play:
         if choice is None:
             return None
         if isinstance(choice, Card):
-            return choice
+            return self.as_read(choice)
         inst, v, src = choice[1]
         try:
-            sub = self.choose_cards(p, src, v.count, v.count, f"【{inst.skill.name}】")
+            sub = self.viewas_cards(p, inst, v, src)
         except Abort:
             return None
         self.say(p, " 发动 【", inst.skill.name, "】", loc=v.loc)

@@ -82,6 +82,11 @@ def _card_fits(c: Card, d) -> bool:
 def match(g, req: Request, d):  # noqa: C901 - one case per request kind
     """Does decision d answer request req? Returns (fits, answer)."""
     k = req.kind
+    if d[0] == "many" and k == "option":  # a set of cards offered whole (a view-as skill's `together`)
+        for o in req.options:
+            if isinstance(o, tuple) and _set_fits(list(o), d[1]):
+                return True, o
+        return False, None
     if d[0] == "many":
         if k not in ("cards", "players"):
             return False, None
@@ -148,6 +153,17 @@ def match(g, req: Request, d):  # noqa: C901 - one case per request kind
                 return True, o
         return False, None
     return False, None
+
+
+def _set_fits(cards: list, items) -> bool:
+    """Do the scripted card names name exactly these cards (in any order)?"""
+    rest = list(cards)
+    for item in items:
+        hit = next((c for c in rest if item[0] == "name" and _card_fits(c, item)), None)
+        if hit is None:
+            return False
+        rest.remove(hit)
+    return not rest
 
 
 def _option_name(g, o) -> str:

@@ -15,15 +15,43 @@ def rank_text(r: int) -> str:
     return RANK_TEXT.get(r, str(r))
 
 
+class Lens:
+    """How a game reads its cards: the card filters (视为) of the skills in play. Every rule and the
+    engine read a card's name, suit and colour through Card's properties, and so through the lens."""
+
+    __slots__ = ("filters", "raw", "game")
+
+    def __init__(self, game=None):
+        self.filters: list = []  # (owner, FilterDef) of the skills in play
+        self.raw = False  # True while a filter's own condition is read: it sees the printed card
+        self.game = game
+
+    def apply(self, card, what: str):
+        """The value a live filter gives `what` (suit / color / name) of this card, or None."""
+        g = self.game
+        self.raw = True
+        try:
+            for owner, f in self.filters:
+                if f.what == what and owner.alive and (f.where is None or f.where(g, owner, card)):
+                    return f.value(g, owner, card)
+        finally:
+            self.raw = False
+        return None
+
+
+NO_LENS = Lens()
+
+
 class Card:
     """A physical card (uid >= 0) or a virtual one made of subcards (uid < 0)."""
 
-    __slots__ = ("uid", "cdef", "name", "_suit", "_rank", "_zone", "_owner", "subcards", "skill", "base", "known")
+    __slots__ = ("uid", "_cdef", "_suit", "_rank", "_zone", "_owner", "subcards", "skill", "base", "known", "lens")
 
-    def __init__(self, uid: int, cdef: CardDef, suit: str | None, rank: int, subcards=(), skill=None):
+    def __init__(self, uid: int, cdef: CardDef, suit: str | None, rank: int, subcards=(), skill=None,
+                 lens: Lens = NO_LENS):
         self.uid = uid
-        self.cdef = cdef
-        self.name = cdef.id
+        self._cdef = cdef
+        self.lens = lens
         self._suit = suit
         self._rank = rank
         self._zone: str | None = None  # set only by Game.move
@@ -35,8 +63,20 @@ class Card:
 
     def disguise(self, cdef: CardDef | None) -> None:
         """Treat this physical card as another (a view-as delayed trick in a judgment zone); None restores it."""
-        self.cdef = cdef or self.base
-        self.name = self.cdef.id
+        self._cdef = cdef or self.base
+
+    @property
+    def cdef(self) -> CardDef:
+        lens = self.lens
+        if lens.filters and not lens.raw and self._cdef is self.base and self.uid >= 0:
+            name = lens.apply(self, "name")
+            if name is not None:
+                return lens.game.rules.cards[name]
+        return self._cdef
+
+    @property
+    def name(self) -> str:
+        return self.cdef.id
 
     # -- attributes the rules read (see surface.ATTRS["card"])
     @property
@@ -57,6 +97,11 @@ class Card:
 
     @property
     def suit(self):
+        lens = self.lens
+        if lens.filters and not lens.raw and self.uid >= 0:  # a virtual card keeps what it was made as
+            s = lens.apply(self, "suit")
+            if s is not None:
+                return s
         return self._suit
 
     @property
@@ -65,8 +110,14 @@ class Card:
 
     @property
     def color(self):
-        if self._suit is not None:
-            return "red" if self._suit in RED else "black"
+        lens = self.lens
+        if lens.filters and not lens.raw and self.uid >= 0:
+            c = lens.apply(self, "color")
+            if c is not None:
+                return c
+        suit = self.suit
+        if suit is not None:
+            return "red" if suit in RED else "black"
         if self.subcards:
             colors = {c.color for c in self.subcards}
             return colors.pop() if len(colors) == 1 else None
@@ -104,7 +155,7 @@ class Card:
 
     def label(self) -> str:
         if self.uid >= 0:
-            return f"{self.cdef.name}({SUIT_SYMBOL.get(self._suit, '')}{rank_text(self._rank)})"
+            return f"{self.cdef.name}({SUIT_SYMBOL.get(self.suit, '')}{rank_text(self._rank)})"
         inner = "".join(f"{SUIT_SYMBOL.get(c._suit, '')}{rank_text(c._rank)}" for c in self.subcards)
         return f"{self.cdef.name}({inner})" if inner else self.cdef.name
 

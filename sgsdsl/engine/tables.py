@@ -181,6 +181,23 @@ class ViewAsDef:
     when: Callable | None
     mode: str | None  # use / play / None for both
     loc: str
+    together: Callable | None = None  # fn(g, me, cards): the chosen cards satisfy it as a set
+
+    @property
+    def all_cards(self) -> bool:
+        return self.count < 0  # 奇策: every card of the source
+
+
+@table
+class FilterDef:
+    """视为: while the skill is in play, cards for which `where` holds read `what` as `value`."""
+
+    skill: str
+    index: int
+    what: str  # suit / color / name
+    value: Callable  # fn(g, owner, card)
+    where: Callable  # fn(g, owner, card), evaluated on the printed card
+    loc: str
 
 
 @table
@@ -206,6 +223,7 @@ class SkillDef:
     modifiers: tuple[ModifierDef, ...]
     allows: tuple[tuple[str, str], ...]
     loc: str
+    filters: tuple[FilterDef, ...] = ()
 
     @property
     def locked(self) -> bool:

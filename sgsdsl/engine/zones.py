@@ -14,7 +14,7 @@ class Zones:
 
     # ---- cards and the deck -------------------------------------------------------
     def new_card(self, card_id: str, suit, rank) -> Card:
-        c = Card(self.uid, self.rules.cards[card_id], suit, rank)
+        c = Card(self.uid, self.rules.cards[card_id], suit, rank, lens=self.lens)
         self.uid += 1
         self.all_cards.append(c)
         return c
@@ -29,9 +29,11 @@ class Zones:
 
     def virtual(self, name: str, cards=(), skill=None) -> Card:
         cards = list(cards) if isinstance(cards, (list, tuple)) else [cards]
-        suit = cards[0].suit if len(cards) == 1 else None
+        # one card lends its suit and rank; several lend a suit they all share, and no rank
+        suits = {c.suit for c in cards}
+        suit = suits.pop() if len(suits) == 1 else None
         rank = cards[0].rank if len(cards) == 1 else 0
-        return Card(-1, self.rules.cards[name], suit, rank, cards, skill)
+        return Card(-1, self.rules.cards[name], suit, rank, cards, skill, lens=self.lens)
 
     def _refill(self) -> None:
         if not self.discard_pile:
@@ -54,15 +56,23 @@ class Zones:
             out[-1]._zone = None
         return out
 
+    def cards_in(self, zone: str) -> list[Card]:
+        table = {"draw": lambda: list(reversed(self.draw_pile)), "discard": lambda: list(self.discard_pile),
+                 "processing": lambda: list(self.processing), "removed": lambda: list(self.removed)}
+        if zone not in table:
+            raise RulesError(f"cards_in takes a zone of the table (draw_pile, discard_pile, processing, removed), "
+                             f"not {zone!r}: a player's zones are read as p.hand, p.equips, p.judges or p.<pile>")
+        return table[zone]()
+
     # ---- moving cards: the one way cards change zones -------------------------------
     def _remove(self, c: Card) -> None:
         z, o = c._zone, c._owner
         if z == "hand":
             o.hand.remove(c)
         elif z == "equip":
-            del o.equip[c.cdef.slot]
-            if c.cdef.skill is not None:
-                self.detach(o, c.cdef.skill, card=c)
+            del o.equip[c._cdef.slot]
+            if c._cdef.skill is not None:
+                self.detach(o, c._cdef.skill, card=c)
         elif z == "judge":
             o.judges.remove(c)
         elif z == "draw":
@@ -82,7 +92,7 @@ class Zones:
         pile = zone.startswith("pile:")
         if (zone in ("hand", "equip", "judge") or pile) and owner is None:
             raise RulesError(f"cards put into a {zone} zone need an owner")
-        if c.cdef is not c.base and zone not in ("judge", "processing"):
+        if c._cdef is not c.base and zone not in ("judge", "processing"):
             c.disguise(None)  # a disguised delayed trick is itself again once it leaves the settlement
         c._zone = zone
         c._owner = owner if zone in ("hand", "equip", "judge") or pile else None
@@ -93,9 +103,9 @@ class Zones:
         if zone == "hand":
             owner.hand.append(c)
         elif zone == "equip":
-            owner.equip[c.cdef.slot] = c
-            if c.cdef.skill is not None:
-                self.attach(owner, c.cdef.skill, equip=True, card=c)
+            owner.equip[c._cdef.slot] = c
+            if c._cdef.skill is not None:
+                self.attach(owner, c._cdef.skill, equip=True, card=c)
         elif zone == "judge":
             owner.judges.append(c)
         elif zone == "draw":
@@ -140,7 +150,7 @@ class Zones:
             if c.uid in disguises:
                 c.disguise(disguises[c.uid])
             if zone == "equip":
-                old = owner.equip.get(c.cdef.slot)
+                old = owner.equip.get(c._cdef.slot)
                 if old is not None:
                     self.move(old, "discard")
             self._place(c, zone, owner, bottom)
