@@ -257,6 +257,51 @@ def c_tao_effect(g, me, ev, card):
 
 def flow_turn(g, ev):
     # flow 回合 — rules/core/flows.sgs:5
+    def phase_zhunbei():
+        if g.open('prepare_start', ev):
+            return T.STOP
+        if g.open('prepare_phase', ev):
+            return T.STOP
+        if g.open('prepare_end', ev):
+            return T.STOP
+    def phase_panding():
+        if g.open('judge_start', ev):
+            return T.STOP
+        for v_c in list(reversed(ev.player.judges)):
+            if (ev.player.alive and (v_c.owner == ev.player) and (v_c.zone == 'judge')):
+                g.call_flow('delayed', source=ev.player, target=ev.player, card=v_c)
+        if g.open('judge_end', ev):
+            return T.STOP
+    def phase_mopai():
+        if g.open('draw_start', ev):
+            return T.STOP
+        if (not ev.draw_given_up):
+            if g.open('drawing', ev):
+                return T.STOP
+            if (ev.draw_count > 0):
+                g.draw(ev.player, ev.draw_count)
+        if g.open('draw_end', ev):
+            return T.STOP
+    def phase_chupai():
+        if g.open('play_start', ev):
+            return T.STOP
+        g.play_phase(ev.player)
+        if g.open('play_end', ev):
+            return T.STOP
+    def phase_qipai():
+        if g.open('discard_start', ev):
+            return T.STOP
+        while g.loop_guard() and (ev.player.alive and (ev.player.hand_count > g.q('hand_limit', ev.player))):
+            g.discard(ev.player, g.choose_card(ev.player, ev.player.hand, '弃置一张手牌'))
+        if g.open('discard_end', ev):
+            return T.STOP
+    def phase_jieshu():
+        if g.open('finish_start', ev):
+            return T.STOP
+        if g.open('finish_phase', ev):
+            return T.STOP
+        if g.open('finish_end', ev):
+            return T.STOP
     if g.open('turn_before', ev):
         return
     if ev.player.flipped:
@@ -265,61 +310,28 @@ def flow_turn(g, ev):
         return
     if g.open('turn_start', ev):
         return
-    if g.begin_phase('zhunbei'):
-        if g.open('prepare_start', ev):
-            return
-        if g.open('prepare_phase', ev):
-            return
-        if g.open('prepare_end', ev):
-            return
+    if g.run_phase('zhunbei', phase_zhunbei) is T.STOP:
+        return
     if g.open('prepare_judge_gap', ev):
         return
-    if g.begin_phase('panding'):
-        if g.open('judge_start', ev):
-            return
-        for v_c in list(reversed(ev.player.judges)):
-            if (ev.player.alive and (v_c.owner == ev.player) and (v_c.zone == 'judge')):
-                g.call_flow('delayed', source=ev.player, target=ev.player, card=v_c)
-        if g.open('judge_end', ev):
-            return
+    if g.run_phase('panding', phase_panding) is T.STOP:
+        return
     if g.open('judge_draw_gap', ev):
         return
-    if g.begin_phase('mopai'):
-        if g.open('draw_start', ev):
-            return
-        if (not ev.draw_given_up):
-            if g.open('drawing', ev):
-                return
-            if (ev.draw_count > 0):
-                g.draw(ev.player, ev.draw_count)
-        if g.open('draw_end', ev):
-            return
+    if g.run_phase('mopai', phase_mopai) is T.STOP:
+        return
     if g.open('draw_play_gap', ev):
         return
-    if g.begin_phase('chupai'):
-        if g.open('play_start', ev):
-            return
-        g.play_phase(ev.player)
-        if g.open('play_end', ev):
-            return
+    if g.run_phase('chupai', phase_chupai) is T.STOP:
+        return
     if g.open('play_discard_gap', ev):
         return
-    if g.begin_phase('qipai'):
-        if g.open('discard_start', ev):
-            return
-        while g.loop_guard() and (ev.player.alive and (ev.player.hand_count > g.q('hand_limit', ev.player))):
-            g.discard(ev.player, g.choose_card(ev.player, ev.player.hand, '弃置一张手牌'))
-        if g.open('discard_end', ev):
-            return
+    if g.run_phase('qipai', phase_qipai) is T.STOP:
+        return
     if g.open('discard_finish_gap', ev):
         return
-    if g.begin_phase('jieshu'):
-        if g.open('finish_start', ev):
-            return
-        if g.open('finish_phase', ev):
-            return
-        if g.open('finish_end', ev):
-            return
+    if g.run_phase('jieshu', phase_jieshu) is T.STOP:
+        return
     if g.open('turn_end', ev):
         return
     if g.open('turn_after', ev):
@@ -687,7 +699,7 @@ TABLES = T.Tables(
         T.WindowDef(id='cards_moved', name='牌移动后', event='move', subject=None, doc='牌从一个区域进入另一个区域之后：【连营】【枭姬】', loc='rules/core/windows.sgs:73'),
     ),
     flows=(
-        T.FlowDef(id='turn', name='回合', event='turn', result=None, fn=flow_turn, opens=('turn_before', 'turn_start', 'prepare_start', 'prepare_phase', 'prepare_end', 'prepare_judge_gap', 'judge_start', 'judge_end', 'judge_draw_gap', 'draw_start', 'drawing', 'draw_end', 'draw_play_gap', 'play_start', 'play_end', 'play_discard_gap', 'discard_start', 'discard_end', 'discard_finish_gap', 'finish_start', 'finish_phase', 'finish_end', 'turn_end', 'turn_after'), doc='一名角色的回合：六个阶段及其间的时机', loc='rules/core/flows.sgs:5'),
+        T.FlowDef(id='turn', name='回合', event='turn', result=None, fn=flow_turn, opens=('prepare_start', 'prepare_phase', 'prepare_end', 'judge_start', 'judge_end', 'draw_start', 'drawing', 'draw_end', 'play_start', 'play_end', 'discard_start', 'discard_end', 'finish_start', 'finish_phase', 'finish_end', 'turn_before', 'turn_start', 'prepare_judge_gap', 'judge_draw_gap', 'draw_play_gap', 'play_discard_gap', 'discard_finish_gap', 'turn_end', 'turn_after'), doc='一名角色的回合：六个阶段及其间的时机', loc='rules/core/flows.sgs:5'),
         T.FlowDef(id='use_card', name='使用', event='use', result=None, fn=flow_use_card, opens=('card_used', 'aiming', 'aimed', 'aimed_by_source', 'targeted', 'use_settled'), doc='使用一张牌：声明、指定目标、逐一结算、置入弃牌堆', loc='rules/core/flows.sgs:65'),
         T.FlowDef(id='settle', name='结算', event='aim', result=None, fn=flow_settle, opens=(), doc='一张牌对一名目标的结算：无效、无懈可击，然后执行效果', loc='rules/core/flows.sgs:101'),
         T.FlowDef(id='delayed', name='延时锦囊', event='aim', result=None, fn=flow_delayed, opens=(), doc='判定阶段结算判定区里的一张延时类锦囊牌', loc='rules/core/flows.sgs:116'),

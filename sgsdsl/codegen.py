@@ -41,6 +41,8 @@ class FunctionWriter:
         self.lines: list[str] = [f"def {name}({params}):", f"    # {_comment(doc)} — {_comment(loc)}"]
         self.depth = 1
         self.in_flow = False
+        self.in_phase = False  # inside a flow's phase function: `stop` must end the flow, not just the phase
+        self.phase_fns: dict = {}  # PhaseStmt -> name of the local function that runs it
         self.opens: list[str] = []
 
     # -- expressions
@@ -222,24 +224,34 @@ class FunctionWriter:
                 elif self.in_flow:
                     self.emit(f"if g.open({wid!r}, ev):")
                     self.depth += 1
-                    self.emit("return")
+                    self.emit(self.stop())
                     self.depth -= 1
                 else:
                     self.emit(f"g.open({wid!r}, ev)")
             case ast.PhaseStmt():
-                self.emit(f"if g.begin_phase({n[s].py}):")
-                self.nested(s.body)
+                body = self.phase_fns.get(s)
+                if body is not None:  # defined at the top of the flow, so that `extra_phase` can run it again
+                    self.emit(f"if g.run_phase({n[s].py}, {body}) is T.STOP:")
+                    self.depth += 1
+                    self.emit("return")
+                    self.depth -= 1
+                else:
+                    self.emit(f"if g.begin_phase({n[s].py}):")
+                    self.nested(s.body)
             case ast.Log():
                 parts = ", ".join(repr(p) if isinstance(p, str) else self.ex(p) for p in s.parts)
                 self.emit(f"g.say({parts})")
             case ast.Stop():
-                self.emit("return")
+                self.emit(self.stop())
             case ast.Break():
                 self.emit("break")
             case ast.Continue():
                 self.emit("continue")
             case _:
                 raise AssertionError(f"unhandled statement {type(s).__name__}")
+
+    def stop(self) -> str:
+        return "return T.STOP" if self.in_phase else "return"
 
     def nested(self, b: ast.Block | None) -> None:
         self.depth += 1
@@ -329,6 +341,14 @@ class ModuleWriter:
             case ast.FlowDecl():
                 w = self.fn(f"flow_{_safe(d.id.text)}", "g, ev", f"flow {d.name.text}", d.span)
                 w.in_flow = True
+                for s in d.body.stmts:  # each phase of the flow becomes a local function (see run_phase)
+                    if isinstance(s, ast.PhaseStmt):
+                        name = f"phase_{_safe(self.m.notes[s].py.strip(chr(39)))}"
+                        w.emit(f"def {name}():")
+                        w.in_phase = True
+                        w.nested(s.body)
+                        w.in_phase = False
+                        w.phase_fns[s] = name
                 w.block(d.body)
                 fn = self.add(w)
                 result = d.result.text if d.result else None

@@ -17,7 +17,7 @@ from .inplay import Listener, SkillInst
 from .log import GameLog
 from .play import Play
 from .primitives import Primitives
-from .requests import Abort, GameOver, Request
+from .requests import Abort, GameOver, PhaseEnd, Request, TurnEnd, Unwind
 from .ruleset import RulesError, Ruleset
 from .state import Card, Lens, Player
 from .tables import INF, ModeDef, SkillDef
@@ -72,7 +72,9 @@ class Game(Zones, Primitives, Play, History):
         self.start_phase: str | None = None
         self.extra_turns: list[Player] = []
         self.listeners: dict[str, list[Listener]] = {}
-        self.shared_actives: list = []  # (skill instance, active) that let other players act (`active by`)
+        self.shared_actives: list = []
+        self.lent_skills: list = []
+        self.phase_bodies: dict = {}  # phase -> the turn flow's function for it (extra_phase runs it again)  # (scope, player, skill id): skills gained until a phase or turn ends  # (skill instance, active) that let other players act (`active by`)
         self.mods: dict[str, list] = {}
         self.qmemo: dict | None = None
         self.windows_open: list[str] = []
@@ -330,7 +332,7 @@ class Game(Zones, Primitives, Play, History):
         self.push("flow", fd.name, ev, fd.loc)
         try:
             fd.fn(self, ev)
-        except (GameOver, Abort):
+        except (GameOver, Abort, Unwind):
             raise
         except Exception:
             self._note_crash()
@@ -365,15 +367,16 @@ class Game(Zones, Primitives, Play, History):
         else:
             order = self.alive_from_current()
         for p in order:
-            mine = [L for L in lst if L.owner is p and (w.subject is None or L.trigger.any or subject is p)]
-            if mine:
-                self._settle(p, mine, ev)
+            if any(L.owner is p for L in lst):
+                self._settle(p, lst, ev, w.subject is None or subject is p)
 
-    def _settle(self, p: Player, mine: list[Listener], ev) -> None:
-        """One player's simultaneous skills: hero before equipment, the player orders the rest."""
+    def _settle(self, p: Player, lst: list[Listener], ev, subject: bool) -> None:
+        """One player's simultaneous skills: hero before equipment, the player orders the rest. The
+        list is read afresh after each skill: one gained meanwhile can still fire (seed 001 §2(2))."""
         done: list[Listener] = []
         while p.alive:
-            ready = [L for L in mine if L not in done and L.active and self._ready(L, ev)]
+            ready = [L for L in lst if L.owner is p and (subject or L.trigger.any) and L not in done and L.active
+                     and self._ready(L, ev)]
             if not ready:
                 return
             group = [L for L in ready if not L.equip] or ready
@@ -420,7 +423,7 @@ class Game(Zones, Primitives, Play, History):
             self.say(L.owner, " 取消了 【", L.skill.name, "】")
             if t.limit is not None:
                 self._use_limit(L.owner, L.skill.id, t.index, t.limit.scope, -1)
-        except GameOver:
+        except (GameOver, Unwind):
             raise
         except Exception:
             self._note_crash()
@@ -454,6 +457,51 @@ class Game(Zones, Primitives, Play, History):
             self.log.phase(self)
         return True
 
+    def run_phase(self, phase: str, body):
+        """A phase of the turn flow: run unless skipped; `end_phase()` ends it early."""
+        self.phase_bodies[phase] = body
+        if not self.begin_phase(phase):
+            return None
+        try:
+            return body()
+        except PhaseEnd:
+            return None
+        finally:
+            self.return_lent_skills("phase")
+
+    def extra_phase(self, phase: str) -> None:
+        """An extra phase (一个额外的出牌阶段): the turn flow's own phase, its windows and log label."""
+        body = self.phase_bodies.get(phase)
+        if body is None or self.turn_event is None:
+            raise RulesError(f"no {self.rules.phase_names.get(phase, phase)} to run again: the turn flow has no "
+                             "such `phase`, or it is not anyone's turn")
+        outer = self.phase
+        self.phase = phase
+        self._reset("phase")
+        self.mark_scope("phase")
+        self.say("执行一个额外的", self.rules.phase_names.get(phase, phase))
+        if self.log is not None:
+            self.log.phase(self)
+        try:
+            body()
+        except PhaseEnd:
+            pass
+        finally:
+            self.return_lent_skills("phase")
+            self.phase = outer
+
+    def end_phase(self) -> None:
+        if self.phase is None:
+            raise RulesError("end_phase() outside any phase")
+        self.say("结束", self.rules.phase_names.get(self.phase, self.phase))
+        raise PhaseEnd()
+
+    def end_turn(self) -> None:
+        if self.current is None:
+            raise RulesError("end_turn() outside any turn")
+        self.say("结束当前回合")
+        raise TurnEnd()
+
     def _reset(self, scope: str) -> None:
         names = self.rules.scoped_counters[scope]
         prefix = f"#{scope}:"
@@ -472,11 +520,18 @@ class Game(Zones, Primitives, Play, History):
         self._reset("phase")
         self.mark_scope("turn")
         self.turn_event = self.ev_turn_cls(player=p)
+        self.phase_bodies = {}
         if self.log is not None:
             self.log.turn(self, p)
         try:
             self.run_flow(self.flow_turn.id, self.turn_event)
+        except TurnEnd:
+            self.stack.clear()
+            self.windows_open.clear()
+            if self.processing:  # what was being settled when the turn was cut short
+                self.move(list(self.processing), "discard")
         finally:
+            self.return_lent_skills("turn")
             self.last_turn = p
             self.current = None
             self.phase = None

@@ -6,7 +6,7 @@ import contextlib
 import itertools
 from typing import TYPE_CHECKING
 
-from .requests import Abort, GameOver, Request
+from .requests import Abort, GameOver, Request, Unwind
 from .state import Card, Player
 
 if TYPE_CHECKING:
@@ -313,7 +313,7 @@ class Play:
         except Abort:
             if a.limit is not None:
                 self._use_limit(p, key, a.index, a.limit.scope, -1)
-        except GameOver:
+        except (GameOver, Unwind):
             raise
         except Exception:
             self._note_crash()
@@ -354,7 +354,7 @@ class Play:
                 fn(self, aim.source, aim, card)
             except Abort:
                 pass  # a choice with nothing to choose from: the rest of the effect cannot happen
-            except GameOver:
+            except (GameOver, Unwind):
                 raise
             except Exception:
                 self._note_crash()

@@ -66,12 +66,28 @@ class Primitives:
             p.identity_shown = True
             self.say(p, " 的身份是 ", self.rules.enum_names.get(p.identity, p.identity))
 
-    def add_skill(self, p: Player, skill: str) -> None:
+    def add_skill(self, p: Player, skill: str, until: str | None = None) -> None:
         if not self.has_skill(p, skill):
             self.attach(p, self.rules.skills[skill], gained=True)
+            if until is not None:
+                self.lent_skills.append((until, p, skill))
 
     def remove_skill(self, p: Player, skill: str) -> None:
         self.detach(p, self.rules.skills[skill])
+
+    def remove_all_skills(self, p: Player) -> None:
+        for inst in [i for i in p.skills if not i.equip]:
+            self.detach(p, inst.skill, card=None)
+
+    def return_lent_skills(self, scope: str) -> None:
+        """Skills gained until the end of this phase or turn (化身, 新生-style) are lost now."""
+        keep = []
+        for until, p, skill in self.lent_skills:
+            if until == scope or (scope == "turn" and until == "phase"):
+                self.remove_skill(p, skill)
+            else:
+                keep.append((until, p, skill))
+        self.lent_skills = keep
 
     def skip(self, phase: str) -> None:
         self.skipped.add(phase)

@@ -10,6 +10,18 @@ class Abort(Exception):
     """A choice that cannot be made (too few candidates): the skill or card is not used."""
 
 
+class Unwind(Exception):
+    """Ends something at once, abandoning whatever is still settling inside it."""
+
+
+class PhaseEnd(Unwind):
+    """`end_phase()`: the current phase ends now."""
+
+
+class TurnEnd(Unwind):
+    """`end_turn()`: the current turn ends now, with every settlement pending in it (翩仪)."""
+
+
 class GameOver(Exception):
     def __init__(self, winners: tuple[str, ...], reason: str):
         super().__init__(reason)

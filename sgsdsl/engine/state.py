@@ -267,6 +267,11 @@ class Player:
         return [h.id for h in self.heroes]
 
     @property
+    def skill_ids(self) -> list[str]:
+        """The rules' `p.skills`: the skills p holds (not those of equipment)."""
+        return [i.skill.id for i in self.skills if not i.equip]
+
+    @property
     def name(self) -> str:
         return self.game.player_name(self)
 

@@ -11,6 +11,7 @@ from typing import Callable
 import attrs
 
 INF = 10**9
+STOP = "stop"  # what a flow's phase function returns when the rules said `stop` (end the whole flow)
 
 table = attrs.frozen(kw_only=True, slots=True)
 
@@ -287,6 +288,10 @@ class HeroDef:
     @property
     def max_hp(self) -> int:
         return self.hp_halves // 2
+
+    @property
+    def skill_list(self) -> list[str]:
+        return list(self.skills)
 
 
 @table
