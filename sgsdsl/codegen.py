@@ -139,7 +139,7 @@ class FunctionWriter:
         if note.kind == "flow":
             kw = "".join(f", {_safe(f)}={self.ex(v)}" for f, v in note.args)
             return f"g.call_flow({_safe(note.target)!r}{kw})"
-        args = "".join(f", {self.ex(a)}" for a in note.args)
+        args = "".join(f", {self.ex(a) if a is not None else 'None'}" for a in note.args)
         return f"g.q({_safe(note.target)!r}{args})"
 
     def choose(self, e: ast.Choose) -> str:
@@ -530,6 +530,7 @@ class ModuleWriter:
                 case ast.Modify():
                     q = self.m.quantities[f.quantity.text]
                     pattern = tuple("self" if a.text == "self" else "_" if a.text == "_" else a.text for a in f.args)
+                    pattern += ("_",) * (len(q.params) - len(pattern))  # parameters left out match anything
                     params = ", ".join(f"a_{a}" if a not in ("self", "_") else f"_{j}" for j, a in enumerate(pattern))
                     doc = f"{d.name.text} modifies {q.name.text}"
                     value = self.expr_fn(f"{prefix}_mod{i}", f"g, me, {params}", doc, f.value)

@@ -314,6 +314,10 @@ ROLES: dict[str, Role] = {
                        "whether a card may be used on a target, besides the card's own `where`"),
     "usable": Role("quantity", (("user", "player"), ("card", "card")), "bool",
                    "whether a player may use a card at all, besides its targets and use limit"),
+    "playable": Role("quantity", (("who", "player"), ("card", "card")), "bool",
+                     "whether a player may play (打出) a card when asked for one"),
+    "discardable": Role("quantity", (("who", "player"), ("card", "card")), "bool",
+                        "whether a player may discard a card (theirs or another's); `discard` skips the rest"),
     "need_card": Role("window", (("who", "player"), ("pattern", "cardname"), ("how", "how"), ("card", "card?")), None,
                       "the window where skills supply a needed card (八卦阵, 激将); the play phase also offers a "
                       "card that one of them could supply, probing its `when` with a hypothetical request"),

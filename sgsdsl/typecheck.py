@@ -529,7 +529,7 @@ class Checker:
         if n in self.m.quantities:
             q = self.m.quantities[n]
             self.visible(q, e.func.span, f"quantity '{n}'")
-            params = [(p.name.text, self.typeref(p.type), None) for p in q.params]
+            params = [(p.name.text, self.typeref(p.type), "None" if p.type.optional else None) for p in q.params]
             args = self.bind_params(e, params, env, f"quantity '{n}'")
             for (pname, ptype, _), (_, node, _) in zip(params, args):
                 if node is not None:
@@ -1043,7 +1043,11 @@ class DeclChecker(Checker):
             return
         self.visible(q, f.quantity.span, f"quantity '{f.quantity.text}'")
         self.note(f, Ref(q.id.text))
-        if len(f.args) != len(q.params):
+        # trailing parameters that may be none (a card the value may depend on) can be left out: `_`
+        required = len(q.params)
+        while required and required > len(f.args) and q.params[required - 1].type.optional:
+            required -= 1
+        if not required <= len(f.args) <= len(q.params):
             self.err("SGS202", f"quantity '{f.quantity.text}' has {len(q.params)} parameter(s), the pattern gives "
                      f"{len(f.args)}", f.span, help="write `self`, `_` or a name for each parameter")
         env = self.skill_env(owner)

@@ -93,6 +93,8 @@ class Game(Zones, Primitives, Play, History):
         self.win_need = rules.role("need_card")
         self.q_targetable = rules.role("targetable")
         self.q_usable = rules.role("usable")
+        self.q_playable = rules.role("playable")
+        self.q_discardable = rules.role("discardable")
         if self.flow_use is None or self.flow_turn is None:
             raise RulesError("the rules bind no `turn` or `use` flow (core rules missing?)")
         self.ev_use_cls = rules.events[self.flow_use.event].cls

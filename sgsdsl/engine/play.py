@@ -46,6 +46,16 @@ class Play:
     def may_use(self, p: Player, card: Card) -> bool:
         return self.q_usable is None or self.q(self.q_usable.id, p, card)
 
+    def may_play(self, p: Player, card: Card) -> bool:
+        return self.q_playable is None or self.q(self.q_playable.id, p, card)
+
+    def may_discard(self, p: Player, card: Card) -> bool:
+        return self.q_discardable is None or self.q(self.q_discardable.id, p, card)
+
+    def may_give(self, p: Player, card: Card, how: str) -> bool:
+        """May p use (or play) this card as an answer?"""
+        return self.may_use(p, card) if how == "use" else self.may_play(p, card)
+
     def usable(self, p: Player, card: Card) -> bool:
         cd = card.cdef
         if not self.may_use(p, card):
@@ -325,9 +335,9 @@ class Play:
         """Ask p for a card named `pattern` from hand or through a view-as skill; None if declined."""
         if not p.alive:
             return None
-        cards = [c for c in p.hand if c.cdef.id == pattern and (how != "use" or self.may_use(p, c))]
+        cards = [c for c in p.hand if c.cdef.id == pattern and self.may_give(p, c, how)]
         views = self.viewas_of(p, how, pattern)
-        if how == "use" and views and not self.may_use(p, self.virtual(pattern)):
+        if views and not self.may_give(p, self.virtual(pattern), how):
             views = []
         if not cards and not views:
             return None

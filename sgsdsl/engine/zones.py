@@ -201,6 +201,11 @@ class Zones:
 
     def discard(self, p, cards) -> None:
         cards = [c for c in _as_list(cards) if c is not None]
+        if p is not None and self.q_discardable is not None:
+            kept = [c for c in cards if not self.may_discard(p, c)]
+            if kept:
+                self.say(p, " 不能弃置 ", kept)
+                cards = [c for c in cards if c not in kept]
         if cards:
             if p is not None:
                 self.say(p, " 弃置 ", cards)
