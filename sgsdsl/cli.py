@@ -24,9 +24,25 @@ def _paths(paths) -> list[Path]:
         path = Path(p)
         if not path.exists():
             raise click.UsageError(f"no such file or directory: {p}")
+        if path.is_dir() and not any(path.glob("**/*.sgs")):
+            raise click.UsageError(f"no .sgs files in {p}")
         out.append(path)
     return out
 
+
+def _codes(option: str, text: str) -> list[str]:
+    """Finding codes of --select/--ignore; a code that names no finding is a usage error, not an empty filter."""
+    from .check import catalogue
+    from .diagnostics import CODES, suggest
+
+    codes = [c.strip() for c in text.split(",") if c.strip()]
+    known = list(CODES) + list(catalogue())
+    for c in codes:
+        if not any(k.startswith(c) for k in known):
+            hint = suggest(c, known)
+            raise click.UsageError(f"{option} {c}: no finding code starts with '{c}'" + (f"; {hint}" if hint else "")
+                                   + " (docs/checks.md lists them)")
+    return codes
 
 
 def _rules(paths: list[Path], fresh: bool = True):
@@ -90,12 +106,11 @@ def check(paths, fmt: str, select: str, ignore: str, scenario_dir: str | None) -
     from .check.fields import explain
 
     files = _paths(paths)
+    sel, ign = _codes("--select", select), _codes("--ignore", ignore)
     b = compiler.build(extra=files or None)
     diags = explain(b, list(b.diagnostics))
     if not b.errors:
         diags.extend(run_checks(b, only_designer=bool(files)))
-    sel = [c.strip() for c in select.split(",") if c.strip()]
-    ign = [c.strip() for c in ignore.split(",") if c.strip()]
     diags = [d for d in diags if (not sel or any(d.code.startswith(c) for c in sel))
              and not any(d.code.startswith(c) for c in ign)]
     live = [d for d in diags if d.acknowledged is None]
@@ -197,13 +212,14 @@ def simulate(paths, mode, players, games, seed, agent, workers, turn_cap, as_jso
 
 @main.command("test", epilog=EXIT_HELP)
 @click.argument("paths", nargs=-1)
-@click.option("-k", "keyword", default="", help="Only tests whose title or skill contains this text.")
+@click.option("-k", "keyword", default="", help="Only tests whose title, skill or hero (Chinese name or ascii id) "
+              "contains this text.")
 @click.option("--trace", is_flag=True, help="Print every test's log, windows included.")
 @click.option("--shipped/--no-shipped", default=None, help="Also run the shipped rules' tests (default: only "
               "when no PATHS are given).")
 def test_cmd(paths, keyword: str, trace: bool, shipped) -> None:
     """Run the scenario tests written in rules files (`test "…" { … }`)."""
-    from .engine.scenario import run_test, scenario_jobs
+    from .engine.scenario import run_test, scenario_jobs, test_names
 
     files = _paths(paths)
     b = compiler.build(extra=files or None)
@@ -211,9 +227,13 @@ def test_cmd(paths, keyword: str, trace: bool, shipped) -> None:
         click.echo(render_all(b.errors, b.sources), err=True)
         sys.exit(1)
     jobs = [(r, t) for r, t in scenario_jobs([m.TABLES for m in compiler.modules_in_memory(b)])
-            if keyword in t.title or keyword in (t.owner or "")]
+            if any(keyword in n for n in test_names(r, t))]
     if files and not shipped:
         jobs = [(r, t) for r, t in jobs if not t.loc.startswith("rules/")]
+    if not jobs:
+        where = f"in {', '.join(map(str, paths))}" if files and not shipped else "in the rules"
+        click.echo(f"error: no test {where}" + (f" matches -k '{keyword}'" if keyword else ""), err=True)
+        sys.exit(2)
     tests = [t for _, t in jobs]
     failed = 0
     for rules, t in jobs:

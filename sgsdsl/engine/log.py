@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 
-from .state import Card, Player
+from .state import VALUE_NAMES, Card, Player
 
 
 class GameLog:
@@ -23,7 +23,7 @@ class GameLog:
     def display(self, g) -> dict[str, str]:
         if self._display is None:
             r = g.rules
-            d = dict(r.enum_names)
+            d = {**VALUE_NAMES, **r.enum_names}
             for table in (r.cards, r.heroes, r.skills):
                 for x in table.values():
                     d[x.id] = x.name

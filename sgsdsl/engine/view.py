@@ -17,7 +17,7 @@ from __future__ import annotations
 import attrs
 
 from .requests import Request
-from .state import Card, Player
+from .state import VALUE_NAMES, Card, Player
 
 
 def visible_to(card: Card, seat: int) -> bool:
@@ -249,7 +249,7 @@ class SeatView:
             for table in (r.cards, r.heroes, r.skills):
                 if x in table:
                     return table[x].name
-            return r.enum_names.get(x, x)
+            return r.enum_names.get(x, VALUE_NAMES.get(x, x))
         return {None: "无", True: "是", False: "否"}.get(x, str(x)) if not isinstance(x, int) else str(x)
 
     # ---- wrapping -------------------------------------------------------------------------------
