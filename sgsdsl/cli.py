@@ -94,8 +94,8 @@ def compile(check_only: bool) -> None:
 @main.command(epilog=EXIT_HELP)
 @click.argument("paths", nargs=-1)
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-@click.option("--select", default="", help="Only these finding codes (comma-separated, prefixes allowed).")
-@click.option("--ignore", default="", help="Skip these finding codes (comma-separated, prefixes allowed).")
+@click.option("--select", default="", metavar="CODES", help="Only these finding codes (comma-separated, prefixes allowed).")
+@click.option("--ignore", default="", metavar="CODES", help="Skip these finding codes (comma-separated, prefixes allowed).")
 @click.option("--scenario", "scenario_dir", type=click.Path(file_okay=False),
               help="Write one .sgs file of `test` blocks per finding that has a scenario, runnable with `sgsdsl test`.")
 def check(paths, fmt: str, select: str, ignore: str, scenario_dir: str | None) -> None:
@@ -193,7 +193,7 @@ def explain(name: str, paths, source: bool) -> None:
               help="Replay a JSONL log: play it again and say whether it is identical.")
 @click.option("--check-invariants", is_flag=True, help="Verify the state invariants after every event.")
 @click.option("--deck", "decks", multiple=True, help="Add a deck to the mode's (e.g. --deck ex for the EX cards).")
-@click.option("--with", "variants", multiple=True,
+@click.option("--with", "variants", multiple=True, metavar="PACKAGE",
               help="Select a variant package (e.g. --with first_edition for seed 000's first-edition skills).")
 @click.option("--variant", type=int, default=0, show_default=True,
               help="Which variant of the mode's identity table row (0 = the first).")
@@ -265,17 +265,22 @@ def play(paths, mode, players, seed, seat) -> None:
 
 
 @main.command(epilog=EXIT_HELP)
-@click.option("--check", "check_only", is_flag=True, help="Fail if docs/language.md is stale.")
+@click.option("--check", "check_only", is_flag=True, help="Fail if a generated file is stale instead of writing it.")
 def docs(check_only: bool) -> None:
-    """Regenerate the reference tables of docs/language.md from the compiler's registry."""
-    from .docs import update_docs
+    """Regenerate docs/language.md's reference tables, README's Commands table and the TextMate grammar."""
+    from .docs import in_checkout, update_docs
 
     root = compiler.project_root()
-    ok = update_docs(root / "docs" / "language.md", check_only)
-    if not ok:
-        click.echo("docs/language.md is stale (run `sgsdsl docs`)", err=True)
+    if not in_checkout(root):
+        click.echo(f"error: no source checkout at {root}: `sgsdsl docs` regenerates docs/language.md and "
+                   "README.md of a clone of the repository, and an installed package has none", err=True)
+        sys.exit(2)
+    status = update_docs(root, check_only)
+    for rel, st in status.items():
+        shown = "fresh" if check_only and st == "unchanged" else st
+        click.echo(f"{rel}: {shown}" + (" (run `sgsdsl docs`)" if st == "stale" else ""), err=st == "stale")
+    if "stale" in status.values():
         sys.exit(1)
-    click.echo("docs/language.md is fresh" if check_only else "docs/language.md updated")
 
 
 if __name__ == "__main__":
