@@ -283,5 +283,43 @@ def docs(check_only: bool) -> None:
         sys.exit(1)
 
 
+@main.command(epilog=EXIT_HELP)
+@click.argument("paths", nargs=-1, required=True)
+@click.option("--check", "check_only", is_flag=True, help="Write nothing; fail if a file is not formatted.")
+@click.option("--diff", is_flag=True, help="Write nothing; print what would change as a unified diff.")
+def fmt(paths, check_only: bool, diff: bool) -> None:
+    """Format rules files in place (PATHS are files or folders of .sgs files); lines never move."""
+    import difflib
+
+    from .diagnostics import SourceCache
+    from .fmt import format_path
+
+    files = sorted({f for p in _paths(paths) for f in (p.glob("**/*.sgs") if p.is_dir() else [p])})
+    sources = SourceCache()
+    results = [format_path(f, sources) for f in files]
+    broken = [r for r in results if r.diagnostics]
+    changed = [r for r in results if r.changed]
+    for r in broken:
+        click.echo(render_all(r.diagnostics, sources), err=True)
+    for r in changed:
+        if diff:
+            click.echo("".join(difflib.unified_diff(r.old.splitlines(True), r.new.splitlines(True),
+                                                    f"{r.path}", f"{r.path} (formatted)")), nl=False)
+        elif check_only:
+            click.echo(f"would reformat {r.path}", err=True)
+        else:
+            try:
+                r.path.write_text(r.new, encoding="utf-8")
+            except OSError as e:
+                click.echo(f"error: cannot write {r.path}: {e}", err=True)
+                sys.exit(2)
+            click.echo(f"reformatted {r.path}")
+    verb = "would reformat" if check_only or diff else "reformatted"
+    click.echo(f"{verb} {len(changed)} file(s), {len(results) - len(changed) - len(broken)} already formatted"
+               + (f", {len(broken)} with errors" if broken else ""), err=bool(broken or (changed and check_only)))
+    if broken or (changed and (check_only or diff)):
+        sys.exit(1)
+
+
 if __name__ == "__main__":
     main()

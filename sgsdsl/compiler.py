@@ -57,7 +57,8 @@ class Build:
             return path
 
 
-def _read(path: Path, shown: str, sources: SourceCache, diags: list[Diagnostic]) -> ast.Module | None:
+def read_rules_text(path: Path, shown: str, sources: SourceCache, diags: list[Diagnostic]) -> str | None:
+    """A rules file's text, kept in `sources`; None, with a located diagnostic, if it cannot be read."""
     try:
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError:
@@ -70,6 +71,13 @@ def _read(path: Path, shown: str, sources: SourceCache, diags: list[Diagnostic])
                                 help="check the path; rules files are UTF-8 text files ending in .sgs"))
         return None
     sources.add(shown, text)
+    return text
+
+
+def _read(path: Path, shown: str, sources: SourceCache, diags: list[Diagnostic]) -> ast.Module | None:
+    text = read_rules_text(path, shown, sources, diags)
+    if text is None:
+        return None
     try:
         return parse(text, shown)
     except CompileError as e:

@@ -96,13 +96,18 @@ class Tok:
         return self.type not in lexicon().terminals and bool(WORD.match(self.text))
 
 
+def full_tree(text: str):
+    """The parse tree with every token kept (keywords and punctuation too), without spans of rules."""
+    return _full_parser().parse(text)
+
+
 def tokens(text: str) -> list[Tok]:
     """Every token of a file that parses (comments excepted), in order. Raises lark's UnexpectedInput otherwise:
     callers that report errors parse with parser.parse first."""
     from lark import Token, Tree
 
     out: list[Tok] = []
-    stack = [_full_parser().parse(text)]
+    stack = [full_tree(text)]
     while stack:
         node = stack.pop()
         if isinstance(node, Token):
