@@ -321,5 +321,40 @@ def fmt(paths, check_only: bool, diff: bool) -> None:
         sys.exit(1)
 
 
+@main.group(epilog=EXIT_HELP)
+def new() -> None:
+    """Start a new rules file from a commented skeleton."""
+
+
+@new.command("hero", epilog=EXIT_HELP)
+@click.argument("name")
+@click.argument("ident", metavar="[ID]", required=False)
+@click.option("--kingdom", default="魏", show_default=True, help="The hero's kingdom (势力).")
+@click.option("--hp", type=int, default=4, show_default=True, metavar="N", help="Hit points (体力上限).")
+@click.option("--gender", default="男", show_default=True, help="男 or 女.")
+@click.option("-o", "--out", type=click.Path(dir_okay=False), metavar="FILE", help="Where to write (default: ID.sgs).")
+def new_hero(name: str, ident: str | None, kingdom: str, hp: int, gender: str, out: str | None) -> None:
+    """Write a hero with one skill and its tests (NAME is the Chinese name, ID the ascii id); it checks clean."""
+    from .lexicon import WORD
+    from .scaffold import ASCII_ID, hero_skeleton
+
+    if not WORD.match(name):
+        raise click.UsageError(f"'{name}' cannot be a hero's name: a name is letters (汉字 too), digits and '_'")
+    ident = ident or (name if ASCII_ID.match(name) else None)
+    if ident is None:
+        raise click.UsageError(f"give the hero an ascii id too (lower-case pinyin): `sgsdsl new hero {name} ID`")
+    if not ASCII_ID.match(ident):
+        raise click.UsageError(f"the ascii id '{ident}' must be lower-case letters, digits and '_'")
+    path = Path(out or f"{ident}.sgs")
+    if path.exists():
+        raise click.UsageError(f"{path} exists; `sgsdsl new` never overwrites a file (use -o)")
+    try:
+        path.write_text(hero_skeleton(name, ident, kingdom, hp, gender, file=str(path)), encoding="utf-8")
+    except OSError as e:
+        click.echo(f"error: cannot write {path}: {e}", err=True)
+        sys.exit(2)
+    click.echo(f"wrote {path}: hero {name} {ident} with one skill and two tests; next: sgsdsl check {path}")
+
+
 if __name__ == "__main__":
     main()
