@@ -105,7 +105,7 @@ def _option(o) -> str:
 
 
 def _argument(a) -> str:
-    name = (a.metavar or a.name).upper()
+    name = (a.metavar or a.name).strip("[]").upper()
     if a.nargs == -1:
         return f"[{name}…]"
     return name if a.required else f"[{name}]"
