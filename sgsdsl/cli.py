@@ -19,15 +19,10 @@ EXIT_HELP = "Exit codes: 0 ok; 1 errors, findings or failures; 2 usage or I/O er
 
 
 def _paths(paths) -> list[Path]:
-    out = []
-    for p in paths:
-        path = Path(p)
-        if not path.exists():
-            raise click.UsageError(f"no such file or directory: {p}")
-        if path.is_dir() and not any(path.glob("**/*.sgs")):
-            raise click.UsageError(f"no .sgs files in {p}")
-        out.append(path)
-    return out
+    try:
+        return compiler.rules_paths(paths)
+    except FileNotFoundError as e:
+        raise click.UsageError(str(e)) from None
 
 
 def _codes(option: str, text: str) -> list[str]:
@@ -102,17 +97,10 @@ def check(paths, fmt: str, select: str, ignore: str, scenario_dir: str | None) -
     """Report errors and rule conflicts in the shipped rules, or in PATHS checked together with them.
 
     docs/checks.md describes every finding (SGS3nn)."""
-    from .check import run_checks
-    from .check.fields import explain
+    from .api import diagnose
 
     files = _paths(paths)
-    sel, ign = _codes("--select", select), _codes("--ignore", ignore)
-    b = compiler.build(extra=files or None)
-    diags = explain(b, list(b.diagnostics))
-    if not b.errors:
-        diags.extend(run_checks(b, only_designer=bool(files)))
-    diags = [d for d in diags if (not sel or any(d.code.startswith(c) for c in sel))
-             and not any(d.code.startswith(c) for c in ign)]
+    b, diags = diagnose(files, _codes("--select", select), _codes("--ignore", ignore))
     live = [d for d in diags if d.acknowledged is None]
     if scenario_dir is not None and not b.errors:
         from .check.scenario import write

@@ -39,6 +39,19 @@ def project_root() -> Path:
     return here / "_shipped"
 
 
+def rules_paths(paths) -> list[Path]:
+    """A designer's files and folders; FileNotFoundError for a missing one or a folder without .sgs files."""
+    out = []
+    for p in paths:
+        path = Path(p)
+        if not path.exists():
+            raise FileNotFoundError(f"no such file or directory: {p}")
+        if path.is_dir() and not any(path.glob("**/*.sgs")):
+            raise FileNotFoundError(f"no .sgs files in {p}")
+        out.append(path)
+    return out
+
+
 @attrs.define
 class Build:
     model: Model

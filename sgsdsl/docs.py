@@ -2,6 +2,7 @@
 
 - docs/language.md's reference tables, from the compiler's registry;
 - README.md's Commands table, from the click commands;
+- the output of each cell of docs/api.md's notebook, from running it;
 - editors/vscode/syntaxes/sgs.tmLanguage.json, from the grammar's keyword tables (highlight.py).
 
 In the Markdown files everything between `<!-- generated:NAME -->` and `<!-- end:NAME -->`
@@ -158,6 +159,52 @@ def render(text: str) -> str:
     return _BLOCK.sub(sub, text)
 
 
+_NOTEBOOK = re.compile(r"(<!-- notebook -->\n)(.*?)(<!-- end:notebook -->)", re.S)
+_CELL = re.compile(r"(```python\n(.*?)```\n)(?:\n?```text\n.*?```\n)?", re.S)
+
+
+def run_cells(cells: list[str]) -> list[str]:
+    """Run notebook cells in order in one namespace, from the project root; what each printed."""
+    import contextlib
+    import io
+    import os
+
+    from .compiler import project_root
+
+    ns: dict = {"__name__": "__notebook__"}
+    outs = []
+    old = os.getcwd()
+    os.chdir(project_root())
+    try:
+        for code in cells:
+            buf = io.StringIO()
+            with contextlib.redirect_stdout(buf):
+                exec(compile(code, "<docs/api.md>", "exec"), ns)
+            outs.append(buf.getvalue())
+    finally:
+        os.chdir(old)
+    return outs
+
+
+def notebook_cells(text: str) -> list[str]:
+    m = _NOTEBOOK.search(text)
+    return [c.group(2) for c in _CELL.finditer(m.group(2))] if m else []
+
+
+def render_notebook(text: str) -> str:
+    """docs/api.md with each cell's output written under it."""
+    m = _NOTEBOOK.search(text)
+    if m is None:
+        return text
+    outs = iter(run_cells(notebook_cells(text)))
+
+    def cell(c: re.Match) -> str:
+        out = next(outs)
+        return c.group(1) + (f"\n```text\n{out}```\n" if out else "")
+
+    return text[:m.start(2)] + _CELL.sub(cell, m.group(2)) + text[m.end(2):]
+
+
 def _tmlanguage(_old: str) -> str:
     from .highlight import tmlanguage_json
 
@@ -168,6 +215,7 @@ def _tmlanguage(_old: str) -> str:
 TARGETS = {
     "docs/language.md": render,
     "README.md": render,
+    "docs/api.md": render_notebook,
     "editors/vscode/syntaxes/sgs.tmLanguage.json": _tmlanguage,
 }
 

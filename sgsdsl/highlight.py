@@ -128,6 +128,5 @@ class SgsLexer(RegexLexer):
     aliases = ["sgs", "sgsdsl"]
     filenames = ["*.sgs"]
     mimetypes = ["text/x-sgsdsl"]
-    url = "https://github.com/sgsdsl/sgsdsl"
     flags = re.MULTILINE | re.UNICODE
     tokens = {"root": _pygments_rules()}
