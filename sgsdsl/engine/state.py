@@ -17,6 +17,13 @@ def rank_text(r: int) -> str:
     return RANK_TEXT.get(r, str(r))
 
 
+def visible_to(card: Card, seat: int) -> bool:
+    """Does this seat know what the card is? (A virtual card: when it knows every card it is made of.)"""
+    if card.uid < 0:
+        return all(visible_to(c, seat) for c in card.subcards)
+    return bool(card.known & (1 << seat))
+
+
 class Card:
     """A physical card (uid >= 0) or a virtual one made of subcards (uid < 0)."""
 

@@ -17,13 +17,7 @@ from __future__ import annotations
 import attrs
 
 from .requests import Request
-from .state import VALUE_NAMES, Card, Player
-
-
-def visible_to(card: Card, seat: int) -> bool:
-    if card.uid < 0:
-        return all(visible_to(c, seat) for c in card.subcards)
-    return bool(card.known & (1 << seat))
+from .state import VALUE_NAMES, Card, Player, visible_to
 
 
 class CardView:
@@ -216,6 +210,12 @@ class SeatView:
     @property
     def stack(self) -> list[FrameView]:
         return [FrameView(f.kind, f.name, f.ident, f.loc, self.wrap(f.event)) for f in self._g.stack]
+
+    def log_lines(self, start: int = 0) -> list[str]:
+        """The game log from line `start`, when it is written from this seat's knowledge (GameLog(seat=…));
+        the full log sees every card, so no seat reads it."""
+        log = self._g.log
+        return list(log.read(start)) if log is not None and log.seat == self.seat else []
 
     def alive_from_current(self) -> list[PlayerView]:
         return [self.wrap(p) for p in self._g.alive_from_current()]
