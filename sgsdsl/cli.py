@@ -309,6 +309,19 @@ def fmt(paths, check_only: bool, diff: bool) -> None:
         sys.exit(1)
 
 
+@main.command(epilog=EXIT_HELP)
+def lsp() -> None:
+    """Run the language server on stdin/stdout (an editor starts it: editors/vscode/)."""
+    try:
+        from .lsp import serve
+    except ImportError as e:
+        if (e.name or "").split(".")[0] not in ("pygls", "lsprotocol"):
+            raise
+        click.echo("error: the language server needs pygls: pip install 'sgsdsl[lsp]'", err=True)
+        sys.exit(2)
+    serve()
+
+
 @main.group(epilog=EXIT_HELP)
 def new() -> None:
     """Start a new rules file from a commented skeleton."""

@@ -7,6 +7,8 @@ only when changed), or modules built in memory for a designer's files in
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import importlib.util
 import linecache
 import os
@@ -70,10 +72,24 @@ class Build:
             return path
 
 
+# Texts that stand in for files on disk while a build runs (an editor's unsaved buffers: lsp.py).
+_OVERLAY: contextvars.ContextVar[dict[Path, str]] = contextvars.ContextVar("overlay", default={})
+
+
+@contextlib.contextmanager
+def overlay(texts: dict[Path, str]):
+    token = _OVERLAY.set({Path(p).resolve(): t for p, t in texts.items()})
+    try:
+        yield
+    finally:
+        _OVERLAY.reset(token)
+
+
 def read_rules_text(path: Path, shown: str, sources: SourceCache, diags: list[Diagnostic]) -> str | None:
     """A rules file's text, kept in `sources`; None, with a located diagnostic, if it cannot be read."""
     try:
-        text = path.read_text(encoding="utf-8")
+        over = _OVERLAY.get()
+        text = over[path.resolve()] if over and path.resolve() in over else path.read_text(encoding="utf-8")
     except UnicodeDecodeError:
         diags.append(_not_utf8(path, shown, sources))
         return None

@@ -138,3 +138,25 @@ def test_pygments_lexer_agrees_with_the_lexer_on_every_shipped_file(shipped):
 
 def test_pygments_finds_the_lexer_through_its_entry_point():
     assert isinstance(get_lexer_by_name("sgs"), SgsLexer)
+
+
+def test_the_vscode_extension_holds_together():
+    import shutil
+    import subprocess
+
+    from sgsdsl.cli import main
+    from sgsdsl.lexicon import lexicon
+
+    ext = ROOT / "editors" / "vscode"
+    pkg = json.loads((ext / "package.json").read_text(encoding="utf-8"))
+    lang = pkg["contributes"]["languages"][0]
+    grammar = pkg["contributes"]["grammars"][0]
+    assert lang["extensions"] == [".sgs"] and grammar["language"] == lang["id"]
+    assert (ext / grammar["path"]).resolve() == TM_FILE and grammar["scopeName"] == tmlanguage()["scopeName"]
+    assert pkg["activationEvents"] == [f"onLanguage:{lang['id']}"]
+    command = pkg["contributes"]["configuration"]["properties"]["sgsdsl.command"]["default"]
+    assert command[0] == "sgsdsl" and command[1] in main.commands
+    conf = json.loads((ext / lang["configuration"]).read_text(encoding="utf-8"))
+    assert re.match(lexicon().terminals["COMMENT"], conf["comments"]["lineComment"])
+    if shutil.which("node"):
+        assert subprocess.run(["node", "--check", str(ext / pkg["main"])]).returncode == 0
