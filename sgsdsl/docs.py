@@ -11,6 +11,7 @@ is rewritten; tests/test_docs.py fails when one is stale.
 
 from __future__ import annotations
 
+import functools
 import re
 from pathlib import Path
 
@@ -18,10 +19,28 @@ from .diagnostics import CODES
 from .surface import ATTRS, CONSTS, FUNCS, ROLES
 
 
-def _windows() -> str:
+def _rules():
+    """The shipped rules compiled from rules/, once per content of rules/ (docs renders several tables)."""
+    import hashlib
+
+    from .compiler import project_root
+
+    root = project_root()
+    h = hashlib.sha256(str(root).encode())
+    for f in sorted((root / "rules").glob("**/*.sgs")):
+        h.update(f.as_posix().encode() + b"\0" + f.read_bytes())
+    return _compiled(h.hexdigest())
+
+
+@functools.lru_cache(maxsize=1)
+def _compiled(_key: str):
     from .loader import compiled
 
-    rules = compiled()[0]
+    return compiled()[0]
+
+
+def _windows() -> str:
+    rules = _rules()
     rows = ["| window | id | event | asks | fields of the event | seed 001 says |", "|---|---|---|---|---|---|"]
     for w in rules.windows.values():
         ev = rules.events[w.event]
@@ -32,9 +51,7 @@ def _windows() -> str:
 
 
 def _events() -> str:
-    from .loader import compiled
-
-    rules = compiled()[0]
+    rules = _rules()
     rows = ["| event | fields |", "|---|---|"]
     for e in rules.events.values():
         fields = "<br>".join(f"`{n}: {t}`" + (f" {d}" if d else "") for n, t, d in e.fields) or "—"
