@@ -6,8 +6,8 @@ change. Within those lines it owns:
 
 - indentation: two spaces per open bracket, counted from the line that opened it; a line
   that continues the item above (a clause on its own line, an `and …`) one level more,
-  and two more when it ends by opening the block of a statement begun above, so that the
-  condition does not line up with the body;
+  and two when it goes on inside an expression and opens the block of the statement begun
+  above, so that the condition does not line up with the body;
 - spacing: one space between words and around operators, none inside brackets, before
   `,` `:` `?` or a call's `(`, nor around `.` and `..`; a run of two or more spaces
   between two words is the designer's alignment (events.sgs lines up its columns) and is
@@ -54,6 +54,8 @@ def _collect(tree: Tree) -> tuple[list[_Tok], dict[int, set[int]]]:
     starts: dict[int, set[int]] = {}
 
     def first(node) -> int | None:
+        if node is None:  # an optional part left out
+            return None
         if isinstance(node, Token):
             return node.start_pos
         for c in node.children:
@@ -67,7 +69,7 @@ def _collect(tree: Tree) -> tuple[list[_Tok], dict[int, set[int]]]:
         node = stack.pop()
         rule = getattr(node.data, "value", node.data)
         starts[id(node)] = {f for f in map(first, node.children) if f is not None}
-        for i, c in enumerate(node.children):
+        for i, c in enumerate(c for c in node.children if c is not None):
             if isinstance(c, Token):
                 toks.append(_Tok(str(c), c.type, rule, id(node), c.line, c.start_pos, c.end_pos, leads=i == 0))
             else:
@@ -150,7 +152,7 @@ def format_text(text: str, path: str = "<text>") -> str:
         else:  # a continuation of the item begun on an earlier line
             indent = base + INDENT
             inside = not head.leads
-            if inside and _ends_with_block_at(line, depth):
+            if inside and _opens_block_at(line, depth):
                 indent += INDENT
         out.append(" " * indent + head.text + "".join(_gap(a, b) + b.text for a, b in zip(line, line[1:])))
         for t in line:
@@ -169,15 +171,16 @@ def format_text(text: str, path: str = "<text>") -> str:
     return result
 
 
-def _ends_with_block_at(line: list[_Tok], depth: int) -> bool:
-    """Does this line end with a `{` opened at the bracket depth the line began at (the body of its statement)?"""
-    code = [t for t in line if not t.comment]
-    if not code or code[-1].text != "{":
-        return False
+def _opens_block_at(line: list[_Tok], depth: int) -> bool:
+    """Does this line open a `{` at the bracket depth it began at (the block of the statement it continues)?"""
     d = depth
-    for t in code[:-1]:
+    for t in line:
+        if t.comment:
+            continue
+        if t.text == "{" and d == depth:
+            return True
         d += (t.text in OPENERS) - (t.text in CLOSERS)
-    return d == depth
+    return False
 
 
 def _line_index(text: str):

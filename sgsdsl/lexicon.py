@@ -71,12 +71,15 @@ def is_keyword_token(tok) -> bool:
 
 @functools.cache
 def _full_parser():
+    """The compiler's parser (same tables, so the contextual lexer reads every word the same way), keeping
+    every token in the tree."""
     from lark import Lark
 
-    from .parser import GRAMMAR
+    from .parser import GRAMMAR, lark_parser
 
-    return Lark(GRAMMAR.read_text(encoding="utf-8"), parser="lalr", lexer="contextual", keep_all_tokens=True,
-                maybe_placeholders=False, start="start")
+    opts = dict(lark_parser().options.options)
+    opts.update(keep_all_tokens=True, propagate_positions=False, cache=False)
+    return Lark(GRAMMAR.read_text(encoding="utf-8"), **opts)
 
 
 @attrs.frozen
@@ -96,9 +99,21 @@ class Tok:
         return self.type not in lexicon().terminals and bool(WORD.match(self.text))
 
 
+def _keyword_as_name(e) -> bool:
+    """Where the grammar wants a name and the lexer read a keyword (a field named `card`), read a name, as the
+    compiler's parser does; any other error stands."""
+    from lark import Token
+    from lark.exceptions import UnexpectedToken
+
+    if not isinstance(e, UnexpectedToken) or not WORD.match(str(e.token)) or "NAME" not in e.interactive_parser.accepts():
+        return False
+    e.interactive_parser.feed_token(Token.new_borrow_pos("NAME", str(e.token), e.token))
+    return True
+
+
 def full_tree(text: str):
     """The parse tree with every token kept (keywords and punctuation too), without spans of rules."""
-    return _full_parser().parse(text)
+    return _full_parser().parse(text, start="start", on_error=_keyword_as_name)
 
 
 def tokens(text: str) -> list[Tok]:
@@ -113,7 +128,7 @@ def tokens(text: str) -> list[Tok]:
         if isinstance(node, Token):
             continue
         for child in reversed(node.children):
-            if isinstance(child, Tree):
+            if isinstance(child, Tree):  # (children may be None: an optional part left out)
                 stack.append(child)
         for child in node.children:
             if isinstance(child, Token):
