@@ -19,14 +19,25 @@ EXIT_HELP = "Exit codes: 0 ok; 1 errors, findings or failures; 2 usage or I/O er
 
 
 def _paths(paths) -> list[Path]:
-    out = []
-    for p in paths:
-        path = Path(p)
-        if not path.exists():
-            raise click.UsageError(f"no such file or directory: {p}")
-        out.append(path)
-    return out
+    try:
+        return compiler.rules_paths(paths)
+    except FileNotFoundError as e:
+        raise click.UsageError(str(e)) from None
 
+
+def _codes(option: str, text: str) -> list[str]:
+    """Finding codes of --select/--ignore; a code that names no finding is a usage error, not an empty filter."""
+    from .check import catalogue
+    from .diagnostics import CODES, suggest
+
+    codes = [c.strip() for c in text.split(",") if c.strip()]
+    known = list(CODES) + list(catalogue())
+    for c in codes:
+        if not any(k.startswith(c) for k in known):
+            hint = suggest(c, known)
+            raise click.UsageError(f"{option} {c}: no finding code starts with '{c}'" + (f"; {hint}" if hint else "")
+                                   + " (docs/checks.md lists them)")
+    return codes
 
 
 def _rules(paths: list[Path], fresh: bool = True):
@@ -78,26 +89,18 @@ def compile(check_only: bool) -> None:
 @main.command(epilog=EXIT_HELP)
 @click.argument("paths", nargs=-1)
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-@click.option("--select", default="", help="Only these finding codes (comma-separated, prefixes allowed).")
-@click.option("--ignore", default="", help="Skip these finding codes (comma-separated, prefixes allowed).")
+@click.option("--select", default="", metavar="CODES", help="Only these finding codes (comma-separated, prefixes allowed).")
+@click.option("--ignore", default="", metavar="CODES", help="Skip these finding codes (comma-separated, prefixes allowed).")
 @click.option("--scenario", "scenario_dir", type=click.Path(file_okay=False),
               help="Write one .sgs file of `test` blocks per finding that has a scenario, runnable with `sgsdsl test`.")
 def check(paths, fmt: str, select: str, ignore: str, scenario_dir: str | None) -> None:
     """Report errors and rule conflicts in the shipped rules, or in PATHS checked together with them.
 
     docs/checks.md describes every finding (SGS3nn)."""
-    from .check import run_checks
-    from .check.fields import explain
+    from .api import diagnose
 
     files = _paths(paths)
-    b = compiler.build(extra=files or None)
-    diags = explain(b, list(b.diagnostics))
-    if not b.errors:
-        diags.extend(run_checks(b, only_designer=bool(files)))
-    sel = [c.strip() for c in select.split(",") if c.strip()]
-    ign = [c.strip() for c in ignore.split(",") if c.strip()]
-    diags = [d for d in diags if (not sel or any(d.code.startswith(c) for c in sel))
-             and not any(d.code.startswith(c) for c in ign)]
+    b, diags = diagnose(files, _codes("--select", select), _codes("--ignore", ignore))
     live = [d for d in diags if d.acknowledged is None]
     if scenario_dir is not None and not b.errors:
         from .check.scenario import write
@@ -178,7 +181,7 @@ def explain(name: str, paths, source: bool) -> None:
               help="Replay a JSONL log: play it again and say whether it is identical.")
 @click.option("--check-invariants", is_flag=True, help="Verify the state invariants after every event.")
 @click.option("--deck", "decks", multiple=True, help="Add a deck to the mode's (e.g. --deck ex for the EX cards).")
-@click.option("--with", "variants", multiple=True,
+@click.option("--with", "variants", multiple=True, metavar="PACKAGE",
               help="Select a variant package (e.g. --with first_edition for seed 000's first-edition skills).")
 @click.option("--variant", type=int, default=0, show_default=True,
               help="Which variant of the mode's identity table row (0 = the first).")
@@ -197,13 +200,14 @@ def simulate(paths, mode, players, games, seed, agent, workers, turn_cap, as_jso
 
 @main.command("test", epilog=EXIT_HELP)
 @click.argument("paths", nargs=-1)
-@click.option("-k", "keyword", default="", help="Only tests whose title or skill contains this text.")
+@click.option("-k", "keyword", default="", help="Only tests whose title, skill or hero (Chinese name or ascii id) "
+              "contains this text.")
 @click.option("--trace", is_flag=True, help="Print every test's log, windows included.")
 @click.option("--shipped/--no-shipped", default=None, help="Also run the shipped rules' tests (default: only "
               "when no PATHS are given).")
 def test_cmd(paths, keyword: str, trace: bool, shipped) -> None:
     """Run the scenario tests written in rules files (`test "…" { … }`)."""
-    from .engine.scenario import run_test, scenario_jobs
+    from .engine.scenario import run_test, scenario_jobs, test_names
 
     files = _paths(paths)
     b = compiler.build(extra=files or None)
@@ -211,9 +215,13 @@ def test_cmd(paths, keyword: str, trace: bool, shipped) -> None:
         click.echo(render_all(b.errors, b.sources), err=True)
         sys.exit(1)
     jobs = [(r, t) for r, t in scenario_jobs([m.TABLES for m in compiler.modules_in_memory(b)])
-            if keyword in t.title or keyword in (t.owner or "")]
+            if any(keyword in n for n in test_names(r, t))]
     if files and not shipped:
         jobs = [(r, t) for r, t in jobs if not t.loc.startswith("rules/")]
+    if not jobs:
+        where = f"in {', '.join(map(str, paths))}" if files and not shipped else "in the rules"
+        click.echo(f"error: no test {where}" + (f" matches -k '{keyword}'" if keyword else ""), err=True)
+        sys.exit(2)
     tests = [t for _, t in jobs]
     failed = 0
     for rules, t in jobs:
@@ -245,17 +253,108 @@ def play(paths, mode, players, seed, seat) -> None:
 
 
 @main.command(epilog=EXIT_HELP)
-@click.option("--check", "check_only", is_flag=True, help="Fail if docs/language.md is stale.")
+@click.option("--check", "check_only", is_flag=True, help="Fail if a generated file is stale instead of writing it.")
 def docs(check_only: bool) -> None:
-    """Regenerate the reference tables of docs/language.md from the compiler's registry."""
-    from .docs import update_docs
+    """Regenerate docs/language.md's reference tables, README's Commands table and the TextMate grammar."""
+    from .docs import in_checkout, update_docs
 
     root = compiler.project_root()
-    ok = update_docs(root / "docs" / "language.md", check_only)
-    if not ok:
-        click.echo("docs/language.md is stale (run `sgsdsl docs`)", err=True)
+    if not in_checkout(root):
+        click.echo(f"error: no source checkout at {root}: `sgsdsl docs` regenerates docs/language.md and "
+                   "README.md of a clone of the repository, and an installed package has none", err=True)
+        sys.exit(2)
+    status = update_docs(root, check_only)
+    for rel, st in status.items():
+        shown = "fresh" if check_only and st == "unchanged" else st
+        click.echo(f"{rel}: {shown}" + (" (run `sgsdsl docs`)" if st == "stale" else ""), err=st == "stale")
+    if "stale" in status.values():
         sys.exit(1)
-    click.echo("docs/language.md is fresh" if check_only else "docs/language.md updated")
+
+
+@main.command(epilog=EXIT_HELP)
+@click.argument("paths", nargs=-1, required=True)
+@click.option("--check", "check_only", is_flag=True, help="Write nothing; fail if a file is not formatted.")
+@click.option("--diff", is_flag=True, help="Write nothing; print what would change as a unified diff.")
+def fmt(paths, check_only: bool, diff: bool) -> None:
+    """Format rules files in place (PATHS are files or folders of .sgs files); lines never move."""
+    import difflib
+
+    from .diagnostics import SourceCache
+    from .fmt import format_path
+
+    files = sorted({f for p in _paths(paths) for f in (p.glob("**/*.sgs") if p.is_dir() else [p])})
+    sources = SourceCache()
+    results = [format_path(f, sources) for f in files]
+    broken = [r for r in results if r.diagnostics]
+    changed = [r for r in results if r.changed]
+    for r in broken:
+        click.echo(render_all(r.diagnostics, sources), err=True)
+    for r in changed:
+        if diff:
+            click.echo("".join(difflib.unified_diff(r.old.splitlines(True), r.new.splitlines(True),
+                                                    f"{r.path}", f"{r.path} (formatted)")), nl=False)
+        elif check_only:
+            click.echo(f"would reformat {r.path}", err=True)
+        else:
+            try:
+                r.path.write_text(r.new, encoding="utf-8")
+            except OSError as e:
+                click.echo(f"error: cannot write {r.path}: {e}", err=True)
+                sys.exit(2)
+            click.echo(f"reformatted {r.path}")
+    verb = "would reformat" if check_only or diff else "reformatted"
+    click.echo(f"{verb} {len(changed)} file(s), {len(results) - len(changed) - len(broken)} already formatted"
+               + (f", {len(broken)} with errors" if broken else ""), err=bool(broken or (changed and check_only)))
+    if broken or (changed and (check_only or diff)):
+        sys.exit(1)
+
+
+@main.command(epilog=EXIT_HELP)
+def lsp() -> None:
+    """Run the language server on stdin/stdout (an editor starts it: editors/vscode/)."""
+    try:
+        from .lsp import serve
+    except ImportError as e:
+        if (e.name or "").split(".")[0] not in ("pygls", "lsprotocol"):
+            raise
+        click.echo("error: the language server needs pygls: pip install 'sgsdsl[lsp]'", err=True)
+        sys.exit(2)
+    serve()
+
+
+@main.group(epilog=EXIT_HELP)
+def new() -> None:
+    """Start a new rules file from a commented skeleton."""
+
+
+@new.command("hero", epilog=EXIT_HELP)
+@click.argument("name")
+@click.argument("ident", metavar="[ID]", required=False)
+@click.option("--kingdom", default="魏", show_default=True, help="The hero's kingdom (势力).")
+@click.option("--hp", type=int, default=4, show_default=True, metavar="N", help="Hit points (体力上限).")
+@click.option("--gender", default="男", show_default=True, help="男 or 女.")
+@click.option("-o", "--out", type=click.Path(dir_okay=False), metavar="FILE", help="Where to write (default: ID.sgs).")
+def new_hero(name: str, ident: str | None, kingdom: str, hp: int, gender: str, out: str | None) -> None:
+    """Write a hero with one skill and its tests (NAME is the Chinese name, ID the ascii id); it checks clean."""
+    from .lexicon import WORD
+    from .scaffold import ASCII_ID, hero_skeleton
+
+    if not WORD.match(name):
+        raise click.UsageError(f"'{name}' cannot be a hero's name: a name is letters (汉字 too), digits and '_'")
+    ident = ident or (name if ASCII_ID.match(name) else None)
+    if ident is None:
+        raise click.UsageError(f"give the hero an ascii id too (lower-case pinyin): `sgsdsl new hero {name} ID`")
+    if not ASCII_ID.match(ident):
+        raise click.UsageError(f"the ascii id '{ident}' must be lower-case letters, digits and '_'")
+    path = Path(out or f"{ident}.sgs")
+    if path.exists():
+        raise click.UsageError(f"{path} exists; `sgsdsl new` never overwrites a file (use -o)")
+    try:
+        path.write_text(hero_skeleton(name, ident, kingdom, hp, gender, file=str(path)), encoding="utf-8")
+    except OSError as e:
+        click.echo(f"error: cannot write {path}: {e}", err=True)
+        sys.exit(2)
+    click.echo(f"wrote {path}: hero {name} {ident} with one skill and two tests; next: sgsdsl check {path}")
 
 
 if __name__ == "__main__":

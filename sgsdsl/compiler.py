@@ -7,6 +7,8 @@ only when changed), or modules built in memory for a designer's files in
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import importlib.util
 import linecache
 import os
@@ -39,6 +41,19 @@ def project_root() -> Path:
     return here / "_shipped"
 
 
+def rules_paths(paths) -> list[Path]:
+    """A designer's files and folders; FileNotFoundError for a missing one or a folder without .sgs files."""
+    out = []
+    for p in paths:
+        path = Path(p)
+        if not path.exists():
+            raise FileNotFoundError(f"no such file or directory: {p}")
+        if path.is_dir() and not any(path.glob("**/*.sgs")):
+            raise FileNotFoundError(f"no .sgs files in {p}")
+        out.append(path)
+    return out
+
+
 @attrs.define
 class Build:
     model: Model
@@ -57,9 +72,24 @@ class Build:
             return path
 
 
-def _read(path: Path, shown: str, sources: SourceCache, diags: list[Diagnostic]) -> ast.Module | None:
+# Texts that stand in for files on disk while a build runs (an editor's unsaved buffers: lsp.py).
+_OVERLAY: contextvars.ContextVar[dict[Path, str]] = contextvars.ContextVar("overlay", default={})
+
+
+@contextlib.contextmanager
+def overlay(texts: dict[Path, str]):
+    token = _OVERLAY.set({Path(p).resolve(): t for p, t in texts.items()})
     try:
-        text = path.read_text(encoding="utf-8")
+        yield
+    finally:
+        _OVERLAY.reset(token)
+
+
+def read_rules_text(path: Path, shown: str, sources: SourceCache, diags: list[Diagnostic]) -> str | None:
+    """A rules file's text, kept in `sources`; None, with a located diagnostic, if it cannot be read."""
+    try:
+        over = _OVERLAY.get()
+        text = over[path.resolve()] if over and path.resolve() in over else path.read_text(encoding="utf-8")
     except UnicodeDecodeError:
         diags.append(_not_utf8(path, shown, sources))
         return None
@@ -70,6 +100,13 @@ def _read(path: Path, shown: str, sources: SourceCache, diags: list[Diagnostic])
                                 help="check the path; rules files are UTF-8 text files ending in .sgs"))
         return None
     sources.add(shown, text)
+    return text
+
+
+def _read(path: Path, shown: str, sources: SourceCache, diags: list[Diagnostic]) -> ast.Module | None:
+    text = read_rules_text(path, shown, sources, diags)
+    if text is None:
+        return None
     try:
         return parse(text, shown)
     except CompileError as e:

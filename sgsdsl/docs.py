@@ -1,11 +1,17 @@
-"""The reference tables of docs/language.md, generated from the compiler's registry.
+"""Files generated from the code, kept in the repository and checked fresh in CI (`sgsdsl docs --check`):
 
-Everything between `<!-- generated:NAME -->` and `<!-- end:NAME -->` is
-rewritten by `sgsdsl docs`; tests/test_docs.py fails when it is stale.
+- docs/language.md's reference tables, from the compiler's registry;
+- README.md's Commands table, from the click commands;
+- the output of each cell of docs/api.md's notebook, from running it;
+- editors/vscode/syntaxes/sgs.tmLanguage.json, from the grammar's keyword tables (highlight.py).
+
+In the Markdown files everything between `<!-- generated:NAME -->` and `<!-- end:NAME -->`
+is rewritten; tests/test_docs.py fails when one is stale.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 from pathlib import Path
 
@@ -13,10 +19,28 @@ from .diagnostics import CODES
 from .surface import ATTRS, CONSTS, FUNCS, ROLES
 
 
-def _windows() -> str:
+def _rules():
+    """The shipped rules compiled from rules/, once per content of rules/ (docs renders several tables)."""
+    import hashlib
+
+    from .compiler import project_root
+
+    root = project_root()
+    h = hashlib.sha256(str(root).encode())
+    for f in sorted((root / "rules").glob("**/*.sgs")):
+        h.update(f.as_posix().encode() + b"\0" + f.read_bytes())
+    return _compiled(h.hexdigest())
+
+
+@functools.lru_cache(maxsize=1)
+def _compiled(_key: str):
     from .loader import compiled
 
-    rules = compiled()[0]
+    return compiled()[0]
+
+
+def _windows() -> str:
+    rules = _rules()
     rows = ["| window | id | event | asks | fields of the event | seed 001 says |", "|---|---|---|---|---|---|"]
     for w in rules.windows.values():
         ev = rules.events[w.event]
@@ -27,9 +51,7 @@ def _windows() -> str:
 
 
 def _events() -> str:
-    from .loader import compiled
-
-    rules = compiled()[0]
+    rules = _rules()
     rows = ["| event | fields |", "|---|---|"]
     for e in rules.events.values():
         fields = "<br>".join(f"`{n}: {t}`" + (f" {d}" if d else "") for n, t, d in e.fields) or "—"
@@ -79,6 +101,56 @@ def _codes() -> str:
     return "\n".join(rows)
 
 
+def _option(o) -> str:
+    import click
+
+    names = "/".join(o.opts + o.secondary_opts)
+    if o.is_flag:
+        return f"[{names}]"
+    if o.metavar:
+        meta = o.metavar
+    elif isinstance(o.type, click.Choice):
+        meta = "\\|".join(o.type.choices)
+    elif o.type is click.INT:
+        meta = "N"
+    elif isinstance(o.type, click.Path) and not (o.type.file_okay and o.type.dir_okay):
+        meta = "FILE" if o.type.file_okay else "DIR"
+    else:
+        longest = max(o.opts, key=len)
+        meta = (longest.lstrip("-") if longest.startswith("--") else o.name).upper().replace("-", "_")
+    more = "…" if o.multiple else ""
+    return f"[{names} {meta}]{more}"
+
+
+def _argument(a) -> str:
+    name = (a.metavar or a.name).strip("[]").upper()
+    if a.nargs == -1:
+        return f"[{name}…]"
+    return name if a.required else f"[{name}]"
+
+
+def _usage(cmd, path: str) -> list[tuple[str, str]]:
+    """(synopsis, first line of help) of a command and, for a group, of each subcommand."""
+    import click
+
+    if isinstance(cmd, click.Group):
+        return [row for name, sub in cmd.commands.items() for row in _usage(sub, f"{path} {name}")]
+    parts = [path] + [_argument(p) for p in cmd.params if isinstance(p, click.Argument)]
+    parts += [_option(p) for p in cmd.params if isinstance(p, click.Option) and p.name != "help"]
+    doc = (cmd.help or "").strip().split("\n")[0]
+    return [(" ".join(parts), doc)]
+
+
+def _commands() -> str:
+    from .cli import main
+
+    rows = ["| command | what it does |", "|---|---|"]
+    for name, cmd in main.commands.items():
+        for synopsis, doc in _usage(cmd, f"sgsdsl {name}"):
+            rows.append(f"| `{synopsis}` | {doc} |")
+    return "\n".join(rows)
+
+
 SECTIONS = {
     "windows": _windows,
     "events": _events,
@@ -88,6 +160,7 @@ SECTIONS = {
     "constants": _consts,
     "roles": _roles,
     "codes": _codes,
+    "commands": _commands,
 }
 
 _BLOCK = re.compile(r"(<!-- generated:(\w+) -->\n)(.*?)(<!-- end:\2 -->)", re.S)
@@ -103,13 +176,85 @@ def render(text: str) -> str:
     return _BLOCK.sub(sub, text)
 
 
-def update_docs(path: Path, check_only: bool = False) -> bool:
-    """Rewrite the generated sections. Returns False if (check_only and) the file was stale."""
-    old = path.read_text(encoding="utf-8") if path.exists() else ""
-    new = render(old)
-    if new == old:
-        return True
-    if check_only:
-        return False
-    path.write_text(new, encoding="utf-8")
-    return True
+_NOTEBOOK = re.compile(r"(<!-- notebook -->\n)(.*?)(<!-- end:notebook -->)", re.S)
+_CELL = re.compile(r"(```python\n(.*?)```\n)(?:\n?```text\n.*?```\n)?", re.S)
+
+
+def run_cells(cells: list[str]) -> list[str]:
+    """Run notebook cells in order in one namespace, from the project root; what each printed."""
+    import contextlib
+    import io
+    import os
+
+    from .compiler import project_root
+
+    ns: dict = {"__name__": "__notebook__"}
+    outs = []
+    old = os.getcwd()
+    os.chdir(project_root())
+    try:
+        for code in cells:
+            buf = io.StringIO()
+            with contextlib.redirect_stdout(buf):
+                exec(compile(code, "<docs/api.md>", "exec"), ns)
+            outs.append(buf.getvalue())
+    finally:
+        os.chdir(old)
+    return outs
+
+
+def notebook_cells(text: str) -> list[str]:
+    m = _NOTEBOOK.search(text)
+    return [c.group(2) for c in _CELL.finditer(m.group(2))] if m else []
+
+
+def render_notebook(text: str) -> str:
+    """docs/api.md with each cell's output written under it."""
+    m = _NOTEBOOK.search(text)
+    if m is None:
+        return text
+    outs = iter(run_cells(notebook_cells(text)))
+
+    def cell(c: re.Match) -> str:
+        out = next(outs)
+        return c.group(1) + (f"\n```text\n{out}```\n" if out else "")
+
+    return text[:m.start(2)] + _CELL.sub(cell, m.group(2)) + text[m.end(2):]
+
+
+def _tmlanguage(_old: str) -> str:
+    from .highlight import tmlanguage_json
+
+    return tmlanguage_json()
+
+
+# path under the project root -> how to make its new text from its old text
+TARGETS = {
+    "docs/language.md": render,
+    "README.md": render,
+    "docs/api.md": render_notebook,
+    "editors/vscode/syntaxes/sgs.tmLanguage.json": _tmlanguage,
+}
+
+
+def in_checkout(root: Path) -> bool:
+    """Is this a source checkout (not the rules copy shipped inside a wheel)? Only there are docs to write."""
+    return all((root / t).is_file() for t in ("docs/language.md", "README.md"))
+
+
+def update_docs(root: Path, check_only: bool = False) -> dict[str, str]:
+    """Regenerate (or, with check_only, compare) every target. Returns path -> updated | unchanged | stale."""
+    status = {}
+    for rel, make in TARGETS.items():
+        path = root / rel
+        old = path.read_text(encoding="utf-8") if path.exists() else ""
+        new = make(old)
+        if new == old:
+            status[rel] = "unchanged"
+        elif check_only:
+            status[rel] = "stale"
+        else:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(new, encoding="utf-8")
+            status[rel] = "updated"
+    return status

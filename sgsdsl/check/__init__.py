@@ -8,6 +8,9 @@ designer's files when asked. docs/checks.md describes every code.
 
 from __future__ import annotations
 
+import sys
+import types
+
 import attrs
 
 from .. import ast
@@ -144,3 +147,16 @@ from . import data, dead, fields, loops, modifiers, pairs, replacements, text  #
 
 FAMILIES: list = [modifiers.check, replacements.check, loops.check, dead.check, fields.check, data.check,
                   text.check, pairs.check]  # each a function (Facts) -> list[Finding]
+
+
+class _CallableModule(types.ModuleType):
+    """`sgsdsl.check` is both this package and the library's check() (docs/api.md): importing the package sets
+    the attribute on `sgsdsl`, so the package itself answers the call."""
+
+    def __call__(self, *paths, select=(), ignore=()):
+        from ..api import check
+
+        return check(*paths, select=select, ignore=ignore)
+
+
+sys.modules[__name__].__class__ = _CallableModule

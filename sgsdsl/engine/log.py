@@ -7,14 +7,23 @@
 from __future__ import annotations
 
 import json
+import re
 
-from .state import Card, Player
+from .state import VALUE_NAMES, Card, Player, visible_to
+
+_LATER = re.compile("\x00(\\d+)\x00")
 
 
 class GameLog:
-    def __init__(self, windows: bool = False, records: bool = True):
+    def __init__(self, windows: bool = False, records: bool = True, seat: int | None = None):
         self.windows = windows  # also log every window opened (the window trace)
         self.keep_records = records
+        # Written for one seat (a human at the table): a card that seat does not know reads "一张牌". A line
+        # names its cards as the seat knows them once the step that said it is done (the line after it is
+        # said, or the log read): "弃置"/"装备" are said just before the card reaches its public zone.
+        self.seat = seat
+        self._later: list[Card] = []  # cards a seat log has yet to name, marked \x00n\x00 in its lines
+        self._settled = 0
         self.lines: list[str] = []
         self.records: list[dict] = []
         self._display: dict[str, str] | None = None
@@ -23,7 +32,7 @@ class GameLog:
     def display(self, g) -> dict[str, str]:
         if self._display is None:
             r = g.rules
-            d = dict(r.enum_names)
+            d = {**VALUE_NAMES, **r.enum_names}
             for table in (r.cards, r.heroes, r.skills):
                 for x in table.values():
                     d[x.id] = x.name
@@ -34,6 +43,9 @@ class GameLog:
         if isinstance(v, Player):
             return v.name
         if isinstance(v, Card):
+            if self.seat is not None:
+                self._later.append(v)
+                return f"\x00{len(self._later) - 1}\x00"
             return v.label()
         if isinstance(v, (list, tuple)):
             return "、".join(self.show(g, x) for x in v) if v else "无"
@@ -53,7 +65,25 @@ class GameLog:
         ph = g.rules.phase_names.get(g.phase, "") if g.phase else ""
         return f"[第{g.turn_no}回合{' ' + ph if ph else ''}]"
 
+    def _settle(self) -> None:
+        if self._later:
+            def name(m: re.Match) -> str:
+                c = self._later[int(m.group(1))]
+                return c.label() if visible_to(c, self.seat) else "一张牌"
+
+            for i in range(self._settled, len(self.lines)):
+                self.lines[i] = _LATER.sub(name, self.lines[i])
+        self._settled = len(self.lines)
+
+    def read(self, start: int = 0) -> list[str]:
+        """The lines from `start`, every card in them named as this log's seat may know it."""
+        if self.seat is not None:
+            self._settle()
+        return self.lines[start:]
+
     def _add(self, g, text: str, rec: dict) -> None:
+        if self.seat is not None:
+            self._settle()
         self.lines.append(f"{self.prefix(g)} {text}")
         if self.keep_records:
             rec.setdefault("parent", g.stack[-1].eid if g.stack else 0)
@@ -76,6 +106,8 @@ class GameLog:
         self._add(g, text, rec)
 
     def turn(self, g, p) -> None:
+        if self.seat is not None:
+            self._settle()
         self.lines.append(f"[第{g.turn_no}回合] ---- {p.name} 的回合 ----")
         if self.keep_records:
             self.records.append({"kind": "turn", "turn": g.turn_no, "player": p.name, "seat": p.seat})

@@ -269,6 +269,20 @@ def run_test(rules: Ruleset, t: TestDef, windows: bool = False) -> TestResult:
     return TestResult(t, not failures, failures, log)
 
 
+def test_names(rules: Ruleset, t: TestDef) -> list[str]:
+    """What `sgsdsl test -k` matches: the title, the skill's ascii id and Chinese name, and its heroes' names and ids."""
+    names = [t.title]
+    if t.owner:
+        names.append(t.owner)
+        skill = rules.skills.get(t.owner)
+        if skill is not None:
+            names.append(skill.name)
+        for h in rules.heroes.values():
+            if t.owner in h.skills:
+                names += [h.name, h.id]
+    return names
+
+
 def scenario_jobs(tables) -> list[tuple[Ruleset, TestDef]]:
     """Every test with the ruleset it runs under: a variant package's tests with that variant selected."""
     runs = [(Ruleset(tables), None)] + [(Ruleset(tables, (t.package,)), t.package) for t in tables if t.variant]

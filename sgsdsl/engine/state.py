@@ -6,6 +6,8 @@ from .tables import CardDef, HeroDef
 
 SUIT_SYMBOL = {"spade": "♠", "heart": "♥", "club": "♣", "diamond": "♦"}
 RED = {"heart", "diamond"}
+# Built-in values as the Chinese log prints them (a suit chosen in 反间 reads ♠, not spade).
+VALUE_NAMES = {**SUIT_SYMBOL, "red": "红色", "black": "黑色"}
 RANK_TEXT = {1: "A", 11: "J", 12: "Q", 13: "K"}
 KNOWN_TO_ALL = -1  # Card.known: every seat's bit
 PUBLIC_ZONES = frozenset({"equip", "judge", "discard", "processing", "removed"})
@@ -40,6 +42,13 @@ class Lens:
 
 
 NO_LENS = Lens()
+
+
+def visible_to(card: Card, seat: int) -> bool:
+    """Does this seat know what the card is? (A virtual card: when it knows every card it is made of.)"""
+    if card.uid < 0:
+        return all(visible_to(c, seat) for c in card.subcards)
+    return bool(card.known & (1 << seat))
 
 
 class Card:

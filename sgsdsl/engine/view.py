@@ -17,13 +17,7 @@ from __future__ import annotations
 import attrs
 
 from .requests import Request
-from .state import Card, Player
-
-
-def visible_to(card: Card, seat: int) -> bool:
-    if card.uid < 0:
-        return all(visible_to(c, seat) for c in card.subcards)
-    return bool(card.known & (1 << seat))
+from .state import VALUE_NAMES, Card, Player, visible_to
 
 
 class CardView:
@@ -228,6 +222,12 @@ class SeatView:
         return [FrameView(f.kind, f.name, f.ident, f.loc, self.wrap(f.event), self.wrap(f.owner))
                 for f in self._g.stack]
 
+    def log_lines(self, start: int = 0) -> list[str]:
+        """The game log from line `start`, when it is written from this seat's knowledge (GameLog(seat=…));
+        the full log sees every card, so no seat reads it."""
+        log = self._g.log
+        return list(log.read(start)) if log is not None and log.seat == self.seat else []
+
     def alive_from_current(self) -> list[PlayerView]:
         return [self.wrap(p) for p in self._g.alive_from_current()]
 
@@ -260,7 +260,7 @@ class SeatView:
             for table in (r.cards, r.heroes, r.skills):
                 if x in table:
                     return table[x].name
-            return r.enum_names.get(x, x)
+            return r.enum_names.get(x, VALUE_NAMES.get(x, x))
         return {None: "无", True: "是", False: "否"}.get(x, str(x)) if not isinstance(x, int) else str(x)
 
     # ---- wrapping -------------------------------------------------------------------------------

@@ -1,0 +1,29 @@
+"""sgsdsl: a rules-definition language, compiler and simulator for 三国杀 (Sanguosha).
+
+The library API (load, check, new_game, run, simulate) is described in docs/api.md. It is
+imported on first use, so that `import sgsdsl` and the command start quickly.
+"""
+
+from __future__ import annotations
+
+from importlib import metadata as _metadata
+
+try:
+    __version__ = _metadata.version("sgsdsl")
+except _metadata.PackageNotFoundError:  # run from a source tree that was never installed
+    __version__ = "0+unknown"
+
+_API = ("load", "check", "new_game", "run", "simulate", "Outcome", "CompileError", "Diagnostic")
+__all__ = ["__version__", *_API]
+
+
+def __getattr__(name: str):
+    if name in _API:
+        from . import api
+
+        return getattr(api, name)
+    raise AttributeError(f"module 'sgsdsl' has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(list(globals()) + list(_API))
