@@ -213,6 +213,8 @@ FUNCS: dict[str, Func] = {
     "reveal_identity": _p("p: player", "none", "reveal_identity", "亮出身份牌"),
     "add_skill": _p("p: player, s: skill", "none", "add_skill", "获得技能"),
     "remove_skill": _p("p: player, s: skill", "none", "remove_skill", "失去技能"),
+    "reset_limit": _p("p: player, s: skill", "none", "reset_limit",
+                      "重置技能的使用次数: p may use s again (its `limit` counts, or a 限定技/觉醒技's one use)"),
     "skip": _p("ph: phase", "none", "skip", "跳过本回合的一个阶段"),
     "give_turn": _p("p: player", "none", "give_turn", "令p在此回合结束后进行一个额外的回合"),
     "play_phase": _p("p: player", "none", "play_phase",

@@ -18,6 +18,7 @@ import attrs
 from .. import ast
 from ..model import Model
 from ..typecheck import AttrNote, CallNote
+from . import meetings, progress
 
 # ---- the engine's primitives, as far as the checks need them ------------------------------
 
@@ -52,6 +53,8 @@ PRIMITIVE_STATE: dict[str, frozenset[str]] = {
     "play_phase": frozenset({"cards", "hp", "alive"}),
 }
 HOOK_PRIMITIVES = ("card_effect", "card_before", "card_after")
+RANDOM_FUNCS = ("reveal_top", "random")  # their outcome is chance: a card from the shuffled pile, a random pick
+RESET_LIMIT = "reset_limit"
 CARD_ZONES = ("hand", "cards", "equips", "judges", "all_cards", "weapon", "armor", "plus_horse", "minus_horse")
 
 # Player (and card) attributes -> the state category a `when` reads through them.
@@ -312,8 +315,10 @@ class OpenSite:
     window: str  # window id
     rel: str = "any"
     fields: frozenset[str] | None = None
-    values: frozenset = frozenset()  # (field, constant) bound at the call site
+    values: frozenset = frozenset()  # (field, constant) bound at the call site; a known card is ("card", id)
     rels: frozenset = frozenset()  # (field, self/other): player fields bound relative to the owner
+    paid: bool = False  # opened only through a card used from a hand (it leaves the hand)
+    chance: bool = False  # opened only if a judgment (a card revealed from the pile) comes out one way
 
     def value(self, field: str):
         return next((v for f, v in self.values if f == field), None)
@@ -333,6 +338,9 @@ class BodyFacts:
     escapes: bool = False  # passes its own event on (to a flow, a hook or a `new` event)
     calls: set = attrs.Factory(set)  # flow ids and primitive names called
     marks: set = attrs.Factory(set)  # counters and marks assigned
+    deltas: set = attrs.Factory(set)  # (resource, direction, paid): see progress.py
+    random: bool = False  # reveals cards from the pile or picks at random: its outcome is chance
+    resets: set = attrs.Factory(set)  # skills whose use limits `reset_limit` gives back ("*": any)
 
 
 @attrs.define
@@ -341,6 +349,11 @@ class Scope:
     owner: dict = attrs.Factory(dict)  # local holding cards -> whose they are (self/other/any)
     cards: dict = attrs.Factory(dict)  # local -> card id known statically
     target_rel: str = "any"
+    event_rel: dict = attrs.Factory(dict)  # event field -> self/other, as the `when` pins it
+    paid: set = attrs.Factory(set)  # locals holding a card asked from a hand (`ask_card`)
+    random: set = attrs.Factory(set)  # locals holding a chance outcome (a judgment)
+    chance: bool = False  # inside a branch taken on a chance outcome
+    events: dict = attrs.Factory(dict)  # "event", or a local holding events -> the card they carry, if known
 
 
 class Analyzer:
@@ -355,6 +368,7 @@ class Analyzer:
         self.hooks: dict[str, BodyFacts] = {}
         self._state_memo: dict[int, frozenset] = {}
         self._quantity_memo: dict[str, frozenset] = {}
+        self._special: dict[tuple[str, str], BodyFacts] = {}  # (flow, card): its summary for that card
         self._summarise()
 
     # -- summaries of flows and card hooks
@@ -365,8 +379,9 @@ class Analyzer:
             self.flows[f.id.text] = BodyFacts()
         for c in cards:
             self.hooks[c.id.text] = BodyFacts()
-        for _ in range(12):  # monotone: stops as soon as nothing grows
+        for _ in range(30):  # monotone: stops as soon as nothing grows
             changed = False
+            self._special.clear()  # recomputed from this round's summaries
             for f in flows:
                 new = self.scan([f.body], own_event=f.event.text, owner=False)
                 changed |= _merge(self.flows[f.id.text], new)
@@ -387,10 +402,25 @@ class Analyzer:
                 out.add(fd.name.text)
         return frozenset(out)
 
+    def special(self, fid: str, card: str) -> BodyFacts:
+        """A flow's summary when its event's card is known (a 桃 used in the 濒死 flow): the branches that
+        test the card's kind or name another way (`if event.card.kind == trick`) are left out."""
+        key = (fid, card)
+        if key not in self._special:
+            self._special[key] = self.flows[fid]  # while it is computed, a call of itself sees the general one
+            f = self.m.flows[fid]
+            self._special[key] = self.scan([f.body], own_event=f.event.text, owner=False, card=card)
+        return self._special[key]
+
     # -- scanning a body
-    def scan(self, blocks, own_event: str | None, owner: bool, target_rel: str = "any") -> BodyFacts:
+    def scan(self, blocks, own_event: str | None, owner: bool, target_rel: str = "any", when=None,
+             card: str | None = None) -> BodyFacts:
         out = BodyFacts()
         scope = Scope(target_rel=target_rel)
+        if card is not None:
+            scope.events["event"] = card
+        if owner and when is not None:
+            scope.event_rel = dict.fromkeys(_pinned(when), "self") | dict.fromkeys(_pinned(when, "!="), "other")
         for b in blocks:
             if b is None:
                 continue
@@ -411,9 +441,17 @@ class Analyzer:
                 card = self.known_card(s.value, scope)
                 if card is not None:
                     scope.cards[s.name.text] = card
+                if self.is_paid(s.value, scope):
+                    scope.paid.add(s.name.text)
+                if self.is_random(s.value, scope):
+                    scope.random.add(s.name.text)
             case ast.Assign():
                 self._expr(s.value, out, scope, owner)
                 p = event_path(s.target)
+                if p is not None and len(p) == 1 and isinstance(s.value, ast.New):
+                    carried = self._new_card(s.value, scope)  # `event.aims += new aim(card: event.card)`
+                    if carried is not None:
+                        scope.events[("list", p[0])] = carried
                 if p is not None and len(p) == 1:
                     out.writes.append((p[0], s.op, s.value, s))
                     if s.op != "=":
@@ -425,17 +463,31 @@ class Analyzer:
                     if isinstance(note, AttrNote) and note.kind == "mark":
                         out.marks.add(note.name)
                         out.state.add(f"mark:{note.name}")
+                        out.deltas |= {(r, d, False) for r, d in
+                                       progress.assign_deltas(note.name, s.op, s.value, self.cond.const)}
                     if not isinstance(s.target, ast.NameRef):
                         self._expr(s.target, out, scope, owner)
             case ast.ExprStmt():
                 self._expr(s.expr, out, scope, owner)
             case ast.If():
-                self._expr(s.test, out, scope, owner)
-                self._stmts(s.then.stmts, out, scope, owner)
-                if s.other is not None:
+                truth = None
+                for c in conjuncts(s.test):  # `and` stops at the first false conjunct: what follows never runs
+                    self._expr(c, out, scope, owner)
+                    truth = self.card_test(c, scope)
+                    if truth is False:
+                        break
+                before = scope.chance
+                scope.chance = before or self.is_random(s.test, scope)
+                if truth is not False:
+                    self._stmts(s.then.stmts, out, scope, owner)
+                if s.other is not None and not (truth is True and len(conjuncts(s.test)) == 1):
                     self._stmts(s.other.stmts, out, scope, owner)
+                scope.chance = before
             case ast.For():
                 self._expr(s.iter, out, scope, owner)
+                p = event_path(s.iter)
+                if p is not None and len(p) == 1 and ("list", p[0]) in scope.events:
+                    scope.events[s.var.text] = scope.events[("list", p[0])]
                 if owner:
                     scope.rel[s.var.text] = "other" if self.excludes_self(s.iter, scope) else "any"
                 self._stmts(s.body.stmts, out, scope, owner)
@@ -469,7 +521,7 @@ class Analyzer:
                         rels = self._rels(bound, scope) if owner else frozenset()
                         if w.subject is not None:
                             rel = dict(rels).get(w.subject.text, "any")
-                    out.opens.add(OpenSite(w.id.text, rel, fields, values, rels))
+                    out.opens.add(OpenSite(w.id.text, rel, fields, values, rels, chance=scope.chance))
             case ast.Log():
                 for p in s.parts:
                     if isinstance(p, ast.Expr):
@@ -507,13 +559,18 @@ class Analyzer:
         if note.kind == "func":
             out.calls.add(name)
             out.state |= PRIMITIVE_STATE.get(name, frozenset())
+            out.deltas |= {(r, d, False) for r, d in progress.call_deltas(name, c, self.cond.const)}
+            out.random = out.random or name in RANDOM_FUNCS
+            if name == RESET_LIMIT:
+                out.resets.add(self._skill_arg(c))
             if name in MOVED_FIELDS and self.moved is not None:
                 rels = self._moved_rels(name, c, scope) if owner else frozenset()
-                out.opens.add(OpenSite(self.moved, "any", MOVED_FIELDS[name], frozenset(), rels))
+                out.opens.add(OpenSite(self.moved, "any", MOVED_FIELDS[name], frozenset(), rels,
+                                       chance=scope.chance))
             if name in HOOK_PRIMITIVES:
                 card = self.known_card(c.args[0].value, scope) if c.args else None
                 if card is not None:
-                    self._add_hooks(out, card)
+                    self._add_hooks(out, card, chance=scope.chance)
                 else:
                     out.hooks = True
             if name == "play_phase":
@@ -528,22 +585,34 @@ class Analyzer:
             if note.kind == "flow":
                 bound = dict(note.args)
                 fields = self.flow_fields(fid, {k for k, v in bound.items() if not is_name(v, "none")})
+                card = self.known_card(bound["card"], scope) if "card" in bound else None
             else:
                 bound, fields = {}, None
+                arg = c.args[0].value if c.args else None
+                card = scope.events.get(arg.text) if isinstance(arg, ast.NameRef) else \
+                    self.known_card(ast.Attr(obj=arg, name=ast.Name(text="card", span=c.span), span=c.span), scope) \
+                    if is_name(arg, "event") else None
+            if card is not None:
+                summ = self.special(fid, card)
             written = {w[0] for w in summ.writes}
-            values = self._values({k: v for k, v in bound.items() if k not in written})
-            rels = self._rels({k: v for k, v in bound.items() if k not in written}, scope) if owner else frozenset()
+            kept = {k: v for k, v in bound.items() if k not in written}
+            values = self._values(kept) | {(k, ("card", cid)) for k, v in kept.items()
+                                           if (cid := self.known_card(v, scope)) is not None}
+            rels = self._rels(kept, scope) if owner else frozenset()
+            paid = any(self.is_paid(v, scope) for k, v in bound.items() if k == "card")
             for wid in summ.own_opens:
                 w = self.m.windows[wid]
                 rel = dict(rels).get(w.subject.text, "any") if w.subject is not None else "any"
-                out.opens.add(OpenSite(wid, rel, fields, values, rels))
-            out.opens |= summ.opens
+                out.opens.add(OpenSite(wid, rel, fields, values, rels, paid=paid, chance=scope.chance))
+            out.opens |= _tagged(summ.opens, paid, scope.chance)
             out.state |= summ.state
             out.calls |= summ.calls
+            out.deltas |= {(r, d, p or paid) for r, d, p in summ.deltas}
+            out.resets |= summ.resets
             if summ.hooks:
                 card = self.known_card(bound["card"], scope) if "card" in bound else None
                 if card is not None:
-                    self._add_hooks(out, card)
+                    self._add_hooks(out, card, paid, scope.chance)
         elif note.kind == "quantity":
             out.calls.add(note.target)
 
@@ -592,12 +661,14 @@ class Analyzer:
                 out.add((k, c))
         return frozenset(out)
 
-    def _add_hooks(self, out: BodyFacts, card: str) -> None:
+    def _add_hooks(self, out: BodyFacts, card: str, paid: bool = False, chance: bool = False) -> None:
         h = self.hooks.get(card)
         if h is not None:
-            out.opens |= {OpenSite(w, "any", None) for w in h.own_opens} | h.opens
+            out.opens |= _tagged({OpenSite(w, "any", None) for w in h.own_opens} | h.opens, paid, chance)
             out.state |= h.state
             out.calls |= h.calls
+            out.deltas |= {(r, d, p or paid) for r, d, p in h.deltas}
+            out.resets |= h.resets
 
     def _play_phase(self, out: BodyFacts) -> None:
         use = self.m.role_target("use")
@@ -608,11 +679,15 @@ class Analyzer:
         for h in self.hooks.values():
             out.opens |= {OpenSite(w, "any", None) for w in h.own_opens} | h.opens
             out.state |= h.state
+            out.deltas |= h.deltas
 
     # -- who and what
     def relation(self, e, scope: Scope) -> str:
         if is_name(e, "self"):
             return "self"
+        p = event_path(e)
+        if p is not None and len(p) == 1 and p[0] in scope.event_rel:
+            return scope.event_rel[p[0]]
         if isinstance(e, ast.NameRef):
             if e.text == "target":
                 return scope.target_rel
@@ -635,7 +710,55 @@ class Analyzer:
             return scope.target_rel == "other"
         return False
 
+    def is_paid(self, e, scope: Scope) -> bool:
+        """A card asked from a player's hand: using it spends the card."""
+        if isinstance(e, ast.NameRef):
+            return e.text in scope.paid
+        return isinstance(e, ast.Call) and is_name(e.func, "ask_card")
+
+    def is_random(self, e, scope: Scope) -> bool:
+        """Does a value depend on chance (a card revealed from the pile, a random pick)?"""
+        for n in walk(e):
+            if isinstance(n, ast.NameRef) and n.text in scope.random:
+                return True
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.NameRef):
+                if n.func.text in RANDOM_FUNCS:
+                    return True
+                note = self.m.notes.get(n)
+                if isinstance(note, CallNote) and note.kind == "flow" and self.flows.get(note.target, BodyFacts()).random:
+                    return True
+        return False
+
+    def _skill_arg(self, c: ast.Call) -> str:
+        """The id of the skill a call names as its second argument, or "*" when it is not a constant."""
+        arg = c.args[1].value if len(c.args) > 1 else None
+        sk = self.m.skills.get(arg.text) if isinstance(arg, ast.NameRef) else None
+        return sk.id.text if sk is not None else "*"
+
+    def _new_card(self, e: ast.New, scope: Scope) -> str | None:
+        return next((self.known_card(a.value, scope) for a in e.args if a.name is not None and a.name.text == "card"),
+                    None)
+
+    def card_test(self, c, scope: Scope):
+        """True/False when a conjunct tests a known card's kind or name (`event.card.kind == trick`,
+        `event.card is 杀`), else None."""
+        if not isinstance(c, ast.Compare) or c.op not in ("==", "!=", "is"):
+            return None
+        for a, b in ((c.left, c.right), (c.right, c.left)):
+            if c.op == "is":
+                card, k = self.known_card(a, scope), self.cond.const(b)
+                if card is not None and k is not None and k[0] == "value":
+                    return k == ("value", id(self.m.cards[card]))
+            elif isinstance(a, ast.Attr) and a.name.text == "kind":
+                card, k = self.known_card(a.obj, scope), self.cond.const(b)
+                if card is not None and k is not None:
+                    return (k == ("const", repr(self.m.cards[card].kind))) == (c.op == "==")
+        return None
+
     def known_card(self, e, scope: Scope) -> str | None:
+        if isinstance(e, ast.Attr) and e.name.text == "card":
+            holder = "event" if is_name(e.obj, "event") else e.obj.text if isinstance(e.obj, ast.NameRef) else None
+            return scope.events.get(holder)
         if isinstance(e, ast.NameRef):
             return scope.cards.get(e.text)
         if isinstance(e, ast.Call) and isinstance(e.func, ast.NameRef) and e.args:
@@ -697,11 +820,20 @@ def _neq_self(e) -> bool:
     return False
 
 
+def _tagged(sites, paid: bool, chance: bool) -> set:
+    if not (paid or chance):
+        return set(sites)
+    return {attrs.evolve(s, paid=s.paid or paid, chance=s.chance or chance) for s in sites}
+
+
 def _merge(into: BodyFacts, new: BodyFacts) -> bool:
     before = (len(into.opens), len(into.state), len(into.calls), into.hooks, len(into.writes), len(into.own_opens),
-              len(into.reads), into.escapes)
+              len(into.reads), into.escapes, len(into.deltas), into.random, len(into.resets))
     into.opens |= new.opens
     into.state |= new.state
+    into.deltas |= new.deltas
+    into.resets |= new.resets
+    into.random = into.random or new.random
     into.calls |= new.calls
     into.reads |= new.reads
     into.hooks = into.hooks or new.hooks
@@ -711,7 +843,7 @@ def _merge(into: BodyFacts, new: BodyFacts) -> bool:
     if not into.own_opens:
         into.own_opens = list(new.own_opens)
     after = (len(into.opens), len(into.state), len(into.calls), into.hooks, len(into.writes), len(into.own_opens),
-             len(into.reads), into.escapes)
+             len(into.reads), into.escapes, len(into.deltas), into.random, len(into.resets))
     return before != after
 
 
@@ -739,6 +871,12 @@ class Rule:
     pinned: frozenset = frozenset()  # event fields the `when` needs to be the owner (`event.f == self`)
     limit: object = None
     designer: bool = False
+    guards: tuple = ()  # progress.Guard: conjuncts of the `when` that a loop can use up
+
+    @property
+    def limited(self) -> bool:
+        """Has a use limit: its own `limit`, or once per game as a 限定技/觉醒技."""
+        return self.limit is not None or bool({"limited", "awaken"} & set(getattr(self.decl, "types", ())))
 
     @property
     def name(self) -> str:
@@ -840,13 +978,12 @@ class Facts:
             yield mode
 
     def _pools(self) -> dict[str, set[str]]:
-        """mode id -> hero names it can deal (its `heroes` packages, plus every designer's hero)."""
-        m = self.m
-        out = {}
-        for mode in m.unique(m.modes):
-            pkgs = {n.text for n in mode.heroes} | self.designer_pkgs
-            out[mode.id.text] = {h.name.text for h in m.unique(m.heroes) if m.package_of(h) in pkgs}
-        return out
+        """mode id -> hero names it deals (meetings.pool)."""
+        return {mode.id.text: meetings.pool(self.m, mode, self.designer_pkgs) for mode in self.m.unique(self.m.modes)}
+
+    def holders(self):
+        """(holder kind, declaration) of every skill, card with rules and mode rule."""
+        return self._holders()
 
     def modes_of_hero(self, hero: str) -> list:
         return [mode for mode in self.m.unique(self.m.modes) if hero in self.pools[mode.id.text]]
@@ -854,13 +991,25 @@ class Facts:
     def can_be_lord(self, h) -> bool:
         return not h.never_lord and any(mode.lord is not None for mode in self.modes_of_hero(h.name.text))
 
+    def meeting_modes(self, a: str, b: str, way: str | None = None) -> list:
+        """The modes in which two heroes (by name) meet (in that way, TABLE or SEAT, if given)."""
+        if not self.pools:  # rules without modes: any two heroes can sit at one table
+            return [None] if a != b and way != meetings.SEAT else []
+        return [mode for mode in self.m.unique(self.m.modes)
+                if (ways := meetings.how_they_meet(self, mode, a, b)) and (way is None or way in ways)]
+
     def can_meet(self, a: str, b: str) -> bool:
-        if a == b:
-            return False
-        if not self.pools:
-            return True
-        return any(a in pool and b in pool and _max_players(self.m.modes[mid]) >= 2
-                   for mid, pool in self.pools.items())
+        """At one table, on two seats."""
+        return bool(self.meeting_modes(a, b, meetings.TABLE))
+
+    def share_seat(self, a: str, b: str) -> bool:
+        """As the two heroes of one player (国战)."""
+        return bool(self.meeting_modes(a, b, meetings.SEAT))
+
+    def pair_label(self, x, y) -> str:
+        """"A and B (身份局)": two heroes and the modes they meet in."""
+        modes = [mode.name.text for mode in self.meeting_modes(x.name.text, y.name.text) if mode is not None]
+        return f"{x.name.text} and {y.name.text}" + (f" ({'、'.join(modes)})" if modes else "")
 
     def designer_file(self, span) -> bool:
         return not span.file.startswith("rules/")
@@ -878,7 +1027,7 @@ class Facts:
             r.windows = tuple(m.windows[w.text] for w in f.windows if w.text in m.windows)
             ev = r.windows[0].event.text if r.windows else None
             target_rel = "other" if f.target is not None and _neq_self(f.target.where) else "any"
-            r.body = az.scan([f.cost, f.do], own_event=ev, owner=owner, target_rel=target_rel)
+            r.body = az.scan([f.cost, f.do], own_event=ev, owner=owner, target_rel=target_rel, when=f.when)
         elif isinstance(f, ast.Active):
             target_rel = "other" if f.target is not None and _neq_self(f.target.where) else "any"
             r.body = az.scan([f.cost, f.do], own_event=None, owner=owner, target_rel=target_rel)
@@ -891,6 +1040,7 @@ class Facts:
             r.constraints = self.cond.constraints(f.when, params)
             r.required = frozenset(self.cond.required_fields(f.when))
             r.pinned = frozenset(_pinned(f.when))
+            r.guards = tuple(progress.guards(f.when, m, self.cond.const))
         return r
 
     # -- who can hold two rules at once
@@ -901,7 +1051,8 @@ class Facts:
         if {a.holder, b.holder} & {"mode", "card"}:
             return False
         if a.holder == "hero" and b.holder == "hero":
-            return bool({id(h) for h in a.heroes} & {id(h) for h in b.heroes})
+            return bool({id(h) for h in a.heroes} & {id(h) for h in b.heroes}) or any(
+                self.share_seat(x.name.text, y.name.text) for x in a.heroes for y in b.heroes)
         if "loose" in (a.holder, b.holder):
             return all(self._granted(r) for r in (a, b) if r.holder == "loose")
         if a.holder == "equipment" and b.holder == "equipment":
@@ -934,10 +1085,11 @@ class Facts:
         return None
 
 
-def _pinned(e) -> set[str]:
+def _pinned(e, op: str = "==") -> set[str]:
+    """Event fields the `when` requires to be the owner (`event.f == self`), or with "!=" not the owner."""
     out = set()
     for c in conjuncts(e):
-        if isinstance(c, ast.Compare) and c.op == "==":
+        if isinstance(c, ast.Compare) and c.op == op:
             for a, b in ((c.left, c.right), (c.right, c.left)):
                 p = event_path(a)
                 if p is not None and len(p) == 1 and is_name(b, "self"):
@@ -950,10 +1102,6 @@ def _granted(n) -> Iterator:
         if isinstance(x, ast.Call) and is_name(x.func, "add_skill") and len(x.args) >= 2:
             if isinstance(x.args[1].value, ast.NameRef):
                 yield x.args[1]
-
-
-def _max_players(mode) -> int:
-    return mode.players[1] if mode.players else 12
 
 
 def facts_of(build) -> Facts:

@@ -8,7 +8,10 @@ SGS362: the text states a use limit (出牌阶段限一次, 每阶段限一次, 
 SGS363: the rules give the skill a type that its text does not state.
 
 Only the opening clause of each sentence is read for the timing (up to the first '，'): that is
-where the official wording puts it; later clauses describe the effect (跳过弃牌阶段 …).
+where the official wording puts it; later clauses describe the effect (跳过弃牌阶段 …). The
+clause is read for its meaning, not matched word for word: whatever qualifies the damage between
+受到/造成 and 伤害后 (受到【杀】造成的伤害后, 受到火焰伤害后, 受到其他角色造成的伤害后, 受到一次伤害后)
+still names the after-damage window. SGS361 points at the trigger that fires elsewhere.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from __future__ import annotations
 import re
 
 from .. import ast
+from ..diagnostics import Note
 from .facts import Facts
 from .findings import NO_PRINCIPLE_TEXT
 from .findings import finding as make
@@ -27,7 +31,10 @@ PHASES = {"准备阶段": ("准备阶段", "回合开始阶段"), "判定阶段"
           "出牌阶段": ("出牌阶段",), "弃牌阶段": ("弃牌阶段",), "结束阶段": ("结束阶段", "回合结束阶段")}
 LIMITS = {"出牌阶段限一次": ("phase", 1), "每阶段限一次": ("phase", 1), "每回合限一次": ("turn", 1)}
 TYPES = {"锁定技": "locked", "主公技": "lord", "限定技": "limited", "觉醒技": "awaken"}
-_NORMAL = [(re.compile(r"(受到|造成)(?:\d+|[一二三两]|X)点(?:火焰|雷电)?伤害"), r"\1伤害")]
+# What stands between the verb and 伤害后/时 qualifies the damage (its card, nature, source or amount);
+# 受到 is read first, so the 造成 inside 受到其他角色造成的伤害后 stays part of the qualifier.
+_NORMAL = [(re.compile(r"受到[^，。；：]{0,16}?伤害([后时])"), r"受到伤害\1"),
+           (re.compile(r"造成[^，。；：]{0,16}?伤害([后时])"), r"造成伤害\1")]
 
 
 def _sentences(text: str) -> list[str]:
@@ -77,12 +84,15 @@ def _uses_phase(facts: Facts, decl, phase: str, names: tuple) -> bool:
     return False
 
 
-def _has_limit(decl, scope: str, n: int) -> bool:
+def _has_limit(facts: Facts, decl, scope: str, n: int) -> bool:
+    """A `limit n per scope`, or a counter of the skill's own with that scope that a `when` reads (the way
+    to share one use between facets)."""
     for f in decl.facets:
         lim = getattr(f, "limit", None)
         if lim is not None and lim.scope == scope and isinstance(lim.count, ast.IntLit) and lim.count.value == n:
             return True
-    return False
+    own = {f"mark:{c.id.text}" for c in getattr(decl, "counters", ()) if c.scope == scope}
+    return any(own & facts.az.state_reads(f.when) for f in decl.facets if getattr(f, "when", None) is not None)
 
 
 def _has_type(decl, t: str) -> bool:
@@ -114,13 +124,16 @@ def check(facts: Facts) -> list:
                 if any(n in head for n in names) and not any(x in head for x in EXACT) \
                         and not _uses_phase(facts, d, phase, names) and phase not in missing:
                     missing.append(phase)
+        at = next((f.span for f in d.facets if isinstance(f, ast.Trigger)), None) or \
+            next((f.span for f in _facets(d)), d.span)
         for t in missing:
             fired = "、".join(windows) if windows else "no window"
             out.append(make("SGS361", f"the text of {what} {d.name.text} names {t}, but its rules fire at {fired}",
-                            d.span, "the text is what players read: a rule that fires at another timing than the "
-                            "text says plays differently from the card on the table", NO_PRINCIPLE_TEXT))
+                            at, "the text is what players read: a rule that fires at another timing than the "
+                            "text says plays differently from the card on the table", NO_PRINCIPLE_TEXT,
+                            notes=[Note(d.span, f"the text is that of {what} {d.name.text}")]))
         for phrase, (scope, n) in LIMITS.items():
-            if phrase in text and not _has_limit(d, scope, n):
+            if phrase in text and not _has_limit(facts, d, scope, n):
                 out.append(make("SGS362", f"the text of {what} {d.name.text} says {phrase}, but no rule of it has "
                                 f"`limit {n} per {scope}`", d.span,
                                 "without the limit the skill can be used again and again", NO_PRINCIPLE_TEXT))

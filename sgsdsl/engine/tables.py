@@ -232,6 +232,7 @@ class HeroDef:
     never_lord: bool
     text: str
     loc: str
+    modes: tuple[str, ...] = ()  # dealt only in these modes (empty: in every mode)
 
 
 @table
@@ -265,6 +266,8 @@ class ModeDef:
     rules: tuple[SkillDef, ...]
     text: str
     loc: str
+    heroes: tuple[str, ...] = ()  # single heroes the pool deals besides its packages'
+    hero_except: tuple[str, ...] = ()  # heroes kept out of the pool
 
 
 @table
