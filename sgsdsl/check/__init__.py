@@ -72,6 +72,10 @@ CATALOGUE: dict[str, tuple[str, str]] = {
                "The official text states a use limit or a type (出牌阶段限一次, 锁定技, 主公技 …) that the rules "
                "do not have."),
     "SGS363": ("type-not-in-text", "The rules give a skill a type (locked, lord …) that its text does not state."),
+    "SGS364": ("text-others-unused",
+               "The official text says 其他角色 (其他蜀势力角色 …), but no rule of the skill keeps its owner out."),
+    "SGS365": ("limit-not-in-text",
+               "A rule has `limit 1 per phase` or `per turn` that the official text does not state."),
     "SGS381": ("pair-order-dependent", "Family 1 (SGS301/SGS302) across two heroes that can meet."),
     "SGS382": ("pair-competing-replacements", "Family 2 (SGS311–SGS313) across two heroes that can meet."),
     "SGS383": ("pair-trigger-loop", "Family 3 (SGS321) across two heroes that can meet."),

@@ -261,8 +261,11 @@ class Conditions:
         return None
 
     def contradictory(self, e) -> bool:
-        """Two conjuncts that pin one path to different constants."""
+        """Two conjuncts that pin one path to different constants, or one that pins a value to `none`
+        and another that reads an attribute of it (`event.card == none and event.card.zone == …`)."""
         seen: dict = {}
+        if _none_then_read(conjuncts(e)):
+            return True
         for c in conjuncts(e):
             got = self._alternatives(c, ())
             if got is None:
@@ -288,6 +291,26 @@ class Conditions:
             if (e.op == "<" and b.value <= 0) or (e.op == "<=" and b.value < 0):
                 return False
         return None
+
+
+def _value_key(e):
+    """A key for an event path or a local, or None."""
+    p = event_path(e)
+    if p is not None:
+        return ("event",) + p
+    return ("local", e.text) if isinstance(e, ast.NameRef) else None
+
+
+def _none_then_read(cs: list) -> bool:
+    nones = set()
+    for c in cs:
+        if isinstance(c, ast.Compare) and c.op == "==":
+            for a, b in ((c.left, c.right), (c.right, c.left)):
+                if is_name(b, "none") and _value_key(a) is not None:
+                    nones.add(_value_key(a))
+    if not nones:
+        return False
+    return any(isinstance(n, ast.Attr) and _value_key(n.obj) in nones for c in cs for n in walk(c))
 
 
 def _flip(op: str) -> str:
