@@ -36,7 +36,7 @@ from pathlib import Path
 
 from sgsdsl import ast, compiler
 from sgsdsl.check import run_checks
-from sgsdsl.check.facts import walk
+from sgsdsl.check.tree import walk
 from sgsdsl.diagnostics import CompileError
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -19,9 +19,10 @@ from collections import Counter
 
 from .. import ast
 from ..diagnostics import Note
-from .facts import Facts, walk
+from .facts import Facts
 from .findings import NO_PRINCIPLE_DATA
 from .findings import finding as make
+from .tree import walk
 
 RANKS = {1: "A", 11: "J", 12: "Q", 13: "K"}
 

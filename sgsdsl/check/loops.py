@@ -19,9 +19,10 @@ import attrs
 
 from .. import ast
 from . import progress
-from .facts import Facts, OpenSite, Rule, children, walk
+from .facts import Facts, OpenSite, Rule
 from .findings import INSERTED, note, who
 from .findings import finding as make
+from .tree import children, walk
 
 MAX_CYCLE = 4
 
@@ -296,10 +297,11 @@ def endless_whiles(facts: Facts) -> list:
         if id(block) in seen:
             continue
         seen.add(id(block))
-        locals_ = {n.name.text for n in walk(block) if isinstance(n, ast.Let)}
-        for n in walk(block):
-            if isinstance(n, ast.While) and _never_changes(n.test, n.body, facts, locals_) \
-                    and not _exits(n.body, facts):
+        nodes = list(walk(block))
+        whiles = [n for n in nodes if isinstance(n, ast.While)]
+        locals_ = {n.name.text for n in nodes if isinstance(n, ast.Let)} if whiles else set()
+        for n in whiles:
+            if _never_changes(n.test, n.body, facts, locals_) and not _exits(n.body, facts):
                 out.append(make(
                     "SGS323", f"the `while` in {label} never ends: its test never turns false and its body has "
                     "no `break` or `stop`", n.span,

@@ -18,9 +18,10 @@ from __future__ import annotations
 import attrs
 
 from .. import ast
-from .facts import Facts, Rule, same_expr
+from .facts import Facts, Rule
 from .findings import CONTINUOUS, meeting, note, ordered, principle_at_window, source, who
 from .findings import finding as make
+from .tree import same_expr
 
 
 def _co_apply(facts: Facts, a: Rule, b: Rule):

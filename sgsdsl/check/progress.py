@@ -28,6 +28,7 @@ from __future__ import annotations
 import attrs
 
 from .. import ast
+from .tree import conjuncts, event_path, walk
 
 UP, DOWN = "+", "-"
 BOTH = frozenset({UP, DOWN})
@@ -70,7 +71,6 @@ def sign(e) -> frozenset:
 
 
 def _reads_event_card(e) -> bool:
-    from .facts import event_path, walk
 
     return any((p := event_path(n)) is not None and p[0] in ("card", "cards") for n in walk(e))
 
@@ -124,7 +124,6 @@ def assign_deltas(mark: str, op: str, value, const) -> set[tuple[str, str]]:
 def _resource(e, m) -> tuple[str, bool] | None:
     """The resource an expression counts, and whether it counts it inverted (lost_hp)."""
     from ..typecheck import AttrNote
-    from .facts import walk
 
     if isinstance(e, ast.Attr):
         note = m.notes.get(e)
@@ -153,7 +152,6 @@ _FLIP = {"<": ">", ">": "<", "<=": ">=", ">=": "<=", "==": "==", "!=": "!="}
 
 
 def guards(e, m, const) -> list[Guard]:
-    from .facts import conjuncts, event_path
 
     out = []
     for c in conjuncts(e):

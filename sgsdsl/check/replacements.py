@@ -12,9 +12,10 @@ skip: still a finding, since the order then picks which effect happens.
 
 from __future__ import annotations
 
-from .facts import Facts, Rule, same_expr
+from .facts import Facts, Rule
 from .findings import finding as make
 from .findings import meeting, note, ordered, principle_at_window, source, who
+from .tree import same_expr
 
 
 def _does_more(r: Rule, field: str) -> bool:

@@ -21,7 +21,8 @@ import re
 from pathlib import Path
 
 from .. import ast
-from .facts import Facts, Rule, walk
+from .facts import Facts, Rule
+from .tree import walk
 
 # event type -> (template, card it uses)
 TEMPLATES = {

@@ -20,9 +20,10 @@ import re
 
 from .. import ast
 from ..diagnostics import Note
-from .facts import Facts, conjuncts, is_name, walk
+from .facts import Facts
 from .findings import NO_PRINCIPLE_TEXT
 from .findings import finding as make
+from .tree import conjuncts, is_name, walk
 
 # Timings named verbatim by a window.
 EXACT = ("受到伤害后", "受到伤害时", "造成伤害后", "造成伤害时", "判定牌生效前", "判定牌生效后",

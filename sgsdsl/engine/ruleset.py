@@ -108,7 +108,7 @@ class Ruleset:
     def hero_pool(self, mode) -> list[str]:
         """The mode's heroes (its packages' and those it names, less those it keeps out), plus every hero of a
         designer's files (that is what they want to see played); a hero with `modes` only in those modes.
-        check/facts.py computes the same pool from the syntax tree."""
+        check/meetings.py computes the same pool from the syntax tree."""
         pool = [h for pkg in mode.hero_packages for h in self.package_heroes.get(pkg, ())] + list(mode.heroes)
         pool += [h for pkg in self.designer for h in self.package_heroes.get(pkg, ())]
         pool = [h for h in dict.fromkeys(pool) if h not in mode.hero_except and h in self.heroes]
