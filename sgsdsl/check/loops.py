@@ -88,8 +88,10 @@ def graph(facts: Facts) -> dict:
     for a in triggers:
         seen = set()
         # unconditional openings first: an edge is as strong as the weakest way to take it
-        for site in sorted(a.body.opens, key=lambda s: (s.paid, s.chance, s.window, s.rel, sorted(s.fields or ()),
-                                                         sorted(map(str, s.values)))):
+        # `open W with event` reopens a window on the trigger's own event: any field may be set
+        sites = a.body.opens | {OpenSite(w, "any", None) for w in a.body.own_opens}
+        for site in sorted(sites, key=lambda s: (s.paid, s.chance, s.window, s.rel, sorted(s.fields or ()),
+                                                 sorted(map(str, s.values)))):
             for b in facts.by_window.get(site.window, ()):
                 if b.kind != "trigger" or id(b) in seen:
                     continue
