@@ -56,7 +56,17 @@ def _shipped_lines(text: str) -> str:
     return re.sub(r"(rules/[\w/]+\.sgs):\d+:\d+", r"\1:L:C", text)
 
 
+_findings: dict = {}
+
+
 def findings_of(path: Path) -> tuple[list, str]:
+    """A corpus file's diagnostics and their text (computed once per file for the module)."""
+    if path not in _findings:
+        _findings[path] = _findings_of(path)
+    return _findings[path]
+
+
+def _findings_of(path: Path) -> tuple[list, str]:
     b = _build(path)
     if b.errors:
         diags = explain(b, b.errors)
@@ -247,3 +257,21 @@ def test_scenario_orders_side_by_side(tmp_path):
     assert r.exit_code == 1  # SGS381 is a warning
     texts = "".join(f.read_text(encoding="utf-8") for f in sorted((tmp_path / "p").glob("*.sgs")))
     assert "expect 手牌上限(囤积) == 6" in texts and "expect 手牌上限(囤积) == 2" in texts
+
+
+def test_mutation_harness_finds_sites_of_every_class():
+    """bench/mutations.py (run by hand: it takes a minute) sees where each mistake can be made."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("mutations", ROOT / "bench" / "mutations.py")
+    mutations = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mutations)
+    b = _build()
+    sites = mutations.Sites(b)
+    for cls in mutations.CLASSES:
+        assert sites.out[cls], cls
+        for file, a, z, new, what in sites.out[cls][:20]:
+            old = b.sources.texts[file][a:z]
+            assert old != new and (old or new), what
+    flips = {(b.sources.texts[f][a:z], new) for f, a, z, new, _ in sites.out["flipped-comparison"]}
+    assert flips <= set(mutations.FLIP.items())
