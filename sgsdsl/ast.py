@@ -485,6 +485,7 @@ class HeroDecl(Decl):
     pairs: tuple[Name, ...]
     never_lord: bool
     texts: tuple[str, ...]
+    modes: tuple[Name, ...] = ()  # `modes M, …`: dealt only in these modes (empty: every mode)
 
 
 @node
@@ -501,6 +502,24 @@ class DeckDecl(Decl):
     id: Name
     title: str | None
     entries: tuple[DeckEntry, ...]
+    edition: Name | None = None  # `edition E`: must hold exactly the cards of edition E
+
+
+@node
+class EditionRow:
+    card: Name
+    cards: tuple[tuple[str, int, Span], ...]  # (suit, rank, span) of every copy
+    span: Span
+
+
+@node
+class EditionDecl(Decl):
+    """A published card list (by card name): the reference a deck declared as this edition is checked against."""
+
+    name: Name
+    id: Name
+    title: str | None
+    rows: tuple[EditionRow, ...]
 
 
 @node
@@ -532,6 +551,7 @@ class ModeDecl(Decl):
     wins: tuple[Win, ...]
     rules: tuple[SkillDecl, ...]
     deck_size: int | None = None  # `deck 标准版 104`: the total the decks must add up to
+    hero_except: tuple[Name, ...] = ()  # `heroes standard except 华佗`: kept out of the pool
 
 
 @node

@@ -101,7 +101,7 @@ def check(paths, fmt: str, select: str, ignore: str, scenario_dir: str | None) -
 
     files = _paths(paths)
     b, diags = diagnose(files, _codes("--select", select), _codes("--ignore", ignore))
-    live = [d for d in diags if d.acknowledged is None]
+    live = [d for d in diags if d.acknowledged is None and d.severity != "note"]  # notes never fail
     if scenario_dir is not None and not b.errors:
         from .check.scenario import write
 
@@ -115,17 +115,21 @@ def check(paths, fmt: str, select: str, ignore: str, scenario_dir: str | None) -
         click.echo(json.dumps({"diagnostics": [d.to_json() for d in diags],
                                "errors": sum(d.severity == "error" for d in live),
                                "warnings": sum(d.severity == "warning" for d in live),
+                               "notes": sum(d.severity == "note" and d.acknowledged is None for d in diags),
                                "acknowledged": sum(d.acknowledged is not None for d in diags)},
                               ensure_ascii=False, indent=2))
     elif diags:
         click.echo(render_all(diags, b.sources), err=True)
+    notes = sum(d.severity == "note" and d.acknowledged is None for d in diags)
+    acknowledged = sum(d.acknowledged is not None for d in diags)
+    extra = ", ".join(x for x in (f"{notes} note(s)" if notes else "",
+                                  f"{acknowledged} acknowledged" if acknowledged else "") if x)
     if live:
         if fmt == "text":
-            click.echo(f"{len(live)} problem(s)" + (f", {len(diags) - len(live)} acknowledged"
-                                                   if len(diags) > len(live) else ""), err=True)
+            click.echo(f"{len(live)} problem(s)" + (f", {extra}" if extra else ""), err=True)
         sys.exit(1)
     if fmt == "text":
-        click.echo("no problems" + (f" ({len(diags)} acknowledged)" if diags else ""))
+        click.echo("no problems" + (f" ({extra})" if extra else ""))
 
 
 @main.command(epilog=EXIT_HELP)

@@ -382,7 +382,8 @@ class ModuleWriter:
                 self.tables["heroes"].append(
                     f"T.HeroDef(id={d.id.text!r}, name={d.name.text!r}, kingdom={kingdom!r}, "
                     f"hp_halves={d.hp_halves!r}, gender={gender!r}, skills={skills!r}, pairs={pairs!r}, "
-                    f"never_lord={d.never_lord!r}, text={' '.join(d.texts)!r}, loc={L!r})")
+                    f"never_lord={d.never_lord!r}, text={' '.join(d.texts)!r}, loc={L!r}"
+                    + (f", modes={tuple(self.m.modes[n.text].id.text for n in d.modes)!r})" if d.modes else ")"))
             case ast.SkillDecl():
                 self.tables["skills"].append(self.skill(d, owner=True))
                 for c in d.counters:
@@ -614,11 +615,15 @@ class ModuleWriter:
         players = d.players or (2, 12)
         rtuple = "(" + "".join(f"\n        {r}," for r in rules) + "\n    )" if rules else "()"
         wtuple = "(" + "".join(f"\n        {w}," for w in wins) + "\n    )" if wins else "()"
+        packages = tuple(n.text for n in d.heroes if n.text in self.m.packages)
+        heroes = tuple(self.m.heroes[n.text].id.text for n in d.heroes if n.text not in self.m.packages)
+        kept_out = tuple(self.m.heroes[n.text].id.text for n in d.hero_except)
+        pool = "".join(f"\n    {k}={v!r}," for k, v in (("heroes", heroes), ("hero_except", kept_out)) if v)
         self.tables["modes"].append(
             f"T.ModeDef(\n    id={mid!r}, name={d.name.text!r}, title={d.title!r}, players={players!r},\n"
-            f"    table={table!r},\n    decks={decks!r}, hero_packages={tuple(n.text for n in d.heroes)!r}, "
+            f"    table={table!r},\n    decks={decks!r}, hero_packages={packages!r}, "
             f"lord={lord!r},\n    setup={setup},\n    wins={wtuple},\n    rules={rtuple},\n"
-            f"    text={' '.join(d.texts)!r},\n    loc={L!r},\n)")
+            f"    text={' '.join(d.texts)!r},\n    loc={L!r},{pool}\n)")
 
     def test(self, t: ast.TestDecl) -> None:
         # Named after their skill, or their file, so adding a test renames no other test's functions.

@@ -60,6 +60,7 @@ class Model:
     g_decks: dict[str, ast.DeckDecl] = attrs.Factory(dict)
     g_modes: dict[str, ast.ModeDecl] = attrs.Factory(dict)
     binds: dict[str, ast.BindDecl] = attrs.Factory(dict)
+    editions: dict[str, ast.EditionDecl] = attrs.Factory(dict)  # name and id -> published card list
     tests: list[ast.TestDecl] = attrs.Factory(list)
     hints: list[ast.HintDecl] = attrs.Factory(list)
     owner: dict[int, str] = attrs.Factory(dict)  # id(decl) -> package

@@ -290,6 +290,9 @@ class _Builder(Transformer):
     def hero_never_lord(self, c):
         return ("never_lord", True)
 
+    def hero_modes(self, c):
+        return ("modes", c[0])
+
     def name_list(self, c):
         return tuple(self.nm(t) for t in c)
 
@@ -434,9 +437,22 @@ class _Builder(Transformer):
     # -- decks and modes
     @v_args(meta=True)
     def deck_decl(self, meta, c):
-        name, ident, title, *entries = c
+        name, ident, title, edition, *entries = c
         return ast.DeckDecl(name=self.nm(name), id=self.nm(ident), title=self.s(title) if title else None,
-                            entries=tuple(e for e in entries if isinstance(e, ast.DeckEntry)), span=self.sp(meta))
+                            entries=tuple(e for e in entries if isinstance(e, ast.DeckEntry)), span=self.sp(meta),
+                            edition=self.nm(edition) if edition is not None else None)
+
+    @v_args(meta=True)
+    def edition_decl(self, meta, c):
+        name, ident, title, *rows = c
+        return ast.EditionDecl(name=self.nm(name), id=self.nm(ident), title=self.s(title) if title else None,
+                               rows=tuple(rows), span=self.sp(meta))
+
+    @v_args(meta=True)
+    def edition_row(self, meta, c):
+        card, *srs = c
+        cards = tuple((str(t)[0], parse_rank(str(t)[1:]), _tok_span(self.path, t)) for t in srs)
+        return ast.EditionRow(card=self.nm(card), cards=cards, span=self.sp(meta))
 
     @v_args(meta=True)
     def deck_entry(self, meta, c):
@@ -450,6 +466,8 @@ class _Builder(Transformer):
         for key, val in items:
             if key == "decks":
                 d["decks"], d["deck_size"] = val
+            elif key == "heroes":
+                d["heroes"], d["hero_except"] = val
             elif key == "table":
                 d[key].extend(val)
             elif isinstance(d[key], list):
@@ -473,7 +491,7 @@ class _Builder(Transformer):
         return ("decks", (c[0], int(c[1]) if c[1] is not None else None))
 
     def mode_heroes(self, c):
-        return ("heroes", c[0])
+        return ("heroes", (c[0], c[1] or ()))
 
     def mode_lord(self, c):
         return ("lord", self.nm(c[0]))

@@ -24,6 +24,7 @@ class Resolver:
         self._callables: dict[str, ast.Name] = {}
         self._windows: dict[str, ast.Name] = {}
         self._types: dict[str, ast.Name] = {}
+        self._editions: dict[str, ast.Name] = {}
 
     def err(self, code: str, msg: str, span, help=None, notes=()):
         self.diags.append(Diagnostic(code, msg, span, help=help, notes=tuple(notes)))
@@ -151,6 +152,10 @@ class Resolver:
             case ast.DeckDecl():
                 self.named(d, d.name, d.id, "deck", "deck", pkg, "a deck")
                 m.decks[d.name.text] = m.decks[d.id.text] = d
+            case ast.EditionDecl():
+                self.check_id(d.id, "an edition")
+                for n in {d.name.text: d.name, d.id.text: d.id}.values():
+                    self._claim(m.editions, self._editions, n.text, n, d, "edition")
             case ast.ModeDecl():
                 self.named(d, d.name, d.id, "mode", "mode", pkg, "a mode")
                 m.modes[d.name.text] = m.modes[d.id.text] = d

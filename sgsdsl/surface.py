@@ -262,6 +262,8 @@ FUNCS: dict[str, Func] = {
                     "获得技能 (until 本阶段/本回合: lost when that phase or turn ends)"),
     "remove_skill": _p("p: player, s: skill", "none", "remove_skill", "失去技能"),
     "remove_all_skills": _p("p: player", "none", "remove_all_skills", "失去所有技能 (not those of equipment)"),
+    "reset_limit": _p("p: player, s: skill", "none", "reset_limit",
+                      "重置技能的使用次数: p may use s again (its `limit` counts, or a 限定技/觉醒技's one use)"),
     "skip": _p("ph: phase", "none", "skip", "跳过本回合的一个阶段"),
     "extra_phase": _p("ph: phase", "none", "extra_phase",
                       "执行一个额外的阶段 (the turn flow's own phase: its windows and log label)"),

@@ -904,6 +904,8 @@ class DeclChecker(Checker):
                 self.skill(d, owner=True)
             case ast.DeckDecl():
                 self.deck(d)
+            case ast.EditionDecl():
+                self.edition(d)
             case ast.ModeDecl():
                 self.mode(d)
             case ast.HintDecl():
@@ -949,6 +951,8 @@ class DeclChecker(Checker):
             self.value_of(s, "skill", "skill", "SGS106")
         for p in d.pairs:
             self.value_of(p, "hero", "hero", "SGS112")
+        for n in d.modes:
+            self.value_of(n, "mode", "mode")
 
     def skill_env(self, owner: bool, **kw) -> Env:
         return self.env(self_type="player" if owner else None, **kw)
@@ -1100,14 +1104,27 @@ class DeclChecker(Checker):
 
     def deck(self, d: ast.DeckDecl) -> None:
         for e in d.entries:
-            sym = self.m.values.get(e.card.text)
-            if sym is None or sym.kind != "card":
-                self.err("SGS105", f"unknown card '{e.card.text}'", e.card.span,
-                         help=suggest(e.card.text, [k for k, v in self.m.values.items() if v.kind == "card"]))
-            else:
-                self.visible(sym.decl, e.card.span, f"card '{e.card.text}'")
+            self.card_name(e.card)
             if not 1 <= e.rank <= 13:
                 self.err("SGS209", f"rank {e.rank} does not exist", e.span, help="ranks run A, 2–10, J, Q, K")
+        if d.edition is not None and d.edition.text not in self.m.editions:
+            self.err("SGS101", f"unknown edition '{d.edition.text}'", d.edition.span,
+                     help=suggest(d.edition.text, self.m.editions) or "declare it with `edition NAME id { 杀: ♠7 … }`")
+
+    def card_name(self, n: ast.Name) -> None:
+        sym = self.m.values.get(n.text)
+        if sym is None or sym.kind != "card":
+            self.err("SGS105", f"unknown card '{n.text}'", n.span,
+                     help=suggest(n.text, [k for k, v in self.m.values.items() if v.kind == "card"]))
+        else:
+            self.visible(sym.decl, n.span, f"card '{n.text}'")
+
+    def edition(self, d: ast.EditionDecl) -> None:
+        for row in d.rows:
+            self.card_name(row.card)
+            for _, rank, span in row.cards:
+                if not 1 <= rank <= 13:
+                    self.err("SGS209", f"rank {rank} does not exist", span, help="ranks run A, 2–10, J, Q, K")
 
     def mode(self, d: ast.ModeDecl) -> None:
         ident = self.m.enums.get("identity")
@@ -1128,9 +1145,15 @@ class DeclChecker(Checker):
             if sym is None or sym.kind != "deck":
                 self.err("SGS101", f"unknown deck '{n.text}'", n.span,
                          help=suggest(n.text, [k for k, v in self.m.values.items() if v.kind == "deck"]))
-        for n in d.heroes:
+        for n in d.heroes:  # packages, or single heroes
             if n.text not in self.m.packages:
-                self.err("SGS110", f"no rules package named '{n.text}'", n.span, help=suggest(n.text, self.m.packages))
+                sym = self.m.values.get(n.text)
+                if sym is None or sym.kind != "hero":
+                    heroes = [k for k, v in self.m.values.items() if v.kind == "hero"]
+                    self.err("SGS110", f"no rules package or hero named '{n.text}'", n.span,
+                             help=suggest(n.text, list(self.m.packages) + heroes))
+        for n in d.hero_except:
+            self.value_of(n, "hero", "hero", "SGS112")
         if d.lord is not None:
             self.value_of(d.lord, "identity", "identity")
         if d.setup is not None:

@@ -6,8 +6,11 @@ SGS352: the same entry (suit, rank and card) twice in a deck that repeats no oth
 SGS353: the decks of a mode do not add up to the total its `deck … N` clause declares.
 SGS354: an identity table that does not fit the mode: a player count in `players` without a
 row, a row outside it, two rows for one count, or a row without exactly one `lord`.
-SGS355: a hero that a mode names but cannot deal (not in the packages of its `heroes`), or a
-mode whose hero pool is empty.
+SGS355: a hero that a mode names but cannot deal (not in its `heroes` pool), or a mode whose
+hero pool is empty.
+SGS356: a deck declared `edition E` that does not hold, card by card, what edition E lists (a
+same-size misprint too: one ♠A card in place of another).
+SGS357: two decks that a mode combines that list the same entry (suit, rank and card).
 """
 
 from __future__ import annotations
@@ -16,9 +19,10 @@ from collections import Counter
 
 from .. import ast
 from ..diagnostics import Note
-from .facts import Facts, walk
+from .facts import Facts
 from .findings import NO_PRINCIPLE_DATA
 from .findings import finding as make
+from .tree import walk
 
 RANKS = {1: "A", 11: "J", 12: "Q", 13: "K"}
 
@@ -139,5 +143,74 @@ def _heroes(facts: Facts, mode) -> list:
     return out
 
 
+def _card(facts: Facts, name: str) -> str:
+    c = facts.m.cards.get(name)
+    return c.name.text if c is not None else name
+
+
+def _many(entries: list) -> str:
+    """杀、闪×2: the cards of one suit and rank, or 'nothing'."""
+    n = Counter(c for c, _ in entries)
+    return "、".join(f"{c}×{k}" if k > 1 else c for c, k in n.items()) or "nothing"
+
+
+def _editions(facts: Facts) -> list:
+    """SGS356: per suit and rank, what the deck holds against what its edition lists."""
+    m = facts.m
+    out = []
+    for d in m.unique(m.decks):
+        ed = m.editions.get(d.edition.text) if d.edition is not None else None
+        if ed is None:
+            continue
+        have: dict = {}
+        for e in d.entries:
+            have.setdefault((e.suit, e.rank), []).append((_card(facts, e.card.text), e.span))
+        want: dict = {}
+        for row in ed.rows:
+            for suit, rank, span in row.cards:
+                want.setdefault((suit, rank), []).append((_card(facts, row.card.text), span))
+        for key in sorted(set(have) | set(want), key=lambda k: ("♠♥♣♦".index(k[0]), k[1])):
+            got, ref = have.get(key, []), want.get(key, [])
+            extra = list((Counter(c for c, _ in got) - Counter(c for c, _ in ref)).elements())
+            missing = list((Counter(c for c, _ in ref) - Counter(c for c, _ in got)).elements())
+            if not extra and not missing:
+                continue
+            sr = _sr(*key)
+            what = f"{sr} {_many(got)} where {ed.name.text} lists {sr} {_many(ref)}"
+            at = next((sp for c, sp in got if c in extra), got[0][1] if got else d.span)
+            notes = [Note(sp, f"{ed.name.text} lists {sr} {c} here") for c, sp in ref if c in missing]
+            out.append(make("SGS356", f"deck {d.name.text} holds {what}", at,
+                            f"deck {d.name.text} is declared as edition {ed.name.text}: a card under the wrong suit "
+                            "or rank changes judgments (♠2~9, ♥ …) and every draw", NO_PRINCIPLE_DATA,
+                            notes=[Note(d.edition.span, f"declared as {ed.name.text} here"), *notes]))
+    return out
+
+
+def _overlaps(facts: Facts) -> list:
+    """SGS357: the same entry in two decks that one mode combines."""
+    m = facts.m
+    out = []
+    for mode in m.unique(m.modes):
+        seen: dict = {}
+        for n in mode.decks:
+            d = m.decks.get(n.text)
+            if d is None or id(d) in {id(x) for x, _ in seen.values()}:
+                continue
+            for e in d.entries:
+                key = (e.suit, e.rank, _card(facts, e.card.text))
+                first = seen.get(key)
+                if first is not None and first[0] is not d:
+                    out.append(make(
+                        "SGS357", f"mode {mode.name.text} combines decks {first[0].name.text} and {d.name.text}, "
+                        f"which both list {_sr(e.suit, e.rank)} {key[2]}", e.span,
+                        "an expansion adds cards the base deck lacks: the same card in both is printed twice in the "
+                        "combined deck", NO_PRINCIPLE_DATA, notes=[Note(first[1], f"deck {first[0].name.text} lists it "
+                                                                   "here"), Note(n.span, f"{mode.name.text} adds "
+                                                                                 f"{d.name.text} here")]))
+                elif first is None:
+                    seen[key] = (d, e.span)
+    return out
+
+
 def check(facts: Facts) -> list:
-    return _decks(facts) + _modes(facts)
+    return _decks(facts) + _editions(facts) + _modes(facts) + _overlaps(facts)

@@ -1,6 +1,8 @@
 """Family 4: dead rules.
 
 SGS331: a trigger whose windows no flow of the modes it can appear in ever opens.
+SGS335: a hero's trigger that fires in some of the modes that deal the hero, but not in another:
+in that mode the hero is dealt with a skill that can never fire.
 SGS332: a window that is declared and never opened by anything.
 SGS333: a `when` that can never hold (constant false, or two conjuncts that contradict).
 SGS334: a lord skill (主公技) on a hero who can never be the lord.
@@ -95,6 +97,23 @@ def modes_of_rule(facts: Facts, r) -> list:
     return []
 
 
+def _dead_in_modes(facts: Facts, r, dead: list, names: str, window_notes: list) -> list:
+    """SGS335: one finding per mode that deals the rule's hero where the rule never fires."""
+    out = []
+    for mode in dead:
+        heroes = [h.name.text for h in r.heroes if h.name.text in facts.pools.get(mode.id.text, ())]
+        lives = [x.name.text for x in modes_of_rule(facts, r) if x not in dead]
+        dealt = f"{'、'.join(heroes)} is dealt in {mode.name.text}" if heroes else f"{mode.name.text} deals it"
+        out.append(make(
+            "SGS335", f"{r.label()} never fires in {mode.name.text}: no flow of it opens {names}, though "
+            f"{dealt}", r.span,
+            f"the skill works in {'、'.join(lives)} only: keep the hero out of {mode.name.text} (`modes …` on the "
+            f"hero, or `except` in the mode's `heroes`), or give the skill a timing that {mode.name.text} has",
+            NO_PRINCIPLE_DEAD, notes=[Note(mode.span, f"mode {mode.name.text} is declared here"), *window_notes],
+            rules=(r,)))
+    return out
+
+
 def check(facts: Facts) -> list:
     m = facts.m
     out = []
@@ -102,17 +121,19 @@ def check(facts: Facts) -> list:
     for r in facts.rules:
         if r.kind == "trigger" and r.windows:
             modes = modes_of_rule(facts, r)
-            if modes:
-                reach = set().union(*(mode_reach(facts, mode) for mode in modes))
-                where = "no flow of " + "、".join(mode.name.text for mode in modes) + " opens"
-            else:
-                reach, where = everywhere, "nothing in the rules opens"
-            if not any(w.id.text in reach for w in r.windows):
-                names = "、".join(w.name.text for w in r.windows)
-                out.append(make("SGS331", f"{r.label()} fires at {names}, which {where}", r.span,
-                                "a skill whose timing never comes never fires: the hero plays without it",
-                                NO_PRINCIPLE_DEAD, notes=[Note(w.span, f"window {w.name.text} is declared here")
-                                                          for w in r.windows], rules=(r,)))
+            names = "、".join(w.name.text for w in r.windows)
+            window_notes = [Note(w.span, f"window {w.name.text} is declared here") for w in r.windows]
+            dead = [mode for mode in modes if not any(w.id.text in mode_reach(facts, mode) for w in r.windows)]
+            if modes and len(dead) < len(modes):
+                out.extend(_dead_in_modes(facts, r, dead, names, window_notes))
+                dead = None
+            if dead is not None:
+                reach, where = (set(), "no flow of " + "、".join(mode.name.text for mode in modes) + " opens") \
+                    if modes else (everywhere, "nothing in the rules opens")
+                if not any(w.id.text in reach for w in r.windows):
+                    out.append(make("SGS331", f"{r.label()} fires at {names}, which {where}", r.span,
+                                    "a skill whose timing never comes never fires: the hero plays without it",
+                                    NO_PRINCIPLE_DEAD, notes=window_notes, rules=(r,)))
         if r.when is not None and facts.cond.truth(r.when) is False:
             out.append(make("SGS333", f"the `when` of {r.label()} can never hold", r.when.span,
                             "a condition that is always false turns the rule off for good: a typo, or two "

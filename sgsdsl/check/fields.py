@@ -18,9 +18,10 @@ import attrs
 
 from .. import ast
 from ..diagnostics import Diagnostic, Note
-from .facts import Facts, event_path, is_name, walk
+from .facts import Facts
 from .findings import finding as make
 from .findings import together
+from .tree import event_path, is_name, walk
 
 ALL = "*"  # the event escapes: anything may read it later
 

@@ -8,7 +8,7 @@ import attrs
 from ..diagnostics import Diagnostic, Note
 from .facts import Facts, Rule
 
-SEVERITY = "warning"
+WARNING, NOTE = "warning", "note"  # a note is settled by seed 001 and does not fail the check
 
 # The settlement principles of seed 001 (2012新版三國殺游戲流程詳解, §2(1)).
 INSERTED = "① (inserted events settle first)"
@@ -28,10 +28,10 @@ class Finding(Diagnostic):
 
 
 def finding(code: str, message: str, span, why: str, principle: str, notes=(), rules=(), window=None,
-            heroes=(), **extra) -> Finding:
+            heroes=(), severity: str = WARNING, **extra) -> Finding:
     from . import CATALOGUE
 
-    return Finding(code=code, message=message, span=span, help=why, severity=SEVERITY, notes=tuple(notes),
+    return Finding(code=code, message=message, span=span, help=why, severity=severity, notes=tuple(notes),
                    name=CATALOGUE[code][0], principle=principle, rules=tuple(rules), window=window,
                    heroes=tuple(heroes), extra=extra)
 
@@ -104,27 +104,32 @@ def who(r: Rule) -> str:
     return r.name
 
 
-def principle_at_window(a: Rule, b: Rule, t: Together) -> str:
-    """Which principle of seed 001 orders two rules that fire at one window."""
+def principle_at_window(a: Rule, b: Rule, t: Together, outcome) -> tuple[str, str]:
+    """(which principle of seed 001 orders two rules that fire at one window, with the outcome of each
+    order it allows; the severity). `outcome(first, second)` says what that order gives. A finding
+    that seed 001 settles (② the seats, ③ hero before equipment or the owner's choice) is a note."""
     if t.mode:
         m = a if a.holder == "mode" else b
         return (f"none: {m.name} is a mode's rule, not a skill; seed 001 does not place it, and the engine "
-                "settles it before every player's skills")
-    parts = []
+                "settles it before every player's skills"), WARNING
+    parts, settled = [], True
+    both = f"{a.name} first: {outcome(a, b)}; {b.name} first: {outcome(b, a)}"
     if t.same:
         kinds = {a.holder, b.holder}
         if kinds == {"hero", "equipment"} or kinds == {"loose", "equipment"}:
             hero, equip = (a, b) if a.holder != "equipment" else (b, a)
-            parts.append(f"{HERO_FIRST} fixes it when one player has both: {hero.name} first, then {equip.name}")
+            parts.append(f"{HERO_FIRST} settles it when one player has both: {hero.name} first, then {equip.name}: "
+                         f"{outcome(hero, equip)}")
         elif kinds == {"equipment"}:
+            settled = False
             parts.append(f"{OWNER} covers hero skills only; for two equipment skills the engine lets the "
-                         "player choose, so the result depends on a decision")
+                         f"player choose ({both})")
         else:
-            parts.append(f"{OWNER} leaves it to the player: the result depends on their choice")
+            parts.append(f"{OWNER} settles it when one player has both: the player chooses ({both})")
     if t.two:
-        parts.append(f"{SEAT} fixes it when two players have them: whoever comes first from the current "
-                     "player settles first, so the result depends on the seats")
-    return "; ".join(parts) if parts else "none"
+        parts.append(f"{SEAT} settles it when two players have them: whoever sits first from the current "
+                     f"player settles first ({both})")
+    return ("; ".join(parts), NOTE if settled else WARNING) if parts else ("none", WARNING)
 
 
 CONTINUOUS = ("none: seed 001 orders skills that fire at a timing, and §2(3) says locked status skills have no "

@@ -1,12 +1,16 @@
 """Family 1: order-dependent modifiers.
 
-SGS301: two `modify` of one quantity that can apply to the same question, where one sets
-(`=`) and the other adds (`+=`/`-=`), or both set different values.
+SGS301: two `modify` of one quantity that can apply to the same question, where both set (`=`)
+different values: the engine applies the `=` in the order the skills were gained, and seed 001
+leaves that order open.
 SGS302: two triggers at one window, for one event, where one sets an event field and the
-other adds to it, or one's `when` reads a field the other writes.
+other adds to it, or one's `when` reads a field the other writes. Seed 001 orders triggers at a
+timing (② the seats, ③ hero before equipment and the owner's choice), so these are notes that
+say which principle settles it and how each order it allows ends.
 
-Pure additions commute and two sets of the same value agree: neither is a finding. When the
-two rules need two different heroes at the table, the finding belongs to the pairs family.
+Pure additions commute, two sets of the same value agree, and a `=` beside a `+=`/`-=` cannot
+depend on the order (the engine applies every `=` first, then adds the sums): none is a finding.
+When the two rules need two different heroes at the table, the finding belongs to the pairs family.
 """
 
 from __future__ import annotations
@@ -14,9 +18,10 @@ from __future__ import annotations
 import attrs
 
 from .. import ast
-from .facts import Facts, Rule, same_expr
+from .facts import Facts, Rule
 from .findings import CONTINUOUS, meeting, note, ordered, principle_at_window, source, who
 from .findings import finding as make
+from .tree import same_expr
 
 
 def _co_apply(facts: Facts, a: Rule, b: Rule):
@@ -41,8 +46,8 @@ def modifier_conflicts(facts: Facts) -> list:
             for b0 in rules[i + 1:]:
                 a, b = a0, b0
                 fa, fb = a.facet, b.facet
-                sets = (fa.op == "=") + (fb.op == "=")
-                if sets == 0 or (sets == 2 and same_expr(fa.value, fb.value)):
+                # Only two `=` of different values can disagree: every `=` applies before the sums.
+                if fa.op != "=" or fb.op != "=" or same_expr(fa.value, fb.value):
                     continue
                 if facts.cond.disjoint(a.constraints, b.constraints):
                     continue
@@ -58,16 +63,9 @@ def modifier_conflicts(facts: Facts) -> list:
                 if not same and a.holder == b.holder == "hero" and heroes is None:
                     continue
                 qn = q.name.text
-                if sets == 2:
-                    msg = f"{who(a)} and {who(b)} both set {qn}: whichever applies last wins"
-                    why = (f"a `=` throws away what was applied before it: {qn} is `{source(facts, fa.value)}` or "
-                           f"`{source(facts, fb.value)}` depending on the order")
-                else:
-                    s, d = (a, b) if fa.op == "=" else (b, a)
-                    msg = f"{who(s)} sets {qn} and {who(d)} changes it with `{d.facet.op}`: the result depends on the order"
-                    why = (f"a `=` throws away what was applied before it: {s.name} then {d.name} gives "
-                           f"`{source(facts, s.facet.value)} {d.facet.op[0]} {source(facts, d.facet.value)}`, "
-                           f"{d.name} then {s.name} gives `{source(facts, s.facet.value)}`")
+                msg = f"{who(a)} and {who(b)} both set {qn}: whichever applies last wins"
+                why = (f"a `=` throws away what was applied before it: {qn} is `{source(facts, fa.value)}` or "
+                       f"`{source(facts, fb.value)}` depending on the order")
                 sa = {k for k, x in enumerate(fa.args) if x.text == "self"}
                 sb = {k for k, x in enumerate(fb.args) if x.text == "self"}
                 where = ("when both heroes are at one table" if heroes else
@@ -75,7 +73,7 @@ def modifier_conflicts(facts: Facts) -> list:
                 msg += f" ({where})"
                 code = "SGS381" if heroes else "SGS301"
                 if heroes:
-                    msg = f"{heroes[0].name.text} and {heroes[1].name.text}: " + msg
+                    msg = f"{facts.pair_label(*heroes)}: " + msg
                 out.append(make(code, msg, fa.span, why, CONTINUOUS,
                                 notes=[note(b, f"{b.label()} modifies {qn} here")], rules=(a, b),
                                 heroes=heroes or (), quantity=q, same=same))
@@ -96,8 +94,8 @@ def _grouped(found: list) -> list:
         elif f is g[0]:
             a, q = f.rules[0], f.extra["quantity"]
             others = "、".join(x.rules[1].name for x in g)
-            msg = (f"{who(a)} and {len(g)} other modifiers of {q.name.text} ({others}) mix `=` with another `=` "
-                   "or with `+=`/`-=`: the result depends on the order")
+            msg = (f"{who(a)} and {len(g)} other modifiers of {q.name.text} ({others}) set it to other values: "
+                   "whichever applies last wins")
             out.append(attrs.evolve(f, message=msg, notes=tuple(n for x in g for n in x.notes),
                                     help=f.help + f"; likewise with {'、'.join(x.rules[1].name for x in g[1:])}"))
     return out
@@ -124,19 +122,30 @@ def field_conflicts(facts: Facts, skip: set) -> list:
                 reason = _field_reason(a, b)
                 kind, field, x, y = reason
                 if kind == "mix":
-                    msg = (f"{who(x)} sets event.{field} and {who(y)} changes it with `{y.writes_of(field)[0][1]}` "
-                           f"at {w.name.text}: the result depends on the order")
+                    op = y.writes_of(field)[0][1]
+                    msg = (f"{who(x)} sets event.{field} and {who(y)} changes it with `{op}` at {w.name.text}, "
+                           "one after the other")
                     why = (f"triggers at one timing settle one after another, and a `=` throws away what was added "
                            f"before it: event.{field} ends differently in each order")
+                    val = source(facts, next(v for _, o, v, _ in x.writes_of(field) if o == "="))
+                    by = source(facts, next(v for _, o, v, _ in y.writes_of(field) if o != "="))
+
+                    def outcome(first, _second, x=x, field=field, val=val, op=op, by=by):
+                        end = f"{val} {op[0]} {by}" if first is x else val
+                        return f"event.{field} ends as `{end}`"
                 else:
-                    msg = (f"the `when` of {who(y)} reads event.{field}, which {who(x)} writes at {w.name.text}: "
-                           "whether it fires depends on the order")
+                    msg = (f"the `when` of {who(y)} reads event.{field}, which {who(x)} writes at {w.name.text}")
                     why = (f"a condition read before the write sees another event.{field} than one read after it, "
-                           "so the same table fires a different set of skills depending on the order")
+                           "so the order of the two decides whether the reader fires")
+
+                    def outcome(first, _second, x=x, y=y, field=field):
+                        return (f"{y.name}'s `when` sees the event.{field} {x.name} wrote" if first is x else
+                                f"{y.name}'s `when` is checked before {x.name} writes event.{field}")
                 code = "SGS381" if heroes else "SGS302"
                 if heroes:
-                    msg = f"{heroes[0].name.text} and {heroes[1].name.text}: " + msg
-                out.append(make(code, msg, a.span, why, principle_at_window(a, b, t),
+                    msg = f"{facts.pair_label(*heroes)}: " + msg
+                principle, severity = principle_at_window(a, b, t, outcome)
+                out.append(make(code, msg, a.span, why, principle, severity=severity,
                                 notes=[note(b, f"{b.label()} at {w.name.text}")], rules=(a, b), window=w,
                                 heroes=heroes or (), field=field, together=t))
     return out

@@ -12,9 +12,10 @@ skip: still a finding, since the order then picks which effect happens.
 
 from __future__ import annotations
 
-from .facts import Facts, Rule, same_expr
+from .facts import Facts, Rule
 from .findings import finding as make
 from .findings import meeting, note, ordered, principle_at_window, source, who
+from .tree import same_expr
 
 
 def _does_more(r: Rule, field: str) -> bool:
@@ -40,6 +41,23 @@ def _kind(facts: Facts, a: Rule, b: Rule):
             continue
         return "SGS312", f
     return None
+
+
+def _outcome(code: str, field: str):
+    """What one order of two competing rules gives: outcome(first, second)."""
+
+    def outcome(first: Rule, second: Rule) -> str:
+        checks = field in second.when_reads
+        if code == "SGS311":
+            return (f"{first.name} prevents it and {second.name} no longer fires" if checks else
+                    f"{first.name} prevents it, and {second.name} still fires on the prevented event")
+        if code == "SGS312":
+            return (f"{first.name}'s event.{field} stands and {second.name} no longer fires" if checks else
+                    f"{second.name}'s event.{field} overwrites {first.name}'s")
+        return (f"{first.name} pays with event.{field} and {second.name} no longer fires" if checks else
+                f"{first.name} pays with event.{field} and {second.name} gets its effect for free")
+
+    return outcome
 
 
 def all_findings(facts: Facts) -> list:
@@ -70,7 +88,8 @@ def all_findings(facts: Facts) -> list:
                            "does is paid for an event already prevented")
                 elif code == "SGS312":
                     msg = f"{who(a)} and {who(b)} both replace event.{field} at {W}"
-                    why = f"only one replacement of event.{field} can stand: the later one overwrites the earlier"
+                    why = (f"only one replacement of event.{field} can stand: a later one overwrites an earlier one, "
+                           "unless it checks the field first")
                 else:
                     val = source(facts, next(v for _, op, v, _ in a.writes_of(field) if op == "="))
                     msg = (f"{who(a)} and {who(b)} both spend event.{field} at {W} (both set it to `{val}` "
@@ -80,11 +99,12 @@ def all_findings(facts: Facts) -> list:
                            "paid)")
                 if guarded:
                     why += (f"; {' and '.join(guarded)} check{'s' if len(guarded) == 1 else ''} event.{field} first, "
-                            "so the first to fire wins and the order picks which effect happens")
+                            "so whichever fires first wins")
                 code = "SGS382" if heroes else code
                 if heroes:
-                    msg = f"{heroes[0].name.text} and {heroes[1].name.text}: " + msg
-                out.append(make(code, msg, a.span, why, principle_at_window(a, b, t),
+                    msg = f"{facts.pair_label(*heroes)}: " + msg
+                principle, severity = principle_at_window(a, b, t, _outcome(k[0], field))
+                out.append(make(code, msg, a.span, why, principle, severity=severity,
                                 notes=[note(b, f"{b.label()} at {W}")], rules=(a, b), window=w,
                                 heroes=heroes or (), field=field, together=t))
     memo["replacements"] = out

@@ -21,7 +21,8 @@ import re
 from pathlib import Path
 
 from .. import ast
-from .facts import Facts, Rule, walk
+from .facts import Facts, Rule
+from .tree import walk
 
 # event type -> (template, card it uses)
 TEMPLATES = {
@@ -29,8 +30,12 @@ TEMPLATES = {
     "use": ("use", "杀"), "move": ("use", "杀"), "play": ("attack", "决斗"),
     "judge": ("judge", "乐不思蜀"), "recover": ("heal", "桃"), "turn": ("turn", None),
 }
-SCENARIO_CODES = ("SGS301", "SGS302", "SGS311", "SGS312", "SGS313", "SGS321", "SGS381", "SGS382", "SGS383")
+SCENARIO_CODES = ("SGS301", "SGS302", "SGS311", "SGS312", "SGS313", "SGS321", "SGS322", "SGS381", "SGS382", "SGS383",
+                  "SGS384")
 RICH_HAND = ["♥3 桃", "♦2 闪"]  # the second table: owners hold cards and are wounded
+# The tables tried for each finding, in order: bare; owners with cards, wounded, carrying the marks the
+# conditions read; the same at 1 HP (for conditions such as `event.amount >= self.hp`).
+TABLES = (("", 0), ("with cards", -1), ("with cards, at 1 hp", -99))
 LOOP_ROUNDS = 6  # optional answers scripted per rule of a loop
 
 
@@ -133,7 +138,7 @@ def _same(facts: Facts, f) -> bool:
     return all(a is b or facts.same_player(a, b) for a in f.rules for b in f.rules)
 
 
-def build_table(facts: Facts, f, rich: bool = False) -> tuple[Table, dict] | None:
+def build_table(facts: Facts, f, rich: bool = False, hp: int = -1) -> tuple[Table, dict] | None:
     """The table for a finding; None if none can be built."""
     rules, w, m = f.rules, f.window, facts.m
     if not rules or any(r.holder not in ("hero", "equipment") for r in rules):
@@ -198,7 +203,7 @@ def build_table(facts: Facts, f, rich: bool = False) -> tuple[Table, dict] | Non
             s["hand"] = s["hand"] + RICH_HAND
             s["marks"] = [f"{x} 1" for x in marks]
             if s["owner"]:
-                s["hp"] = s["hp"] or -1
+                s["hp"] = min(s["hp"] or hp, hp)
     lord = [r for r in rules if r.lord]
     if lord:
         mode = next((x for x in m.unique(m.modes) if x.lord is not None
@@ -231,8 +236,12 @@ def decision_orders(facts: Facts, f, info: dict) -> list[tuple[str, dict]]:
         a, b = rules
         if a.holder == b.holder and a.kind == b.kind == "trigger" and not a.forced and not b.forced:
             hero = seats[0]["hero"]
-            out = [(f"{a.name} first", {hero: [f"{a.name}?", "yes?"]}),
-                   (f"{b.name} first", {hero: [f"{b.name}?", "yes?"]})]
+            # Scripts for one order: both ready (pick one, confirm the other), the second ready only after
+            # the first, or a third skill of the owner ready beside them (pick, pick again).
+            out = [(f"{x.name} first", {hero: script})
+                   for x, y in ((a, b), (b, a))
+                   for script in ([f"{x.name}?", "yes?", "yes?"], [f"{x.name}?", f"{y.name}?", "yes?"],
+                                  ["yes?", f"{y.name}?", "yes?"])]
     return out
 
 
@@ -302,23 +311,24 @@ def write(b, findings: list, out_dir: Path, paths: list[Path]) -> list[Path]:
             continue
         variants = []
         base_title = f"{f.code} {f.name}: {'、'.join(dict.fromkeys(r.name for r in f.rules))}"
-        for rich in (False, True):
+        for k, (kind, hp) in enumerate(TABLES):
+            rich = bool(kind)
             try:
-                got = build_table(facts, f, rich)
+                got = build_table(facts, f, rich, hp)
             except LookupError:
                 got = None
             if got is None:
                 continue
             table, info = got
-            for label, extra in decision_orders(facts, f, info):
-                label = ", ".join(x for x in (label, "with cards" if rich else "") if x)
+            for j, (label, extra) in enumerate(decision_orders(facts, f, info)):
+                label = ", ".join(x for x in (label, kind) if x)
                 title = base_title + (f" ({label})" if label else "")
-                variants.append({"table": table, "info": info, "extra": extra, "title": title, "rich": rich,
-                                 "label": label})
+                variants.append({"table": table, "info": info, "extra": extra, "title": title, "kind": k,
+                                 "label": label, "draft": f"{title} [{k}.{j}]"})
         if not variants:
             continue
         path = out_dir / f"{f.code}-{i:02d}-{_slug('-'.join(r.name for r in f.rules))}.sgs"
-        path.write_text("".join(test_text(facts, v["table"], v["info"], v["extra"], [], v["title"])
+        path.write_text("".join(test_text(facts, v["table"], v["info"], v["extra"], [], v["draft"])
                                 for v in variants), encoding="utf-8")
         drafts.append((f, path, variants))
     if not drafts:
@@ -342,15 +352,19 @@ def _choose(variants: list[dict]) -> list[dict]:
         v["expects"] = ["# the engine could not run this table; adjust it by hand"]
         return [v]
     best = max(v["fired"] for v in ran)
-    good = [v for v in ran if v["fired"] == best]
-    plain = [v for v in good if not v["rich"]] or good
-    orders = [v for v in plain if "first" in v["label"]]
+    kind = min(v["kind"] for v in ran if v["fired"] == best)  # the plainest table that reaches them
+    same = []  # the best script of each label (the first that fires the most)
+    for v in ran:
+        if v["kind"] == kind and not any(x["label"] == v["label"] for x in same):
+            same.append(max((x for x in ran if x["kind"] == kind and x["label"] == v["label"]),
+                            key=lambda x: x["fired"]))
+    orders = [v for v in same if "first" in v["label"] and "seated first" not in v["label"]]
     if len(orders) == 2 and orders[0]["state"] != orders[1]["state"]:
         return orders
-    seatings = [v for v in plain if "seated first" in v["label"]]
+    seatings = [v for v in same if "seated first" in v["label"]]
     if len(seatings) == 2 and seatings[0]["expects"] != seatings[1]["expects"]:
         return seatings
-    return plain[:1]
+    return [v for v in same if v["fired"] == best][:1]
 
 
 def _observe(drafts, paths: list[Path]) -> None:
@@ -368,7 +382,7 @@ def _observe(drafts, paths: list[Path]) -> None:
     for f, path, variants in drafts:
         rel = b2.rel(str(path))
         for v in variants:
-            t = by_title.get((rel, v["title"])) or by_title.get((str(path), v["title"]))
+            t = by_title.get((rel, v["draft"])) or by_title.get((str(path), v["draft"]))
             if t is not None:
                 _run(rules, t, f, v)
 

@@ -8,7 +8,10 @@ SGS362: the text states a use limit (出牌阶段限一次, 每阶段限一次, 
 SGS363: the rules give the skill a type that its text does not state.
 
 Only the opening clause of each sentence is read for the timing (up to the first '，'): that is
-where the official wording puts it; later clauses describe the effect (跳过弃牌阶段 …).
+where the official wording puts it; later clauses describe the effect (跳过弃牌阶段 …). The
+clause is read for its meaning, not matched word for word: whatever qualifies the damage between
+受到/造成 and 伤害后 (受到【杀】造成的伤害后, 受到火焰伤害后, 受到其他角色造成的伤害后, 受到一次伤害后)
+still names the after-damage window. SGS361 points at the trigger that fires elsewhere.
 """
 
 from __future__ import annotations
@@ -16,18 +19,29 @@ from __future__ import annotations
 import re
 
 from .. import ast
+from ..diagnostics import Note
 from .facts import Facts
 from .findings import NO_PRINCIPLE_TEXT
 from .findings import finding as make
+from .tree import conjuncts, is_name, walk
 
 # Timings named verbatim by a window.
-EXACT = ("受到伤害后", "受到伤害时", "造成伤害后", "造成伤害时", "判定牌生效前", "判定牌生效后")
+EXACT = ("受到伤害后", "受到伤害时", "造成伤害后", "造成伤害时", "判定牌生效前", "判定牌生效后",
+         "指定目标时", "指定目标后", "成为目标时", "成为目标后")
 # Phases: the text names the phase, a window inside or around it carries its name.
 PHASES = {"准备阶段": ("准备阶段", "回合开始阶段"), "判定阶段": ("判定阶段",), "摸牌阶段": ("摸牌阶段",),
           "出牌阶段": ("出牌阶段",), "弃牌阶段": ("弃牌阶段",), "结束阶段": ("结束阶段", "回合结束阶段")}
-LIMITS = {"出牌阶段限一次": ("phase", 1), "每阶段限一次": ("phase", 1), "每回合限一次": ("turn", 1)}
+# A use limit, however the text words it (出牌阶段限一次, 每阶段限一次; 每回合限一次, 一回合只能使用一次该技能).
+LIMITS = {"出牌阶段限一次": (re.compile(r"(出牌阶段|每阶段|每个出牌阶段)(限|只能(使用|发动)?)一次"), "phase", 1),
+          "每回合限一次": (re.compile(r"(每|一)回合(限|只能(使用|发动)?)一次"), "turn", 1)}
 TYPES = {"锁定技": "locked", "主公技": "lord", "限定技": "limited", "觉醒技": "awaken"}
-_NORMAL = [(re.compile(r"(受到|造成)(?:\d+|[一二三两]|X)点(?:火焰|雷电)?伤害"), r"\1伤害")]
+# What stands between the verb and 伤害后/时 qualifies the damage (its card, nature, source or amount);
+# 受到 is read first, so the 造成 inside 受到其他角色造成的伤害后 stays part of the qualifier.
+_NORMAL = [(re.compile(r"受到[^，。；：]{0,16}?伤害([后时])"), r"受到伤害\1"),
+           (re.compile(r"造成[^，。；：]{0,16}?伤害([后时])"), r"造成伤害\1"),
+           # 指定一名角色为目标后, 成为【杀】的目标时: the card and whom it aims at qualify the timing
+           (re.compile(r"指定[^，。；：]{0,12}?目标([后时])"), r"指定目标\1"),
+           (re.compile(r"成为[^，。；：]{0,12}?目标([后时])"), r"成为目标\1")]
 
 
 def _sentences(text: str) -> list[str]:
@@ -77,12 +91,15 @@ def _uses_phase(facts: Facts, decl, phase: str, names: tuple) -> bool:
     return False
 
 
-def _has_limit(decl, scope: str, n: int) -> bool:
+def _has_limit(facts: Facts, decl, scope: str, n: int) -> bool:
+    """A `limit n per scope`, or a counter of the skill's own with that scope that a `when` reads (the way
+    to share one use between facets)."""
     for f in decl.facets:
         lim = getattr(f, "limit", None)
         if lim is not None and lim.scope == scope and isinstance(lim.count, ast.IntLit) and lim.count.value == n:
             return True
-    return False
+    own = {f"mark:{c.id.text}" for c in getattr(decl, "counters", ()) if c.scope == scope}
+    return any(own & facts.az.state_reads(f.when) for f in decl.facets if getattr(f, "when", None) is not None)
 
 
 def _has_type(decl, t: str) -> bool:
@@ -114,13 +131,18 @@ def check(facts: Facts) -> list:
                 if any(n in head for n in names) and not any(x in head for x in EXACT) \
                         and not _uses_phase(facts, d, phase, names) and phase not in missing:
                     missing.append(phase)
+        at = next((f.span for f in d.facets if isinstance(f, ast.Trigger)), None) or \
+            next((f.span for f in _facets(d)), d.span)
         for t in missing:
             fired = "、".join(windows) if windows else "no window"
             out.append(make("SGS361", f"the text of {what} {d.name.text} names {t}, but its rules fire at {fired}",
-                            d.span, "the text is what players read: a rule that fires at another timing than the "
-                            "text says plays differently from the card on the table", NO_PRINCIPLE_TEXT))
-        for phrase, (scope, n) in LIMITS.items():
-            if phrase in text and not _has_limit(d, scope, n):
+                            at, "the text is what players read: a rule that fires at another timing than the "
+                            "text says plays differently from the card on the table", NO_PRINCIPLE_TEXT,
+                            notes=[Note(d.span, f"the text is that of {what} {d.name.text}")]))
+        for phrase, (rx, scope, n) in LIMITS.items():
+            said = rx.search(text)
+            if said is not None and not _has_limit(facts, d, scope, n):
+                phrase = said.group()
                 out.append(make("SGS362", f"the text of {what} {d.name.text} says {phrase}, but no rule of it has "
                                 f"`limit {n} per {scope}`", d.span,
                                 "without the limit the skill can be used again and again", NO_PRINCIPLE_TEXT))
@@ -138,4 +160,79 @@ def check(facts: Facts) -> list:
                     out.append(make("SGS363", f"{d.name.text} is `{t}` in the rules, but its text does not say "
                                     f"{word}", d.span, "players read the text: a type they are not told about "
                                     "surprises them at the table", NO_PRINCIPLE_TEXT))
+        out.extend(_others(d, text, what))
+        out.extend(_quiet_limits(d, text, what))
     return out
+
+
+def _others(d, text: str, what: str) -> list:
+    """SGS364: the text says 其他角色 (其他蜀势力角色 …) but the rules may take the owner: no rule keeps
+    the owner out anywhere (no `it != self`, `others(self)` or `… != self`), or, when the text speaks of
+    no one but others, a `target` or a choice of players that may take the owner. Status skills
+    (`modify` only) name others to say whom they measure (马术: 你计算与其他角色的距离): not read."""
+    said = _OTHERS.search(text)
+    facets = _facets(d)
+    if said is None or all(isinstance(f, ast.Modify) for f in facets):
+        return []
+    where = None
+    if not any(_keeps_out(n) for n in walk(d)):
+        where = facets[0].span
+    elif not _ANYONE.search(_OTHERS.sub("", text)):
+        for n in walk(d):
+            if isinstance(n, ast.TargetSpec) and n.kind == "some" and not _excludes(n.where):
+                where = n.span
+                break
+            if isinstance(n, ast.Choose) and n.kind in ("player", "players") and not (
+                    _excludes(n.where) or (n.source is not None and _excludes_source(n.source))):
+                where = n.span
+                break
+    if where is None:
+        return []
+    return [make("SGS364", f"the text of {what} {d.name.text} says {said.group()}, but its rules may take its "
+                 "owner", where, "a target, choice or loop over players that may take the owner plays otherwise "
+                 "than the text: write `where it != self`, `others(self)` or a `when` on `… != self`",
+                 NO_PRINCIPLE_TEXT, notes=[Note(d.span, f"the text is that of {what} {d.name.text}")])]
+
+
+def _keeps_out(n) -> bool:
+    if isinstance(n, ast.Compare) and n.op == "!=" and any(is_name(x, "self") for x in (n.left, n.right)):
+        return True
+    return isinstance(n, ast.Call) and is_name(n.func, "others") and bool(n.args) and is_name(n.args[0].value, "self")
+
+
+def _excludes(pred) -> bool:
+    """`where` keeps the owner out: a conjunct `it != self`."""
+    return pred is not None and any(isinstance(c, ast.Compare) and c.op == "!=" and
+                                    {_word(c.left), _word(c.right)} == {"it", "self"} for c in conjuncts(pred))
+
+
+def _excludes_source(e) -> bool:
+    if isinstance(e, ast.Filter):
+        return _excludes(e.pred) or _excludes_source(e.source)
+    return _keeps_out(e)
+
+
+def _word(e):
+    return e.text if isinstance(e, ast.NameRef) else None
+
+# Players the text names without 其他 (checked once the 其他… phrases are taken out).
+_ANYONE = re.compile(r"(一名|任意|所有|每名|至多\S名|两名|一名或多名)角色|(一名|任意)玩家")
+
+
+def _quiet_limits(d, text: str, what: str) -> list:
+    """SGS365: a `limit 1 per phase|turn` that the text does not state."""
+    out = []
+    for f in _facets(d):
+        lim = getattr(f, "limit", None)
+        if lim is None or not isinstance(lim.count, ast.IntLit) or lim.count.value != 1:
+            continue
+        phrases = [(p, rx) for p, (rx, scope, n) in LIMITS.items() if scope == lim.scope and n == 1]
+        if phrases and not any(rx.search(text) for _, rx in phrases):
+            phrases = [p for p, _ in phrases]
+            out.append(make("SGS365", f"a rule of {what} {d.name.text} has `limit 1 per {lim.scope}`, but its text "
+                            f"does not say {' or '.join(phrases)}", lim.span, "players read the text: a limit they "
+                            "are not told about surprises them at the table", NO_PRINCIPLE_TEXT))
+    return out
+
+
+_OTHERS = re.compile(r"其他[^，。；、：]{0,4}角色")

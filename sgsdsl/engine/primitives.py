@@ -89,6 +89,11 @@ class Primitives:
                 keep.append((until, p, skill))
         self.lent_skills = keep
 
+    def reset_limit(self, p: Player, skill: str) -> None:
+        # The uses of every facet of the skill, in every scope, are the marks `#scope:skill:index`.
+        for key in [k for k in p.marks if k.startswith("#") and k.split(":")[1:2] == [skill]]:
+            del p.marks[key]
+
     def skip(self, phase: str) -> None:
         self.skipped.add(phase)
         self.say("跳过", self.rules.phase_names.get(phase, phase))

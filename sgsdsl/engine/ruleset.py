@@ -106,10 +106,13 @@ class Ruleset:
         self.enum_names = {i: n for e in self.enums.values() for i, n, _ in e.items}
 
     def hero_pool(self, mode) -> list[str]:
-        """The mode's heroes, plus every hero of a designer's files (that is what they want to see played)."""
-        pool = [h for pkg in mode.hero_packages for h in self.package_heroes.get(pkg, ())]
-        pool += [h for pkg in self.designer for h in self.package_heroes.get(pkg, ()) if h not in pool]
-        return pool
+        """The mode's heroes (its packages' and those it names, less those it keeps out), plus every hero of a
+        designer's files (that is what they want to see played); a hero with `modes` only in those modes.
+        check/meetings.py computes the same pool from the syntax tree."""
+        pool = [h for pkg in mode.hero_packages for h in self.package_heroes.get(pkg, ())] + list(mode.heroes)
+        pool += [h for pkg in self.designer for h in self.package_heroes.get(pkg, ())]
+        pool = [h for h in dict.fromkeys(pool) if h not in mode.hero_except and h in self.heroes]
+        return [h for h in pool if not self.heroes[h].modes or mode.id in self.heroes[h].modes]
 
     def role(self, role: str):
         """The flow, window, event or quantity bound to an engine role (or None)."""

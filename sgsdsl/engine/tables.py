@@ -280,6 +280,7 @@ class HeroDef:
     never_lord: bool
     text: str
     loc: str
+    modes: tuple[str, ...] = ()  # dealt only in these modes (empty: in every mode)
 
     @property
     def title(self) -> str:
@@ -325,6 +326,8 @@ class ModeDef:
     rules: tuple[SkillDef, ...]
     text: str
     loc: str
+    heroes: tuple[str, ...] = ()  # single heroes the pool deals besides its packages'
+    hero_except: tuple[str, ...] = ()  # heroes kept out of the pool
 
 
 @table

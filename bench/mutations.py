@@ -1,0 +1,239 @@
+"""How many designers' mistakes `sgsdsl check` finds: a mutation harness over the shipped rules.
+
+    python bench/mutations.py                 # 25 mutants per class, seed 1
+    python bench/mutations.py --per-class 60 --seed 2 --misses
+
+Each mutant is the shipped rules with one mistake of one class put into one skill or card:
+
+  wrong-window        a trigger listens at another window of the same event type (受到伤害后 → 造成伤害后)
+  missing-field       a rule reads an event field that its window's event does not carry
+  misspelt-card       a card named in a rule or a deck is misspelt
+  flipped-comparison  a comparison in a `when` is turned around (> ↔ <, >= ↔ <=, == ↔ !=)
+  dropped-limit       a `limit … per …` clause is left out
+  widened-target      a target or choice that excludes the owner (`it != self`, `others(self)`) no longer does
+  text-disagrees      the official text beside the rules says another timing, limit or type
+
+A mutant is *detected* when `sgsdsl check` reports an error or a warning that the unmutated rules
+do not have (notes, which never fail the check, are counted apart). The sites of each class are
+every place in rules/standard and rules/ex where the mistake can be made; a seeded sample of them
+is tried. The output ends with the date and the machine, for the README.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import os
+import platform
+import random
+import re
+import shutil
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+
+from sgsdsl import ast, compiler
+from sgsdsl.check import run_checks
+from sgsdsl.check.tree import walk
+from sgsdsl.diagnostics import CompileError
+
+ROOT = Path(__file__).resolve().parent.parent
+MUTATED = ("rules/standard/", "rules/ex/")
+CLASSES = ("wrong-window", "missing-field", "misspelt-card", "flipped-comparison", "dropped-limit",
+           "widened-target", "text-disagrees")
+FLIP = {">": "<", "<": ">", ">=": "<=", "<=": ">=", "==": "!=", "!=": "=="}
+# Text mistakes: a timing, a limit or a type said otherwise (old phrase -> new phrase).
+TEXT_SWAPS = (("受到伤害后", "造成伤害后"), ("造成伤害后", "受到伤害后"), ("受到伤害时", "造成伤害时"),
+              ("造成伤害时", "受到伤害时"), ("准备阶段", "结束阶段"), ("结束阶段", "准备阶段"),
+              ("判定牌生效前", "判定牌生效后"), ("摸牌阶段", "弃牌阶段"), ("出牌阶段限一次，", "出牌阶段，"),
+              ("锁定技，", ""))
+MISSPELL = "沙闪桃乐杂刀弓马"  # characters a misspelt card name ends with
+
+
+# ---- sites: where each mistake can be made ----------------------------------------------------
+
+
+def _offset(text: str, line: int, col: int) -> int:
+    lines = text.split("\n")
+    return sum(len(x) + 1 for x in lines[:line - 1]) + col - 1
+
+
+class Sites:
+    """Every (file, start, end, replacement) edit of each class, read off the checked syntax tree."""
+
+    def __init__(self, b):
+        self.b, self.m = b, b.model
+        self.texts = {f: t for f, t in b.sources.texts.items() if f.startswith(MUTATED)}
+        self.out: dict[str, list] = {c: [] for c in CLASSES}
+        decls = [d for pkg in self.m.packages.values() for d in pkg.decls
+                 if d.span.file in self.texts and isinstance(d, (ast.SkillDecl, ast.CardDecl, ast.DeckDecl))]
+        for d in decls:
+            if isinstance(d, ast.DeckDecl):
+                for e in d.entries:
+                    self._misspell(e.card)
+                continue
+            self._decl(d)
+
+    def edit(self, cls: str, span, new: str, what: str) -> None:
+        text = self.texts[span.file]
+        a, z = _offset(text, span.line, span.col), _offset(text, span.end_line, span.end_col)
+        self.out[cls].append((span.file, a, z, new, f"{span}: {what}"))
+
+    def _decl(self, d) -> None:
+        events = {}
+        for f in d.facets:
+            if isinstance(f, ast.Trigger):
+                ws = [self.m.windows[w.text] for w in f.windows if w.text in self.m.windows]
+                if ws:
+                    self._window(f.windows[0], ws[0])
+                    events[id(f)] = ws[0].event.text
+            if getattr(f, "limit", None) is not None:
+                self.edit("dropped-limit", f.limit.span, "", "limit dropped")
+            when = getattr(f, "when", None)
+            for n in walk(when) if when is not None else ():
+                if isinstance(n, ast.Compare) and n.op in FLIP:
+                    self._flip(n)
+            for n in walk(f):
+                if isinstance(n, ast.Attr) and isinstance(n.obj, ast.NameRef) and n.obj.text == "event" \
+                        and id(f) in events:
+                    self._field(n, events[id(f)])
+                elif isinstance(n, ast.Compare) and n.op == "!=" and {_name(n.left), _name(n.right)} == {"it", "self"}:
+                    self.edit("widened-target", n.span, "true", "`it != self` dropped")
+                elif isinstance(n, ast.Call) and _name(n.func) == "others" and n.args and _name(n.args[0].value) == "self":
+                    self.edit("widened-target", n.span, "players", "`others(self)` became `players`")
+                elif isinstance(n, ast.NameRef) and n.text in self.m.cards and self.m.values[n.text].kind == "card":
+                    self._misspell(n)
+        self._text(d)
+
+    def _window(self, name: ast.Name, w) -> None:
+        same = sorted({x.name.text for x in self.m.unique(self.m.windows)
+                       if x.event.text == w.event.text and x is not w})
+        for alt in same:
+            self.edit("wrong-window", name.span, alt, f"{w.name.text} → {alt}")
+
+    def _field(self, n: ast.Attr, event: str) -> None:
+        have = {f.name.text for f in self.m.events[event].fields}
+        for other in sorted({f.name.text for ev in self.m.unique(self.m.events) for f in ev.fields} - have)[:6]:
+            self.edit("missing-field", n.name.span, other, f"event.{n.name.text} → event.{other} ({event} has none)")
+
+    def _misspell(self, n) -> None:
+        for ch in MISSPELL:
+            new = n.text[:-1] + ch
+            if new != n.text and new not in self.m.values:
+                self.edit("misspelt-card", n.span, new, f"{n.text} → {new}")
+
+    def _flip(self, c: ast.Compare) -> None:
+        text = self.texts[c.span.file]
+        a = _offset(text, c.left.span.end_line, c.left.span.end_col)
+        z = _offset(text, c.right.span.line, c.right.span.col)
+        gap = text[a:z]
+        op = gap.strip()
+        if op != c.op:
+            return
+        k = a + gap.index(op)
+        self.out["flipped-comparison"].append((c.span.file, k, k + len(op), FLIP[op], f"{c.span}: {op} → {FLIP[op]}"))
+
+    def _text(self, d) -> None:
+        text = self.texts[d.span.file]
+        a, z = _offset(text, d.span.line, d.span.col), _offset(text, d.span.end_line, d.span.end_col)
+        for s in getattr(d, "texts", ()):
+            k = text.find('"' + s + '"', a, z)
+            if k < 0:
+                continue
+            for old, new in TEXT_SWAPS:
+                for m in re.finditer(re.escape(old), s):
+                    start = k + 1 + m.start()
+                    self.out["text-disagrees"].append((d.span.file, start, start + len(old), new,
+                                                      f"{d.span.file}:{d.span.line}: text {old} → {new or '(nothing)'}"))
+
+
+def _name(e) -> str | None:
+    return e.text if isinstance(e, ast.NameRef) else None
+
+
+# ---- running mutants ----------------------------------------------------------------------------
+
+
+def findings(root: Path) -> set:
+    """(code, severity, message) of every unacknowledged error, warning and note."""
+    try:
+        b = compiler.build(root=root)
+    except CompileError as e:
+        return {(d.code, "error", d.message) for d in e.diagnostics}
+    out = {(d.code, "error", d.message) for d in b.errors}
+    if not b.errors:
+        out |= {(d.code, d.severity, d.message) for d in run_checks(b) if d.acknowledged is None}
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--per-class", type=int, default=25, help="mutants tried per class")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--misses", action="store_true", help="list the mutants that went undetected")
+    args = ap.parse_args()
+
+    cache: dict = {}
+    real = compiler.parse
+
+    def parse(text: str, path: str):  # each unchanged file is parsed once
+        key = (text, path)
+        if key not in cache:
+            cache[key] = real(text, path)
+        return cache[key]
+
+    compiler.parse = parse
+    started = time.perf_counter()
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        shutil.copytree(ROOT / "rules", root / "rules")
+        base = findings(root)
+        sites = Sites(compiler.build(root=root))
+        rng = random.Random(args.seed)
+        rows, missed = [], []
+        for cls in CLASSES:
+            pool = sites.out[cls]
+            sample = rng.sample(pool, min(args.per_class, len(pool)))
+            found = noted = 0
+            codes: Counter = Counter()
+            for file, a, z, new, what in sample:
+                path = root / file
+                text = path.read_text(encoding="utf-8")
+                path.write_text(text[:a] + new + text[z:], encoding="utf-8")
+                try:
+                    extra = findings(root) - base
+                finally:
+                    path.write_text(text, encoding="utf-8")
+                failing = {x for x in extra if x[1] in ("error", "warning")}
+                if failing:
+                    found += 1
+                    codes.update({x[0] for x in failing})
+                else:
+                    noted += bool(extra)
+                    missed.append((cls, what))
+            rows.append((cls, len(pool), len(sample), found, noted, codes))
+    elapsed = time.perf_counter() - started
+
+    print(f"{'class':<20} {'sites':>6} {'tried':>6} {'found':>6} {'rate':>7}  {'notes only':>10}  codes")
+    total_tried = total_found = 0
+    for cls, n_sites, tried, found, noted, codes in rows:
+        rate = f"{100 * found / tried:.0f}%" if tried else "-"
+        top = ", ".join(f"{c}×{k}" for c, k in codes.most_common(4))
+        print(f"{cls:<20} {n_sites:>6} {tried:>6} {found:>6} {rate:>7}  {noted:>10}  {top}")
+        total_tried += tried
+        total_found += found
+    print(f"{'all':<20} {'':>6} {total_tried:>6} {total_found:>6} {100 * total_found / max(total_tried, 1):>6.0f}%")
+    if args.misses:
+        print("\nundetected:")
+        for cls, what in missed:
+            print(f"  {cls}: {what}")
+    print(f"\n{datetime.date.today().isoformat()}, {platform.node() or 'unknown host'} "
+          f"({platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}), "
+          f"seed {args.seed}, {args.per_class} per class, {elapsed:.0f} s; "
+          f"command: python bench/mutations.py --per-class {args.per_class} --seed {args.seed}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
