@@ -256,6 +256,8 @@ ROLES: dict[str, Role] = {
     "need_card": Role("window", (("who", "player"), ("pattern", "cardname"), ("how", "how"), ("card", "card?")), None,
                       "the window where skills supply a needed card (八卦阵, 激将); the play phase also offers a "
                       "card that one of them could supply, probing its `when` with a hypothetical request"),
+    "damage": Role("flow", (("source", "player?"), ("target", "player"), ("amount", "int")), None,
+                   "the damage flow: simulate's skill statistics count damage dealt and prevented through it"),
 }
 REQUIRED_ROLES = ("turn", "use", "aim")
 

@@ -100,6 +100,7 @@ class Game(Zones, Primitives, Play):
         self.harm: dict[tuple[int, int], float] = {}
         self.help: dict[tuple[int, int], float] = {}
         self.views: dict[int, SeatView] = {}  # what each seat may know: the only thing agents see
+        self.observer = None  # notified at a few points (see skillstats.py); None costs one test per point
 
     # ---- the public record of who harmed or helped whom (for agents) -------------------
     def actor(self):
@@ -277,6 +278,8 @@ class Game(Zones, Primitives, Play):
             event.eid, event.parent = f.eid, f.parent
         if self.log is not None:
             self.log.frame(self, f)
+        if self.observer is not None:
+            self.observer.on_frame(self, f)
         return f
 
     def pop(self) -> None:
@@ -306,6 +309,8 @@ class Game(Zones, Primitives, Play):
             raise
         finally:
             self.stack.pop()
+            if self.observer is not None:
+                self.observer.on_flow_end(self, ev)
         return getattr(ev, fd.result) if fd.result is not None else ev
 
     def open(self, wid: str, ev) -> bool:
@@ -488,6 +493,8 @@ class Game(Zones, Primitives, Play):
             raise RulesError("a dead player was asked to decide")
         seat = req.player.seat
         agent = self.agents[seat]
+        if self.observer is not None:
+            self.observer.on_request(self, req)
         if agent.omniscient:  # a scenario test's script: the referee, not a player
             answer = agent.decide(self, req)
         else:

@@ -12,7 +12,7 @@ enemy, equipment gets worn.
 
 from __future__ import annotations
 
-from .agents import Agent
+from .agents import Agent, pick_hero
 from .requests import Request
 from .view import CardView
 
@@ -133,8 +133,7 @@ class HeuristicAgent(Agent):
         return getattr(self, "on_" + req.kind)(g, req)
 
     def on_hero(self, g, req):
-        return max(req.options, key=lambda h: (g.rules.heroes[h].hp_halves + 2 * len(g.rules.heroes[h].skills),
-                                               g.agent_rng.random()))
+        return pick_hero(self.pick or "uniform", g, req)
 
     def on_confirm(self, g, req):
         listener = req.context

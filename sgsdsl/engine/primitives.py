@@ -12,6 +12,8 @@ class Primitives:
 
     # ---- primitive actions (surface.FUNCS kind="primitive") -------------------------
     def change_hp(self, p: Player, delta: int) -> None:
+        if self.observer is not None:
+            self.observer.on_hp(self, p, min(p.hp + delta, p.max_hp) - p.hp)
         p.hp = min(p.hp + delta, p.max_hp)
         if self.track:
             self._record(p, delta)
@@ -27,6 +29,8 @@ class Primitives:
         if not p.alive:
             return
         p.alive = False
+        if self.observer is not None:
+            self.observer.on_death(self, p)
         for inst in list(p.skills):
             self._deactivate(inst)
         p.skills = []

@@ -114,6 +114,8 @@ class Zones:
             phys.extend(c.physical())
         if not phys:
             return
+        if self.observer is not None:
+            self.observer.on_move(self, phys, zone, owner)
         lost: dict[int, list] = {}
         for c in phys:
             o = c._owner
