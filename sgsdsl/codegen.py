@@ -265,7 +265,7 @@ class ModuleWriter:
         self.events: list[dict] = []
         self.tables: dict[str, list[str]] = {k: [] for k in (
             "enums", "events", "windows", "flows", "quantities", "counters", "binds", "cards", "heroes", "skills",
-            "decks", "modes", "tests", "hints")}
+            "decks", "modes", "tests", "hints", "option_hints")}
         self.triggers: dict[str, list[str]] = {}
         self.test_no: dict[str, int] = {}  # per skill (or per file for top-level tests)
 
@@ -358,6 +358,8 @@ class ModuleWriter:
                 for n in d.targets:
                     sym = self.m.values[n.text]
                     self.tables["hints"].append(repr((sym.decl.id.text, d.intent.text, d.value)))
+                for n in d.options:
+                    self.tables["option_hints"].append(repr((n.text, d.intent.text, d.value)))
 
     def counter(self, d) -> None:
         scope = d.scope if isinstance(d, ast.CounterDecl) else None
@@ -607,6 +609,8 @@ def _decision(d: ast.Decision):
         return ("many", tuple(_decision(x) for x in d.items))
     if d.kind == "text":
         return ("text", d.text)
+    if d.kind == "bot":
+        return ("bot", _decision(d.items[0]))
     if d.optional:
         return ("name", SUIT_IDS.get(d.suit) if d.suit else None, d.rank, d.text, "optional")
     return ("name", SUIT_IDS.get(d.suit) if d.suit else None, d.rank, d.text)

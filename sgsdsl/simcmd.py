@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shlex
 import sys
 from pathlib import Path
@@ -61,7 +62,7 @@ def command_line(o: SimOptions) -> str:
         words += ["--deck", d]
     for v in o.variants:
         words += ["--with", v]
-    return shlex.join(words)
+    return " ".join(w if re.fullmatch(r"[\w@%+=:,./-]+", w) else shlex.quote(w) for w in words)
 
 
 def _mode_id(rules: Ruleset, mode: str) -> str | None:
@@ -262,7 +263,7 @@ def _header(rules: Ruleset, setup: Setup, seed: int, index: int, plan) -> dict:
 
 
 def _records(g, log) -> str:
-    setup = {"kind": "setup", "seats": g.setup_seats or []}
+    setup = {"kind": "seating", "seats": g.setup_seats or []}
     return json.dumps(setup, ensure_ascii=False, sort_keys=True) + "\n" + log.jsonl()
 
 

@@ -274,3 +274,11 @@ HINT_INTENTS: dict[str, str] = {
     "rebel": "an identity that wants the lord dead",
     "loner": "an identity that wins alone: keeps the balance, turns on the lord last",
 }
+# `hint "option text" INTENT [VALUE]`: what choosing an option of `choose … option` means for the chooser.
+OPTION_INTENTS: dict[str, str] = {
+    "self": "good for the chooser: worth VALUE",
+    "risky": "costs the chooser HP: worth VALUE when healthy (3 HP or more), -VALUE otherwise",
+    "friendly": "helps the other player of the event: worth VALUE if they are an ally, -VALUE if an enemy",
+    "hostile": "harms the other player of the event: worth VALUE if they are an enemy, -VALUE if an ally",
+    "never": "chosen only when nothing else may be",
+}
