@@ -194,7 +194,7 @@ def delta_ci(c: list | None) -> str:
     return "" if not c else f"{c[0] * 100:+.1f} to {c[1] * 100:+.1f}"
 
 
-def print_summary(s: dict) -> None:
+def print_summary(s: dict, con=None) -> None:
     from rich.console import Console
     from rich.table import Table
 
@@ -204,7 +204,7 @@ def print_summary(s: dict) -> None:
             t.add_column(col, justify="left" if i == 0 else "right")
         return t
 
-    con = Console(highlight=False)
+    con = con or Console(highlight=False)
     extra = f" (+{s['control_games']} control games)" if s["control_games"] else ""
     con.print(f"{s['games']} games{extra} of {s['mode']}, {s['players']} players, {s['agent']} agents, "
               f"{s['pick']} hero picks, seed {s['seed']}: {s['games_per_second']} games/s")
