@@ -1,13 +1,15 @@
-"""The README's simulate figures, from a real run: the walk-through's featured-hero comparison,
-its skill rows, and the screenshot of the HTML report.
+"""The README's simulate figures, from real runs, with the date and the machine.
 
-    nice -n 10 .venv/bin/python docs/figures.py            # the 2,000-game run on two workers
-    .venv/bin/python docs/figures.py --games 200           # a quick look (does not touch the README)
+    nice -n 10 .venv/bin/python docs/figures.py                 # every block
+    nice -n 10 .venv/bin/python docs/figures.py --only workers  # one block
+    .venv/bin/python docs/figures.py --only simulate --games 200  # a quick look (README untouched)
 
-Runs `sgsdsl simulate examples/yanyan.sgs --hero 严颜 --games 2000 --seed 1 --workers 2 --html …`,
-rewrites the README block between `<!-- figures:simulate -->` and `<!-- /figures:simulate -->`
-with its output, the date and the machine, and screenshots the page into docs/report.png with
-Debian's chromium (when playwright and chromium are installed; see tests/test_browser.py).
+Block `simulate` (the walk-through): `sgsdsl simulate examples/yanyan.sgs --hero 严颜 --games 2000
+--seed 1 --workers 2 --html …`, its featured comparison and a few skill rows, and a screenshot of
+the page in docs/report.png with Debian's chromium (when playwright and chromium are installed;
+see tests/test_browser.py). Block `workers` (the benchmark section): 1,000 random games on one
+worker and on two. Each block is rewritten between `<!-- figures:NAME -->` and
+`<!-- /figures:NAME -->` in README.md.
 """
 
 from __future__ import annotations
@@ -26,7 +28,6 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-BEGIN, END = "<!-- figures:simulate -->", "<!-- /figures:simulate -->"
 SHOWN_SKILLS = ("juzhan", "ganglie", "wusheng", "jianxiong", "renwang", "rende", "yingzi", "luoyi")
 
 
@@ -87,38 +88,76 @@ def screenshot(html: Path, png: Path) -> bool:
     return True
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--games", type=int, default=2000)
-    ap.add_argument("--workers", type=int, default=2)
-    args = ap.parse_args()
-    cmd = ["sgsdsl", "simulate", "examples/yanyan.sgs", "--hero", "严颜", "--games", str(args.games), "--seed", "1",
-           "--workers", str(args.workers)]
+def sgsdsl(*args: str) -> tuple[str, float]:
+    """Run the CLI of this interpreter's environment; its stdout and wall time."""
+    start = time.perf_counter()
+    out = subprocess.run([str(Path(sys.executable).parent / "sgsdsl"), *args], cwd=ROOT, capture_output=True,
+                         text=True, check=True)
+    return out.stdout, time.perf_counter() - start
+
+
+def stamp() -> str:
+    import os
+
+    load = os.getloadavg()[0]  # the machine is shared: other work slows a run, and the figures say so
+    return f"measured {datetime.date.today().isoformat()} on {machine()}, load average {load:.1f}"
+
+
+def simulate_block(games: int, workers: int) -> str | None:
+    cmd = ["examples/yanyan.sgs", "--hero", "严颜", "--games", str(games), "--seed", "1", "--workers", str(workers)]
     with tempfile.TemporaryDirectory() as tmp:
         html = Path(tmp) / "report.html"
-        start = time.perf_counter()
-        out = subprocess.run([str(Path(sys.executable).parent / "sgsdsl"), *cmd[1:], "--json", "--quiet", "--html",
-                              str(html)], cwd=ROOT, capture_output=True, text=True, check=True)
-        seconds = time.perf_counter() - start
-        summary = json.loads(out.stdout)
+        out, seconds = sgsdsl("simulate", *cmd, "--json", "--quiet", "--html", str(html))
+        summary = json.loads(out)
         text = text_of(summary)
         print(text)
-        if args.games != 2000:
-            return
+        if games != 2000:
+            return None
         shot = screenshot(html, ROOT / "docs" / "report.png")
-    stamp = (f"Measured {datetime.date.today().isoformat()} on {machine()}: "
-             f"{summary['games'] + summary['control_games']} games in {seconds:.0f} s with `--workers "
-             f"{args.workers}`, made by `python docs/figures.py`.")
-    block = (f"{BEGIN}\n```\n$ {' '.join(cmd)} --html report.html\n{text}\n```\n\n{stamp}"
-             + ("\n\n![The HTML report of that run](docs/report.png)" if shot or (ROOT / "docs/report.png").exists()
-                else "") + f"\n{END}")
+    return (f"```\n$ sgsdsl simulate {' '.join(cmd)} --html report.html\n{text}\n```\n\n"
+            f"{stamp().capitalize()}: {summary['games'] + summary['control_games']} games in {seconds:.0f} s "
+            f"with `--workers {workers}`, made by `python docs/figures.py`."
+            + ("\n\n![The HTML report of that run](docs/report.png)" if shot or (ROOT / "docs/report.png").exists()
+               else ""))
+
+
+def workers_block() -> str:
+    times = {}
+    for w in (1, 2):
+        runs = [sgsdsl("simulate", "--games", "1000", "--agent", "random", "--seed", "1", "--quiet", "--json",
+                       "--workers", str(w))[1] for _ in range(3)]
+        times[w] = sorted(runs)[1]
+    text = (f"1,000 random 5-player games took {times[1]:.1f} s on one worker and {times[2]:.1f} s on two "
+            f"(median of three runs, skill statistics included; {stamp()}, `python docs/figures.py --only workers`)")
+    print(text)
+    return text
+
+
+def write_block(name: str, block: str) -> None:
+    begin, end = f"<!-- figures:{name} -->", f"<!-- /figures:{name} -->"
     readme = ROOT / "README.md"
     old = readme.read_text(encoding="utf-8")
-    new, n = re.subn(re.escape(BEGIN) + ".*?" + re.escape(END), lambda _: block, old, flags=re.S)
+    sep = "\n" if name == "simulate" else ""
+    new, n = re.subn(re.escape(begin) + ".*?" + re.escape(end), lambda _: f"{begin}{sep}{block}{sep}{end}", old,
+                     flags=re.S)
     if n != 1:
-        sys.exit(f"README.md has no {BEGIN} … {END} block")
+        sys.exit(f"README.md has no {begin} … {end} block")
     readme.write_text(new, encoding="utf-8")
-    print(f"README.md updated; {'docs/report.png written' if shot else 'screenshot unchanged'}", file=sys.stderr)
+    print(f"README.md: block {name} updated", file=sys.stderr)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--only", choices=["simulate", "workers"], help="one block only")
+    ap.add_argument("--games", type=int, default=2000, help="games of the simulate block (README only at 2000)")
+    ap.add_argument("--workers", type=int, default=2)
+    args = ap.parse_args()
+    if args.only in (None, "simulate"):
+        block = simulate_block(args.games, args.workers)
+        if block is not None:
+            write_block("simulate", block)
+    if args.only in (None, "workers"):
+        write_block("workers", workers_block())
 
 
 if __name__ == "__main__":

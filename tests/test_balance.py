@@ -4,6 +4,7 @@ import json
 from collections import Counter
 from pathlib import Path
 
+import attrs
 import jsonschema
 import pytest
 from click.testing import CliRunner
@@ -36,12 +37,14 @@ def test_the_rotation_gives_every_identity_and_seat_its_turn(rules):
     assert all(rot.plan(i).reserved == rot.plan(i, True).reserved for i in range(40))
 
 
-def test_a_hero_that_may_not_be_lord_never_sits_there(rules):
-    never = next((h for h in rules.heroes.values() if h.never_lord), None)
-    if never is None:
-        pytest.skip("no shipped hero is `never lord`")
-    rot = rotation(rules, "identity", 5, 0, never.id)
-    assert "lord" not in rot.identities
+def test_a_hero_that_may_not_be_lord_never_sits_there(rules, monkeypatch):
+    for h in ("guanyu", "zhangfei"):
+        monkeypatch.setitem(rules.heroes, h, attrs.evolve(rules.heroes[h], never_lord=True))
+    rot = rotation(rules, "identity", 5, 0, "guanyu")
+    assert rot.identities == ("loyalist", "rebel", "renegade")
+    # nor does a baseline: the lord's seat of a control game goes to heroes that may be lord
+    rot = rotation(rules, "identity", 5, 0, "caocao")
+    assert "zhangfei" not in rot.baselines["lord"] and "zhangfei" in rot.baselines["rebel"]
 
 
 def test_featured_and_control_games_differ_only_in_the_planned_seat(rules):
