@@ -72,10 +72,12 @@ def _heroes(rules: Ruleset, ok: list[GameResult], mode: str) -> tuple[list[dict]
         return sorted(book.items(), key=lambda kv: (-kv[1][1] / kv[1][0], kv[0]))
 
     order = identity_order(rules, mode)
-    heroes = [{"id": h, "name": name(h), **rate(w, g),
-               "identities": {i: rate(*reversed(split[h][i])) | {"name": rules.enum_names.get(i, i)}
-                              for i in sorted(split.get(h, {}), key=lambda i: order.index(i) if i in order else 99)}}
-              for h, (g, w) in ordered(rows)]
+    def by_identity(h: str) -> dict:
+        mine = split.get(h, {})
+        return {i: rate(mine[i][1], mine[i][0]) | {"name": rules.enum_names.get(i, i)}
+                for i in sorted(mine, key=lambda i: order.index(i) if i in order else 99)}
+
+    heroes = [{"id": h, "name": name(h), **rate(w, g), "identities": by_identity(h)} for h, (g, w) in ordered(rows)]
     lord_rows = [{"id": h, "name": name(h), **rate(w, g)} for h, (g, w) in ordered(lords)]
     return heroes, lord_rows
 

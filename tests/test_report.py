@@ -74,3 +74,4 @@ def test_a_missing_extra_says_how_to_install_it(results, tmp_path, monkeypatch):
     assert r.exit_code == 2 and "pip install 'sgsdsl[report]'" in r.output
     r = run("simulate", "--games", "2", "--quiet", "--hero", "关羽")
     assert r.exit_code == 2 and "needs statsmodels" in r.output
+    assert run("simulate", "--games", "2", "--quiet").exit_code == 0  # plain figures need neither
