@@ -588,7 +588,7 @@ class ModuleWriter:
             fn = self.expr_fn(f"t_{k}_expect{i}", "g", f"test {t.title}", e)
             src = _source_text(self.m, e)
             expects.append(f"({fn}, {src!r}, {self.loc(e.span)!r})")
-        decides = tuple((heroes.get(who.text, who.text), tuple(_decision(x) for x in ds)) for who, ds in t.decides)
+        decides = tuple((heroes.get(who.text, who.text), tuple(_decide_item(x) for x in ds)) for who, ds in t.decides)
         start = None
         if t.start is not None:
             who, ph = t.start
@@ -604,13 +604,16 @@ class ModuleWriter:
             f"    logs={logs!r},\n    loc={self.loc(t.span)!r},\n)")
 
 
+def _decide_item(d: ast.Decision):
+    """A decision of `decide`, or `bot` and the decision the heuristic bot must make."""
+    return ("bot", _decision(d.items[0])) if d.kind == "bot" else _decision(d)
+
+
 def _decision(d: ast.Decision):
     if d.kind == "many":
         return ("many", tuple(_decision(x) for x in d.items))
     if d.kind == "text":
         return ("text", d.text)
-    if d.kind == "bot":
-        return ("bot", _decision(d.items[0]))
     if d.optional:
         return ("name", SUIT_IDS.get(d.suit) if d.suit else None, d.rank, d.text, "optional")
     return ("name", SUIT_IDS.get(d.suit) if d.suit else None, d.rank, d.text)

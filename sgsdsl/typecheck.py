@@ -430,13 +430,13 @@ class Checker:
                 self.err("SGS208", "`choose … option` needs `from [\"…\", \"…\"]`", e.span)
                 return "error"
             src = self.expr(e.source, env)
+            if isinstance(e.source, ast.ListLit):  # the labels an option hint may name
+                self.m.notes.setdefault("option_labels", set()).update(
+                    x.value for x in e.source.items if isinstance(x, ast.StrLit))
             if not is_list(src) and src not in ("any", "error"):
                 self.err("SGS201", f"options are a list, not {_show(src)}", e.source.span)
             if e.where is not None:
                 self.err("SGS208", "options take no `where`", e.where.span)
-            if isinstance(e.source, ast.ListLit):  # the labels an option hint may name
-                self.m.notes.setdefault("option_labels", set()).update(
-                    x.value for x in e.source.items if isinstance(x, ast.StrLit))
             return strip(elem(src)) if is_list(src) else "any"
         item = "card" if kind.startswith("card") else "player"
         if e.source is not None:

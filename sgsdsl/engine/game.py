@@ -94,13 +94,13 @@ class Game(Zones, Primitives, Play):
         self.ev_move_cls = rules.events[self.win_moved.event].cls if self.win_moved else None
         self.ev_need_cls = rules.events[self.win_need.event].cls if self.win_need else None
         self.uid = 0
+        self.observer = None  # notified at a few points (see skillstats.py); None costs one test per point
         self.crash_stack: list[str] | None = None
         # Public record of who harmed or helped whom, for agents that infer allegiances.
         self.track = any(getattr(a, "tracks", False) for a in agents)
         self.harm: dict[tuple[int, int], float] = {}
         self.help: dict[tuple[int, int], float] = {}
         self.views: dict[int, SeatView] = {}  # what each seat may know: the only thing agents see
-        self.observer = None  # notified at a few points (see skillstats.py); None costs one test per point
 
     # ---- the public record of who harmed or helped whom (for agents) -------------------
     def actor(self):

@@ -2,7 +2,7 @@
 
 It knows no card or skill by name. What it knows of the game comes from the
 rules: `hint` declarations (hostile / friendly / self / risky / keep / never,
-and a value), the mode's `win` clauses (identities that win together are
+and a value; for 「选择一项」, hints on the options' texts), the mode's `win` clauses (identities that win together are
 allies; the mode's lord is public), card kinds and equipment slots, and the
 engine's public record of who harmed or helped whom. From that it decides:
 rebels go for the lord, the lord's side hunts whoever harms the lord, the

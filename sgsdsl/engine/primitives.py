@@ -12,11 +12,11 @@ class Primitives:
 
     # ---- primitive actions (surface.FUNCS kind="primitive") -------------------------
     def change_hp(self, p: Player, delta: int) -> None:
-        if self.observer is not None:
-            self.observer.on_hp(self, p, min(p.hp + delta, p.max_hp) - p.hp)
         p.hp = min(p.hp + delta, p.max_hp)
         if self.track:
             self._record(p, delta)
+        if self.observer is not None:
+            self.observer.on_hp(self, p, delta)
 
     def change_max_hp(self, p: Player, delta: int) -> None:
         p.max_hp += delta
@@ -29,12 +29,12 @@ class Primitives:
         if not p.alive:
             return
         p.alive = False
-        if self.observer is not None:
-            self.observer.on_death(self, p)
         for inst in list(p.skills):
             self._deactivate(inst)
         p.skills = []
         self.deaths.append((self.turn_no, p))
+        if self.observer is not None:
+            self.observer.on_death(self, p)
 
     def check_victory(self) -> None:
         if self.mode is None:
