@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import inspect
+import sys
 
 from .engine.ruleset import Ruleset
 from .engine.tables import SkillDef
@@ -204,7 +205,8 @@ def print_summary(s: dict, con=None) -> None:
             t.add_column(col, justify="left" if i == 0 else "right")
         return t
 
-    con = con or Console(highlight=False)
+    # piped into a file or a CI log, the tables keep their rows on one line
+    con = con or Console(highlight=False, width=None if sys.stdout.isatty() else 120)
     extra = f" (+{s['control_games']} control games)" if s["control_games"] else ""
     con.print(f"{s['games']} games{extra} of {s['mode']}, {s['players']} players, {s['agent']} agents, "
               f"{s['pick']} hero picks, seed {s['seed']}: {s['games_per_second']} games/s")
