@@ -32,7 +32,6 @@ class SkillStats:
         self.forced = {t.loc for s in rules.skills.values() for t in s.triggers if t.forced}
         for m in rules.modes.values():
             self.forced |= {t.loc for s in m.rules for t in s.triggers}
-        self.rules = rules
         self.virtual: dict[int, object] = {}  # view-as cards already counted as a use (kept alive: ids stay unique)
         self.pending: list[tuple] = []  # (frame, skill, event, its numbers before the skill ran)
         self.bonus: dict[int, list] = {}  # id(event) -> [skill, amount] a skill added to that event's numbers
