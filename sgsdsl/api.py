@@ -98,7 +98,8 @@ def simulate(rules: Ruleset | None = None, *, games: int = 100, players: int = 5
              mode: str = "identity", agent: str = "heuristic", workers: int = 1, decks=()) -> dict:
     """Play a batch of bot games; the statistics `sgsdsl simulate --json` prints (identities, heroes, draws,
     errors, average turns), each rate with its 95% interval."""
-    from .sim import run_batch, summarize
+    from .sim import run_batch
+    from .simstats import summarize
 
     rules = rules or load()
     new_game(rules, mode=mode, players=players, agent=agent, decks=decks, log=False)  # validates the arguments

@@ -579,7 +579,7 @@ class Seat:
 
 @node
 class Decision:
-    kind: str  # name text many
+    kind: str  # name text many bot (items[0]: the heuristic bot's expected answer)
     suit: str | None
     rank: int | None
     text: str
@@ -607,6 +607,7 @@ class HintDecl(Decl):
     targets: tuple[Name, ...]  # cards or skills
     intent: Name
     value: int
+    options: tuple[Name, ...] = ()  # option labels of `choose … option` (the text, with its span)
 
 
 @node

@@ -180,9 +180,10 @@ def explain(name: str, paths, source: bool) -> None:
 @click.option("--workers", type=int, default=1, show_default=True, help="Processes; results equal one worker's.")
 @click.option("--turn-cap", type=int, default=200, show_default=True, help="Turns after which a game is a draw.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the table.")
-@click.option("--log", "log_file", type=click.Path(dir_okay=False), help="Write game 0's log as JSONL.")
+@click.option("--log", "log_file", type=click.Path(dir_okay=False),
+              help="Write game logs as JSONL (game 0 unless --log-games or --log-where choose others).")
 @click.option("--replay", "replay_file", type=click.Path(dir_okay=False),
-              help="Replay a JSONL log: play it again and say whether it is identical.")
+              help="Replay a JSONL log: play its games again and say whether each is identical.")
 @click.option("--check-invariants", is_flag=True, help="Verify the state invariants after every event.")
 @click.option("--deck", "decks", multiple=True, help="Add a deck to the mode's (e.g. --deck ex for the EX cards).")
 @click.option("--with", "variants", multiple=True, metavar="PACKAGE",
@@ -190,16 +191,42 @@ def explain(name: str, paths, source: bool) -> None:
 @click.option("--variant", type=int, default=0, show_default=True,
               help="Which variant of the mode's identity table row (0 = the first).")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
+@click.option("--hero", "heroes", multiple=True,
+              help="Feature a hero: seat it in every game (seats and identities in turn) and compare it with a "
+                   "control run on the same seeds. Repeatable.")
+@click.option("--baseline", help="The control's hero in the featured seat (default: every pool hero in turn).")
+@click.option("--pick", type=click.Choice(["uniform", "strongest"]), default="uniform", show_default=True,
+              help="How bots pick their hero from those offered.")
+@click.option("--html", type=click.Path(dir_okay=False), help="Also write the report as one HTML page.")
+@click.option("--log-games", help="With --log: the games to write, by number (e.g. 3,17).")
+@click.option("--log-where", help="With --log: the games to write, by a filter (e.g. 'hero == 严颜').")
+@click.option("--replay-seed", type=int, help="Play the game of this seed (from a broken game's report) and show "
+              "its log.")
+@click.option("--control", is_flag=True, help="With --replay-seed and --hero: the control game of that seed.")
 def simulate(paths, mode, players, games, seed, agent, workers, turn_cap, as_json, log_file, replay_file,
-             check_invariants, decks, variants, variant, quiet) -> None:
-    """Play GAMES bot games and print win rates per identity and per hero.
+             check_invariants, decks, variants, variant, quiet, heroes, baseline, pick, html, log_games, log_where,
+             replay_seed, control) -> None:
+    """Play GAMES bot games and print win rates per identity and per hero, and what each skill did.
 
-    PATHS are a designer's rules files, added to the shipped rules.
+    PATHS are a designer's rules files, added to the shipped rules. With --hero, the hero plays
+    in every game and its win rate per identity is compared with a control run.
     """
-    from .report import simulate_command
+    from .simcmd import SimOptions, simulate_command
 
-    sys.exit(simulate_command(_paths(paths), mode, players, games, seed, agent, workers, turn_cap, as_json,
-                              log_file, replay_file, check_invariants, quiet, list(decks), variant, tuple(variants)))
+    sys.exit(simulate_command(SimOptions(
+        tuple(_paths(paths)), mode, players, games, seed, agent, workers, turn_cap, as_json, log_file, replay_file,
+        check_invariants, quiet, tuple(decks), variant, tuple(variants), tuple(heroes), baseline, pick, html,
+        log_games, log_where, replay_seed, control)))
+
+
+@main.command(epilog=EXIT_HELP)
+@click.argument("results", type=click.Path(dir_okay=False))
+@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), help="The HTML file to write.")
+def report(results: str, output: str) -> None:
+    """Write the HTML report of a `simulate --json` result file."""
+    from .htmlreport import report_command
+
+    sys.exit(report_command(Path(results), Path(output)))
 
 
 @main.command("test", epilog=EXIT_HELP)

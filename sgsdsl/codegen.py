@@ -297,7 +297,7 @@ class ModuleWriter:
         self.events: list[dict] = []
         self.tables: dict[str, list[str]] = {k: [] for k in (
             "enums", "events", "windows", "flows", "quantities", "counters", "binds", "cards", "heroes", "skills",
-            "decks", "modes", "tests", "hints")}
+            "decks", "modes", "tests", "hints", "option_hints")}
         self.triggers: dict[str, list[str]] = {}
         self.test_no: dict[str, int] = {}  # per skill (or per file for top-level tests)
 
@@ -399,6 +399,8 @@ class ModuleWriter:
                 for n in d.targets:
                     sym = self.m.values[n.text]
                     self.tables["hints"].append(repr((sym.decl.id.text, d.intent.text, d.value)))
+                for n in d.options:
+                    self.tables["option_hints"].append(repr((n.text, d.intent.text, d.value)))
 
     def counter(self, d) -> None:
         scope = d.scope if isinstance(d, ast.CounterDecl) else None
@@ -656,7 +658,7 @@ class ModuleWriter:
             fn = self.expr_fn(f"t_{k}_expect{i}", "g", f"test {t.title}", e)
             src = _source_text(self.m, e)
             expects.append(f"({fn}, {src!r}, {self.loc(e.span)!r})")
-        decides = tuple((heroes.get(who.text, who.text), tuple(_decision(x) for x in ds)) for who, ds in t.decides)
+        decides = tuple((heroes.get(who.text, who.text), tuple(_decide_item(x) for x in ds)) for who, ds in t.decides)
         start = None
         if t.start is not None:
             who, ph = t.start
@@ -670,6 +672,11 @@ class ModuleWriter:
             f"    deck={refs(t.deck)!r}, start={start!r}, turns={t.turns!r},\n    decides={decides!r},\n"
             f"    expects=(" + "".join(f"\n        {x}," for x in expects) + "\n    ),\n"
             f"    logs={logs!r},\n    loc={self.loc(t.span)!r},\n)")
+
+
+def _decide_item(d: ast.Decision):
+    """A decision of `decide`, or `bot` and the decision the heuristic bot must make."""
+    return ("bot", _decision(d.items[0])) if d.kind == "bot" else _decision(d)
 
 
 def _decision(d: ast.Decision):

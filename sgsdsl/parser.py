@@ -198,8 +198,13 @@ class _Builder(Transformer):
 
     @v_args(meta=True)
     def hint_decl(self, meta, c):
-        return ast.HintDecl(targets=c[0], intent=self.nm(c[1]), value=int(c[2]) if c[2] is not None else 1,
-                            span=self.sp(meta))
+        names = [t for t in c[0] if t.type == "NAME"]
+        labels = [ast.Name(text=self.s(t), span=_tok_span(self.path, t)) for t in c[0] if t.type == "STRING"]
+        return ast.HintDecl(targets=tuple(self.nm(t) for t in names), intent=self.nm(c[1]),
+                            value=int(c[2]) if c[2] is not None else 1, span=self.sp(meta), options=tuple(labels))
+
+    def hint_names(self, c):
+        return list(c)
 
     @v_args(meta=True)
     def bind_decl(self, meta, c):
@@ -611,6 +616,10 @@ class _Builder(Transformer):
             suit, rank = str(sr)[0], parse_rank(str(sr)[1:])
         return ast.Decision(kind="name", suit=suit, rank=rank, text=str(name), items=(), span=self.sp(meta),
                             optional=optional is not None)
+
+    @v_args(meta=True)
+    def d_bot(self, meta, c):
+        return ast.Decision(kind="bot", suit=None, rank=None, text="", items=(c[0],), span=self.sp(meta))
 
     @v_args(meta=True)
     def d_text(self, meta, c):

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import inspect
-import json
 import sys
-from pathlib import Path
 
 from .engine.ruleset import Ruleset
 from .engine.tables import SkillDef
@@ -185,161 +183,75 @@ def explain_text(rules: Ruleset, name: str, source: bool = False) -> str | None:
 # ---- simulate ------------------------------------------------------------------------------
 
 
-def _mode_id(rules: Ruleset, mode: str) -> str | None:
-    if mode in rules.modes:
-        return mode
-    for m in rules.modes.values():
-        if m.name == mode:
-            return m.id
-    return None
+def pct(x: float | None) -> str:
+    return "" if x is None else f"{x:.1%}"
 
 
-def simulate_command(paths: list[Path], mode: str, players: int, games: int, seed: int, agent: str, workers: int,
-                     turn_cap: int, as_json: bool, log_file, replay_file, check_invariants: bool,
-                     quiet: bool, decks: list[str] | None = None, variant: int = 0, variants=()) -> int:
-    from .diagnostics import CompileError, SourceCache, render_all
-    from .engine.ruleset import RulesError
-    from .loader import load
-    from .sim import run_batch, summarize
-
-    try:
-        rules = load(paths or None, variants=variants)
-    except RulesError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 2
-    except CompileError as e:
-        from .compiler import build
-
-        b = build(extra=paths)
-        print(render_all(e.diagnostics, b.sources if b else SourceCache()), file=sys.stderr)
-        return 1
-    if replay_file:
-        return replay(rules, Path(replay_file))
-    mid = _mode_id(rules, mode)
-    if mid is None:
-        print(f"error: unknown mode '{mode}' (modes: {', '.join(rules.modes)})", file=sys.stderr)
-        return 2
-    lo, hi = rules.modes[mid].players
-    if not lo <= players <= hi:
-        print(f"error: mode {mid} is for {lo}–{hi} players, not {players}", file=sys.stderr)
-        return 2
-    if games < 1 or workers < 1 or turn_cap < 1:
-        print("error: --games, --workers and --turn-cap must be at least 1", file=sys.stderr)
-        return 2
-    unknown = [d for d in decks or () if d not in rules.decks]
-    if unknown:
-        print(f"error: unknown deck {unknown[0]} (decks: {', '.join(rules.decks)})", file=sys.stderr)
-        return 2
-    rows = dict(rules.modes[mid].table).get(players, ((),))
-    if not 0 <= variant < len(rows):
-        print(f"error: {players} players have {len(rows)} identity variant(s) in {mid}; --variant is 0-based",
-              file=sys.stderr)
-        return 2
-    if log_file:
-        try:
-            write_log(rules, mid, players, seed, agent, turn_cap, Path(log_file), decks, variant)
-        except OSError as e:
-            print(f"error: cannot write {log_file}: {e}", file=sys.stderr)
-            return 2
-    progress = None
-    bar = None
-    if not quiet and games >= 50 and sys.stderr.isatty():
-        from rich.progress import Progress
-
-        bar = Progress(transient=True, console=_stderr_console())
-        task = bar.add_task("simulating", total=games)
-        bar.start()
-
-        def progress():
-            bar.advance(task)
-
-    try:
-        results, seconds = run_batch(rules, mode=mid, players=players, games=games, seed=seed, agent=agent,
-                                     workers=workers, turn_cap=turn_cap, invariants=check_invariants, paths=paths,
-                                     decks=decks, variant=variant, progress=progress)
-    finally:
-        if bar is not None:
-            bar.stop()
-    summary = summarize(rules, results, seed=seed, mode=mid, players=players, agent=agent, seconds=seconds)
-    if as_json:
-        print(json.dumps(summary, ensure_ascii=False, indent=2))
-    else:
-        print_summary(summary)
-    return 1 if summary["errors"] else 0
+def ci(c: list | None) -> str:
+    return "" if not c else f"{c[0]:.1%}–{c[1]:.1%}"
 
 
-def _stderr_console():
-    from rich.console import Console
-
-    return Console(stderr=True)
+def delta_ci(c: list | None) -> str:
+    return "" if not c else f"{c[0] * 100:+.1f} to {c[1] * 100:+.1f}"
 
 
-def print_summary(s: dict) -> None:
+def print_summary(s: dict, con=None) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    con = Console(highlight=False)
-    con.print(f"{s['games']} games of {s['mode']}, {s['players']} players, {s['agent']} agents, seed {s['seed']}: "
-              f"{s['games_per_second']} games/s")
-    t = Table(title="win rate per identity (95% CI)")
-    for col in ("identity", "wins", "rate", "95% CI"):
-        t.add_column(col, justify="right" if col != "identity" else "left")
+    def table(title: str, *cols: str) -> Table:
+        t = Table(title=title)
+        for i, col in enumerate(cols):
+            t.add_column(col, justify="left" if i == 0 else "right")
+        return t
+
+    # piped into a file or a CI log, the tables keep their rows on one line
+    con = con or Console(highlight=False, width=None if sys.stdout.isatty() else 120)
+    extra = f" (+{s['control_games']} control games)" if s["control_games"] else ""
+    con.print(f"{s['games']} games{extra} of {s['mode']}, {s['players']} players, {s['agent']} agents, "
+              f"{s['pick']} hero picks, seed {s['seed']}: {s['games_per_second']} games/s")
+    t = table("win rate per identity (95% CI)", "identity", "wins", "rate", "95% CI")
     for ident, r in s["identities"].items():
-        t.add_row(f"{r['name']} {ident}", str(r["wins"]), f"{r['rate']:.1%}",
-                  f"{r['ci95'][0]:.1%}–{r['ci95'][1]:.1%}")
-    t.add_row("draws (turn cap)", str(s["draws"]), f"{s['draw_rate']:.1%}", "")
+        t.add_row(f"{r['name']} {ident}", str(r["wins"]), pct(r["rate"]), ci(r["ci95"]))
+    t.add_row("draws (turn cap)", str(s["draws"]), pct(s["draw_rate"]), "")
     con.print(t)
     con.print(f"average turns: {s['avg_turns']:.1f}")
-    h = Table(title="win rate per hero")
-    for col in ("hero", "games", "wins", "rate", "95% CI"):
-        h.add_column(col, justify="right" if col != "hero" else "left")
-    for hid, r in s["heroes"].items():
-        h.add_row(f"{r['name']} {hid}", str(r["games"]), str(r["wins"]), f"{r['rate']:.1%}",
-                  f"{r['ci95'][0]:.1%}–{r['ci95'][1]:.1%}")
-    con.print(h)
+    for f in s["featured"]:
+        base = "every pool hero in turn" if f["baseline"] == "pool" else f["baseline"]
+        t = table(f"{f['name']} {f['hero']} against the control ({base} in the same seat, same seeds)",
+                  "identity", "games", "featured", "control", "change (points)", "95% CI", "p", "verdict")
+        for r in f["rows"]:
+            t.add_row(r["name"], str(r["featured"]["games"]), pct(r["featured"]["rate"]), pct(r["control"]["rate"]),
+                      "" if r["delta"] is None else f"{r['delta'] * 100:+.1f}", delta_ci(r["ci95"]),
+                      "" if r["p_value"] is None else f"{r['p_value']:.2g}", r["verdict"].split(":")[0])
+        con.print(t)
+        overall = f["rows"][-1]
+        con.print(f"{f['name']}: {overall['verdict']}")
+    idents = list(s["identities"])[1:] if s["lords"] else list(s["identities"])
+    t = table("win rate per hero outside the lord's seat", "hero", "games", "rate", "95% CI",
+              *(s["identities"][i]["name"] for i in idents))
+    for h in s["heroes"]:
+        split = [f"{pct(h['identities'][i]['rate'])} ({h['identities'][i]['games']})" if i in h["identities"] else ""
+                 for i in idents]
+        t.add_row(f"{h['name']} {h['id']}", str(h["games"]), pct(h["rate"]), ci(h["ci95"]), *split)
+    con.print(t)
+    if s["lords"]:
+        t = table("win rate per hero in the lord's seat", "hero", "games", "rate", "95% CI")
+        for h in s["lords"]:
+            t.add_row(f"{h['name']} {h['id']}", str(h["games"]), pct(h["rate"]), ci(h["ci95"]))
+        con.print(t)
+    effects = ("drawn", "gained", "damage", "prevented", "recovered", "kills")
+    t = table("what each skill did: offered and used per game; effects per game / per use", "skill", "games",
+              "offered", "used", "drawn", "gained", "damage", "prevent", "recover", "kills")
+    t.columns[0].no_wrap = True
+    for k in s["skills"]:
+        def cell(key, k=k):
+            return f"{k['per_game'][key]:.1f}/{k['per_use'][key]:.1f}" if k[key] else "·"
+        name = f"{k['name']} {'、'.join(k['hero_names'])}"
+        t.add_row(f"[bold]{name}[/bold]" if k["featured"] else name, str(k["games"]),
+                  f"{k['per_game']['offered']:.1f}", f"{k['per_game']['used']:.1f}", *map(cell, effects))
+    con.print(t)
     if s["errors"]:
         con.print(f"[red]{len(s['errors'])} game(s) broke:[/red]")
         for e in s["errors"][:10]:
             con.print(e, markup=False)
-
-
-# ---- logs and replays ------------------------------------------------------------------------
-
-
-def write_log(rules: Ruleset, mode: str, players: int, seed: int, agent: str, turn_cap: int, path: Path,
-              decks=None, variant: int = 0) -> None:
-    from .engine.log import GameLog
-    from .sim import game_seed, new_game
-
-    gs = game_seed(seed, 0)
-    log = GameLog()
-    g = new_game(rules, mode, players, gs, agent, log, turn_cap, decks=decks, variant=variant)
-    g.run()
-    header = {"kind": "header", "mode": mode, "players": players, "seed": gs, "agent": agent, "turn_cap": turn_cap,
-              "decks": list(decks or ()), "variant": variant, "with": list(rules.variants),
-              "packages": list(rules.packages)}
-    path.write_text(json.dumps(header, ensure_ascii=False, sort_keys=True) + "\n" + log.jsonl(), encoding="utf-8")
-
-
-def replay(rules: Ruleset, path: Path) -> int:
-    from .engine.log import GameLog
-    from .sim import new_game
-
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines(True)
-        header = json.loads(lines[0])
-    except (OSError, ValueError, IndexError) as e:
-        print(f"error: cannot read replay {path}: {e}", file=sys.stderr)
-        return 2
-    if tuple(header.get("with", ())) != rules.variants:
-        from .loader import shipped
-
-        rules = shipped(tuple(header.get("with", ())))
-    log = GameLog()
-    g = new_game(rules, header["mode"], header["players"], header["seed"], header["agent"], log, header["turn_cap"],
-                 decks=header.get("decks"), variant=header.get("variant", 0))
-    g.run()
-    print(log.text(), end="")
-    same = log.jsonl() == "".join(lines[1:])
-    print(("identical to " if same else "DIFFERS from ") + str(path), file=sys.stderr)
-    return 0 if same else 1

@@ -1,12 +1,16 @@
-"""Batches of bot games and their statistics.
+"""Batches of bot games.
 
 Game i of a batch with seed S is played with seed S*1_000_003 + i, whatever the
-number of workers, so `--workers 2` gives the figures of one worker.
+number of workers, so `--workers 2` gives the figures of one worker; the seed of
+a game also names its index (seed % 1_000_003) and so its place in a rotation.
+
+A featured hero (`--hero`) is seated in every game of its batch, its identity and
+seat rotated evenly; its control game has the same seed, seat and identity with a
+baseline hero in that seat (see engine/seating.py).
 """
 
 from __future__ import annotations
 
-import math
 import multiprocessing as mp
 import time
 from pathlib import Path
@@ -14,11 +18,13 @@ from pathlib import Path
 import attrs
 
 from .engine.agents import FirstAgent, RandomAgent
-from .engine.game import Game
 from .engine.log import GameLog
-from .engine.ruleset import Ruleset, rules_location
+from .engine.ruleset import RulesError, Ruleset, rules_location
+from .engine.seating import PlannedGame, SeatPlan
+from .engine.skillstats import SkillStats
 
 AGENTS = {"random": RandomAgent, "first": FirstAgent}
+SEED_STRIDE = 1_000_003
 
 
 def agent_class(name: str):
@@ -30,7 +36,62 @@ def agent_class(name: str):
 
 
 def game_seed(seed: int, i: int) -> int:
-    return seed * 1_000_003 + i
+    return seed * SEED_STRIDE + i
+
+
+@attrs.frozen
+class Rotation:
+    """Where a featured hero sits in game i, and who sits there instead in the control game."""
+
+    hero: str
+    identities: tuple[str, ...]  # the distinct identities it plays, in the mode's order
+    seats: int
+    baselines: dict[str, tuple[str, ...]]  # per identity: the heroes that take turns in the control games
+
+    def plan(self, i: int, control: bool = False) -> SeatPlan:
+        k = len(self.identities)
+        ident = self.identities[i % k]
+        seat = (i // k) % self.seats
+        pool = self.baselines[ident]
+        base = pool[(i // (k * self.seats)) % len(pool)]
+        return SeatPlan(seat, ident, base if control else self.hero, (self.hero, base))
+
+
+def rotation(rules: Ruleset, mode_id: str, players: int, variant: int, hero: str,
+             baseline: str | None = None, pool: list[str] | None = None) -> Rotation:
+    """The rotation of a featured hero; RulesError when the mode or the baseline cannot have it."""
+    mode = rules.modes[mode_id]
+    rows = dict(mode.table).get(players)
+    if not rows:
+        raise RulesError(f"mode {mode_id} deals no identities to {players} players: a featured hero needs them")
+    may_lord = {h: not rules.heroes[h].never_lord for h in rules.heroes}
+    idents = tuple(dict.fromkeys(i for i in rows[variant % len(rows)] if may_lord[hero] or i != mode.lord))
+    pool = [h for h in (pool or rules.hero_pool(mode)) if h != hero]
+    if baseline is not None:
+        pool = [baseline]
+    baselines = {}
+    for ident in idents:
+        fits = tuple(h for h in pool if may_lord[h] or ident != mode.lord)
+        if not fits:
+            raise RulesError(f"no baseline hero may play {rules.enum_names.get(ident, ident)} "
+                             f"(`never lord`): choose another --baseline")
+        baselines[ident] = fits
+    return Rotation(hero, idents, players, baselines)
+
+
+@attrs.frozen
+class Setup:
+    """What every game of a batch shares."""
+
+    mode: str
+    players: int
+    agent: str
+    turn_cap: int = 200
+    invariants: bool = False
+    decks: tuple[str, ...] = ()
+    variant: int = 0
+    pick: str | None = None  # how bots pick heroes (agents.HERO_PICKS); None: each agent's own way
+    stats: bool = False  # count what each skill did (engine/skillstats.py)
 
 
 @attrs.define
@@ -42,40 +103,62 @@ class GameResult:
     turns: int
     seats: list[tuple[str, str | None, bool]]  # (hero id, identity, won)
     error: str | None = None
+    featured: str | None = None  # the featured hero of this game's batch
+    control: bool = False  # a control game: the featured hero's seat played by a baseline
+    seat: int | None = None  # the planned seat
+    skills: dict = attrs.Factory(dict)  # skill id -> counters (SkillStats.result)
 
 
 def new_game(rules: Ruleset, mode_id: str, players: int, seed: int, agent: str, log: GameLog | None = None,
              turn_cap: int = 200, invariants: bool = False, decks: list[str] | None = None,
-             heroes: list[str] | None = None, variant: int = 0) -> Game:
+             heroes: list[str] | None = None, variant: int = 0, plan: SeatPlan | None = None,
+             pick: str | None = None) -> PlannedGame:
     """A game ready to run. `decks` are added to the mode's own (e.g. the EX cards)."""
     mode = rules.modes[mode_id]
     cls = agent_class(agent)
-    g = Game(rules, players=players, seed=seed, agents=[cls() for _ in range(players)], mode=mode, log=log,
-             turn_cap=turn_cap, invariants=invariants, hero_pool=heroes or rules.hero_pool(mode), variant=variant)
+    agents = [cls() for _ in range(players)]
+    for a in agents:
+        a.pick = pick or a.pick
+    g = PlannedGame(rules, players=players, seed=seed, agents=agents, mode=mode, log=log, turn_cap=turn_cap,
+                    invariants=invariants, hero_pool=heroes or rules.hero_pool(mode), variant=variant)
+    g.plan = plan
     g.build_deck(list(mode.decks) + [d for d in decks or () if d not in mode.decks])
     return g
 
 
+def setup_game(rules: Ruleset, s: Setup, seed: int, plan: SeatPlan | None = None,
+               log: GameLog | None = None) -> PlannedGame:
+    g = new_game(rules, s.mode, s.players, seed, s.agent, log, s.turn_cap, s.invariants, list(s.decks),
+                 None, s.variant, plan, s.pick)
+    if s.stats:
+        g.observer = SkillStats(rules)
+    return g
 
 
-def play(rules: Ruleset, mode_id: str, players: int, seed: int, index: int, agent: str, turn_cap: int,
-         invariants: bool, decks=None, heroes=None, variant: int = 0) -> GameResult:
+def play(rules: Ruleset, s: Setup, index: int, seed: int, rot: Rotation | None = None,
+         control: bool = False) -> GameResult:
     g = None
+    plan = rot.plan(index, control) if rot is not None else None
+    tag = {"featured": rot.hero if rot else None, "control": control, "seat": plan.seat if plan else None}
     try:
-        g = new_game(rules, mode_id, players, seed, agent, None, turn_cap, invariants, decks, heroes, variant)
+        g = setup_game(rules, s, seed, plan)
         over = g.run()
         won = set(over.winners)
         seats = [(p.heroes[0].id if p.heroes else "?", p.identity, p.identity in won) for p in g.players]
-        return GameResult(index, seed, over.winners, over.reason, g.turn_no, seats)
+        skills = g.observer.result(g) if g.observer is not None else {}
+        return GameResult(index, seed, over.winners, over.reason, g.turn_no, seats, skills=skills, **tag)
     except Exception as e:  # a rules bug no check caught: report it, the batch goes on
         loc = rules_location(e.__traceback__)
         stack = " > ".join(g.crash_stack or []) if g is not None else ""
-        msg = f"seed {seed}: {e.__class__.__name__}: {e}"
+        what = f"seed {seed}"
+        if plan is not None:
+            what += f" ({'control: ' + plan.hero + ' in' if control else rot.hero + ' in'} seat {plan.seat + 1})"
+        msg = f"{what}: {e.__class__.__name__}: {e}"
         if loc:
             msg += f"\n  at {loc}"
         if stack:
             msg += f"\n  stack: {stack}"
-        return GameResult(index, seed, (), "error", g.turn_no if g else 0, [], msg)
+        return GameResult(index, seed, (), "error", g.turn_no if g else 0, [], msg, **tag)
 
 
 # ---- workers --------------------------------------------------------------------------
@@ -93,11 +176,9 @@ def _work(args) -> GameResult:
     return play(_WORKER["rules"], *args)
 
 
-def run_batch(rules: Ruleset, *, mode: str, players: int, games: int, seed: int, agent: str, workers: int = 1,
-              turn_cap: int = 200, invariants: bool = False, paths: list[Path] | None = None, decks=None,
-              heroes=None, variant: int = 0, progress=None) -> tuple[list[GameResult], float]:
-    jobs = [(mode, players, game_seed(seed, i), i, agent, turn_cap, invariants, decks, heroes, variant)
-            for i in range(games)]
+def run_jobs(rules: Ruleset, jobs: list[tuple], workers: int = 1, paths: list[Path] | None = None,
+             progress=None) -> tuple[list[GameResult], float]:
+    """Play jobs (Setup, index, seed, rotation, control), in order, on `workers` processes."""
     start = time.perf_counter()
     results: list[GameResult] = []
     if workers <= 1:
@@ -114,65 +195,25 @@ def run_batch(rules: Ruleset, *, mode: str, players: int, games: int, seed: int,
         else:
             init, initargs = _init_worker, ([str(p) for p in paths] if paths else None, rules.variants)
         with ctx.Pool(workers, initializer=init, initargs=initargs) as pool:
-            for r in pool.imap(_work, jobs, chunksize=max(1, min(64, games // (workers * 8) or 1))):
+            chunk = max(1, min(64, len(jobs) // (workers * 8) or 1))
+            for r in pool.imap(_work, jobs, chunksize=chunk):
                 results.append(r)
                 if progress:
                     progress()
     return results, time.perf_counter() - start
 
 
-# ---- statistics ------------------------------------------------------------------------
-
-def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    if n == 0:
-        return (0.0, 0.0)
-    p = k / n
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return (max(0.0, c - h), min(1.0, c + h))
+def batch_jobs(s: Setup, games: int, seed: int, rotations: list[Rotation] = (), control: bool = True) -> list[tuple]:
+    """The jobs of a batch: plain games, or per featured hero its games and (with `control`) their controls."""
+    if not rotations:
+        return [(s, i, game_seed(seed, i), None, False) for i in range(games)]
+    return [(s, i, game_seed(seed, i), rot, ctl) for rot in rotations for ctl in ((False, True) if control
+                                                                               else (False,)) for i in range(games)]
 
 
-def summarize(rules: Ruleset, results: list[GameResult], *, seed: int, mode: str, players: int, agent: str,
-              seconds: float) -> dict:
-    ok = [r for r in results if r.error is None]
-    draws = [r for r in ok if not r.winners]
-    decided = len(ok)
-    ids: dict[str, int] = {}
-    for r in ok:
-        for ident in {i for _, i, _ in r.seats if i}:
-            ids.setdefault(ident, 0)
-        for w in r.winners:
-            ids[w] = ids.get(w, 0) + 1
-    m = rules.modes[mode]
-    order = [i for row in m.table for variant in row[1][:1] for i in variant]
-    idents = sorted(ids, key=lambda i: order.index(i) if i in order else 99)
-    heroes: dict[str, list[int]] = {}
-    for r in ok:
-        for hero, _, won in r.seats:
-            rec = heroes.setdefault(hero, [0, 0])
-            rec[0] += 1
-            rec[1] += int(won)
-    return {
-        "games": len(results),
-        "seed": seed,
-        "mode": mode,
-        "players": players,
-        "agent": agent,
-        "identities": {
-            i: {"name": rules.enum_names.get(i, i), "wins": ids[i], "rate": ids[i] / decided if decided else 0.0,
-                "ci95": list(wilson(ids[i], decided))}
-            for i in idents
-        },
-        "draws": len(draws),
-        "draw_rate": len(draws) / decided if decided else 0.0,
-        "errors": [r.error for r in results if r.error is not None],
-        "avg_turns": sum(r.turns for r in ok) / decided if decided else 0.0,
-        "heroes": {
-            h: {"name": rules.heroes[h].name if h in rules.heroes else h, "games": g, "wins": w,
-                "rate": w / g if g else 0.0, "ci95": list(wilson(w, g))}
-            for h, (g, w) in sorted(heroes.items(), key=lambda kv: (-kv[1][1] / kv[1][0], kv[0]))
-        },
-        "seconds": round(seconds, 3),
-        "games_per_second": round(len(results) / seconds, 1) if seconds > 0 else None,
-    }
+def run_batch(rules: Ruleset, *, mode: str, players: int, games: int, seed: int, agent: str, workers: int = 1,
+              turn_cap: int = 200, invariants: bool = False, paths: list[Path] | None = None, decks=None,
+              variant: int = 0, progress=None, pick: str | None = None, stats: bool = False,
+              rotations: list[Rotation] = ()) -> tuple[list[GameResult], float]:
+    s = Setup(mode, players, agent, turn_cap, invariants, tuple(decks or ()), variant, pick, stats)
+    return run_jobs(rules, batch_jobs(s, games, seed, rotations), workers, paths, progress)

@@ -307,7 +307,8 @@ ROLES: dict[str, Role] = {
     "play": Role("flow", (("who", "player"), ("card", "card")), None,
                  "the flow that plays (打出) a card; recorded in the history"),
     "damage": Role("flow", (("source", "player?"), ("target", "player"), ("amount", "int")), None,
-                   "the damage flow: HP it takes is recorded as damage in the history"),
+                   "the damage flow: HP it takes is recorded in the history; simulate's skill statistics count "
+                   "damage dealt and prevented through it"),
     "recover": Role("flow", (("source", "player?"), ("target", "player"), ("amount", "int")), None,
                     "the recover flow: HP it gives is recorded in the history"),
     "die": Role("flow", (("who", "player"), ("killer", "player?")), None,
@@ -338,4 +339,12 @@ HINT_INTENTS: dict[str, str] = {
     "lordside": "an identity that protects the lord",
     "rebel": "an identity that wants the lord dead",
     "loner": "an identity that wins alone: keeps the balance, turns on the lord last",
+}
+# `hint "option text" INTENT [VALUE]`: what choosing an option of `choose … option` means for the chooser.
+OPTION_INTENTS: dict[str, str] = {
+    "self": "good for the chooser: worth VALUE",
+    "risky": "costs the chooser HP: worth VALUE when healthy (3 HP or more), -VALUE otherwise",
+    "friendly": "helps the other player of the event: worth VALUE if they are an ally, -VALUE if an enemy",
+    "hostile": "harms the other player of the event: worth VALUE if they are an enemy, -VALUE if an ally",
+    "never": "chosen only when nothing else may be",
 }

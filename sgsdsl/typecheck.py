@@ -491,6 +491,9 @@ class Checker:
                 self.err("SGS208", "`choose … option` needs `from [\"…\", \"…\"]`", e.span)
                 return "error"
             src = self.expr(e.source, env)
+            if isinstance(e.source, ast.ListLit):  # the labels an option hint may name
+                self.m.notes.setdefault("option_labels", set()).update(
+                    x.value for x in e.source.items if isinstance(x, ast.StrLit))
             if not is_list(src) and src not in ("any", "error"):
                 self.err("SGS201", f"options are a list, not {_show(src)}", e.source.span)
             if e.where is not None:
@@ -802,7 +805,17 @@ class DeclChecker(Checker):
             self.locals_taken = set()
             self.test(t)
         self.m.current = None
+        self.check_option_hints()
 
+    def check_option_hints(self) -> None:
+        """A hint on an option no `choose … option from [...]` offers would never be read."""
+        labels = self.m.notes.get("option_labels", set())
+        for d in self.m.hints:
+            for n in d.options:
+                if n.text not in labels:
+                    self.err("SGS101", f"no `choose … option` offers \"{n.text}\"", n.span,
+                             help=suggest(n.text, sorted(labels)) or "an option hint names the text of an option "
+                             "exactly as a `choose … option from [...]` lists it")
     def env(self, **kw) -> Env:
         return Env(scope=[{}], **kw)
 
@@ -909,8 +922,12 @@ class DeclChecker(Checker):
             case ast.ModeDecl():
                 self.mode(d)
             case ast.HintDecl():
-                from .surface import HINT_INTENTS
+                from .surface import HINT_INTENTS, OPTION_INTENTS
 
+                if d.options and d.intent.text not in OPTION_INTENTS:
+                    self.err("SGS101", f"an option's hint is one of {', '.join(OPTION_INTENTS)}, not "
+                             f"'{d.intent.text}'", d.intent.span, help=suggest(d.intent.text, OPTION_INTENTS))
+                    return
                 for n in d.targets:
                     sym = self.m.values.get(n.text)
                     if sym is None or not (sym.kind in ("card", "skill") or sym.type == "identity"):

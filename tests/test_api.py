@@ -59,7 +59,7 @@ def test_games_are_deterministic_and_arguments_checked():
             sgsdsl.new_game(rules, **bad)
     stats = sgsdsl.simulate(rules, games=4, players=4, seed=2, agent="random")
     assert stats["games"] == 4 and not stats["errors"]
-    assert sum(h["games"] for h in stats["heroes"].values()) == 16
+    assert sum(h["games"] for h in stats["heroes"] + stats["lords"]) == 16
 
 
 def test_license_matches_the_metadata():

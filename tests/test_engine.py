@@ -3,7 +3,8 @@
 import json
 
 from sgsdsl.engine.log import GameLog
-from sgsdsl.sim import game_seed, new_game, run_batch, summarize
+from sgsdsl.sim import game_seed, new_game, run_batch
+from sgsdsl.simstats import summarize
 
 
 def _play(rules, seed, agent="random", players=5):

@@ -9,10 +9,22 @@ from __future__ import annotations
 
 from .requests import Request
 
+HERO_PICKS = ("uniform", "strongest")
+
+
+def pick_hero(how: str, g, req: Request):
+    """A hero from those offered: `uniform` at random (every hero of the pool plays equally often),
+    or `strongest` by HP + 2 × skills (ties at random)."""
+    if how == "strongest":
+        return max(req.options, key=lambda h: (g.rules.heroes[h].hp_halves + 2 * len(g.rules.heroes[h].skills),
+                                               g.agent_rng.random()))
+    return req.options[g.agent_rng.randrange(len(req.options))]
+
 
 class Agent:
     name = "agent"
     omniscient = False  # True only for a scenario test's script, which sees the real game
+    pick: str | None = None  # how to pick a hero (HERO_PICKS); None: the agent's own way
 
     def decide(self, g, req: Request):
         raise NotImplementedError
@@ -25,6 +37,8 @@ class FirstAgent(Agent):
 
     def decide(self, g, req: Request):
         k = req.kind
+        if k == "hero" and self.pick:
+            return pick_hero(self.pick, g, req)
         if k in ("play", "respond", "skill"):
             return None if req.lo == 0 else req.options[0]
         if k == "confirm":
@@ -43,6 +57,8 @@ class RandomAgent(Agent):
         rng = g.agent_rng
         k = req.kind
         opts = req.options
+        if k == "hero" and self.pick:
+            return pick_hero(self.pick, g, req)
         if k in ("play", "respond", "skill"):
             i = rng.randrange(len(opts) + (1 if req.lo == 0 else 0))
             return opts[i] if i < len(opts) else None

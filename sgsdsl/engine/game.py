@@ -102,6 +102,7 @@ class Game(Zones, Primitives, Play, History):
         self.ev_move_cls = rules.events[self.win_moved.event].cls if self.win_moved else None
         self.ev_need_cls = rules.events[self.win_need.event].cls if self.win_need else None
         self.uid = 0
+        self.observer = None  # notified at a few points (see skillstats.py); None costs one test per point
         self.crash_stack: list[str] | None = None
         # Public record of who harmed or helped whom, for agents that infer allegiances.
         self.track = any(getattr(a, "tracks", False) for a in agents)
@@ -308,6 +309,8 @@ class Game(Zones, Primitives, Play, History):
             event.eid, event.parent = f.eid, f.parent
         if self.log is not None:
             self.log.frame(self, f)
+        if self.observer is not None:
+            self.observer.on_frame(self, f)
         return f
 
     def pop(self) -> None:
@@ -341,6 +344,8 @@ class Game(Zones, Primitives, Play, History):
             raise
         finally:
             self.stack.pop()
+            if self.observer is not None:
+                self.observer.on_flow_end(self, ev)
         return getattr(ev, fd.result) if fd.result is not None else ev
 
     def open(self, wid: str, ev) -> bool:
@@ -578,6 +583,8 @@ class Game(Zones, Primitives, Play, History):
             raise RulesError("a dead player was asked to decide")
         seat = req.player.seat
         agent = self.agents[seat]
+        if self.observer is not None:
+            self.observer.on_request(self, req)
         if agent.omniscient:  # a scenario test's script: the referee, not a player
             answer = agent.decide(self, req)
         else:

@@ -2,7 +2,7 @@
 
 It knows no card or skill by name. What it knows of the game comes from the
 rules: `hint` declarations (hostile / friendly / self / risky / keep / never,
-and a value), the mode's `win` clauses (identities that win together are
+and a value; for 「选择一项」, hints on the options' texts), the mode's `win` clauses (identities that win together are
 allies; the mode's lord is public), card kinds and equipment slots, and the
 engine's public record of who harmed or helped whom. From that it decides:
 rebels go for the lord, the lord's side hunts whoever harms the lord, the
@@ -12,7 +12,7 @@ enemy, equipment gets worn.
 
 from __future__ import annotations
 
-from .agents import Agent
+from .agents import Agent, pick_hero
 from .requests import Request
 from .view import CardView
 
@@ -133,8 +133,7 @@ class HeuristicAgent(Agent):
         return getattr(self, "on_" + req.kind)(g, req)
 
     def on_hero(self, g, req):
-        return max(req.options, key=lambda h: (g.rules.heroes[h].hp_halves + 2 * len(g.rules.heroes[h].skills),
-                                               g.agent_rng.random()))
+        return pick_hero(self.pick or "uniform", g, req)
 
     def on_confirm(self, g, req):
         listener = req.context
@@ -164,7 +163,36 @@ class HeuristicAgent(Agent):
         return req.options[0] if req.lo else None
 
     def on_option(self, g, req):
-        return req.options[g.agent_rng.randrange(len(req.options))]
+        """「选择一项」: each option is worth what its hint says (`hint "text" INTENT VALUE`, see
+        surface.OPTION_INTENTS) to this chooser now; unhinted options are worth 0; ties at random."""
+        me = req.player
+        other = self.counterpart(g, me)
+
+        def worth(o) -> float:
+            intent, v = g.rules.option_hints.get(o, (None, 0)) if isinstance(o, str) else (None, 0)
+            if intent == "never":
+                return -100.0
+            if intent == "risky":
+                return v if me.hp >= 3 else -v
+            if intent in ("friendly", "hostile"):
+                st = self.stance(g, me, other) if other is not None else 0.0
+                sign = (st > 0) - (st < 0)
+                return v * sign if intent == "friendly" else -v * sign
+            return float(v)
+
+        scores = [worth(o) for o in req.options]
+        tied = [o for o, s in zip(req.options, scores) if s == max(scores)]
+        return tied[g.agent_rng.randrange(len(tied))] if len(tied) > 1 else tied[0]
+
+    def counterpart(self, g, me):
+        """The other player of the innermost event that names one (who made me choose, or whom I hurt)."""
+        for f in reversed(g.stack):
+            ev = f.event
+            for field in ("source", "target", "who", "player"):
+                p = getattr(ev, field, None) if ev is not None else None
+                if p is not None and hasattr(p, "hp") and p is not me:
+                    return p
+        return None
 
     # ---- play phase --------------------------------------------------------------------------
     def on_play(self, g, req):

@@ -27,6 +27,8 @@ class Primitives:
                 self.remember(LOSE_HP, None, p, amount=-done)
         if self.track:
             self._record(p, delta)
+        if self.observer is not None:
+            self.observer.on_hp(self, p, delta)
 
     def adjust_max_hp(self, p: Player, delta: int) -> None:
         # Raw: who dies of a max HP of 0 is the rules' business (the core flow change_max_hp).
@@ -44,6 +46,8 @@ class Primitives:
             self._deactivate(inst)
         p.skills = []
         self.deaths.append((self.turn_no, p))
+        if self.observer is not None:
+            self.observer.on_death(self, p)
 
     def check_victory(self) -> None:
         if self.mode is None:

@@ -70,6 +70,7 @@ class Ruleset:
         self.tests = []
         self.triggers: dict[str, tuple[str, ...]] = {}
         self.hints: dict[str, tuple[str, int]] = {}
+        self.option_hints: dict[str, tuple[str, int]] = {}  # label of a `choose … option` -> (intent, value)
         self.test_package: dict[int, str] = {}
         self.hero_package = {}
         self.package_heroes: dict[str, tuple[str, ...]] = {t.package: tuple(h.id for h in t.heroes) for t in tables}
@@ -88,6 +89,7 @@ class Ruleset:
             self.binds.update(dict(t.binds))
             self.test_package.update({id(x): t.package for x in t.tests})
             self.hints.update({ident: (intent, value) for ident, intent, value in t.hints})
+            self.option_hints.update({label: (intent, value) for label, intent, value in t.option_hints})
             self.tests.extend(t.tests)
             for wid, skills in t.triggers.items():
                 self.triggers[wid] = self.triggers.get(wid, ()) + skills

@@ -31,6 +31,7 @@ from .requests import Request
 from .ruleset import RulesError, Ruleset, rules_location
 from .state import SUIT_SYMBOL, Card
 from .tables import TestDef
+from .view import SeatView, answer_of
 
 NO = {"no", "pass", "否", "不", "none"}
 YES = {"yes", "是", "ok"}
@@ -56,14 +57,33 @@ class ScriptedAgent(FirstAgent):
     def __init__(self, decisions=()):
         self.queue = deque(decisions)
         self.trace: list[str] = []
+        self.failures: list[str] = []
+        self.bot = None
 
     def decide(self, g, req: Request):
         if self.queue:
-            ok, answer = match(g, req, self.queue[0])
+            d = self.queue[0]
+            ok, answer = match(g, req, d[1] if d[0] == "bot" else d)
             if ok:
                 self.queue.popleft()
-                return answer
+                return self.ask_bot(g, req, answer) if d[0] == "bot" else answer
         return super().decide(g, req)
+
+    def ask_bot(self, g, req: Request, expected):
+        """`decide X: bot …`: the heuristic bot decides, from X's seat view; the test states its answer."""
+        from .heuristic import HeuristicAgent
+
+        self.bot = self.bot or HeuristicAgent()
+        view = SeatView(g, req.player.seat)
+        seen = view.request(req)
+        answer = answer_of(seen, req, self.bot.decide(view, seen))
+        same = (len(answer) == len(expected) and all(a is b for a, b in zip(answer, expected))
+                if isinstance(expected, list) and isinstance(answer, list) else answer is expected or answer == expected)
+        if not same:
+            show = g.log.show
+            self.failures.append(f"the heuristic bot of {req.player.name} answered {show(g, answer)} to "
+                                 f"「{req.prompt or req.kind}」, not {show(g, expected)}")
+        return answer
 
 
 def _names(obj) -> set[str]:
@@ -231,12 +251,13 @@ def setup(rules: Ruleset, t: TestDef, log: GameLog) -> tuple[Game, list[Scripted
     return g, agents
 
 
-def run_test(rules: Ruleset, t: TestDef, windows: bool = False) -> TestResult:
-
+def run_test(rules: Ruleset, t: TestDef, windows: bool = False, observer=None) -> TestResult:
+    """Play a test; `observer` (e.g. engine/skillstats.SkillStats) watches the game from the first turn."""
     log = GameLog(windows=windows)
     failures: list[str] = []
     try:
         g, agents = setup(rules, t, log)
+        g.observer = observer
         p = g.first or g.players[0]
         try:
             for _ in range(t.turns):
@@ -258,6 +279,7 @@ def run_test(rules: Ruleset, t: TestDef, windows: bool = False) -> TestResult:
             if not present and found:
                 failures.append(f"{loc}: the log has a line containing {text!r}")
         for seat, a in zip(t.seats, agents):
+            failures.extend(f"{t.loc}: {f}" for f in a.failures)
             left = [d for d in a.queue if d[-1] != "optional"]
             if left:
                 failures.append(f"{t.loc}: decisions of {seat.hero} never asked for: {left}")

@@ -381,4 +381,5 @@ class Tables:
     modes: tuple[ModeDef, ...] = ()
     tests: tuple[TestDef, ...] = ()
     hints: tuple[tuple[str, str, int], ...] = ()  # (card or skill id, intent, value): advice to bots
+    option_hints: tuple[tuple[str, str, int], ...] = ()  # (option label, intent, value): advice to the chooser
     triggers: dict = attrs.field(factory=dict)  # window id -> skill ids (the trigger table)

@@ -136,6 +136,8 @@ class Zones:
             phys.extend(c.physical())
         if not phys:
             return
+        if self.observer is not None:
+            self.observer.on_move(self, phys, zone, owner)
         lost: dict[int, list] = {}
         lost_cards: dict[int, list] = {}
         from_zone = phys[0]._zone

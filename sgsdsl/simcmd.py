@@ -1,0 +1,339 @@
+"""`sgsdsl simulate`: options checked, the batch played, its figures printed, logs written, games replayed."""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+import sys
+from pathlib import Path
+
+import attrs
+
+from .engine.ruleset import RulesError, Ruleset
+from .sim import SEED_STRIDE, Rotation, Setup, batch_jobs, rotation, run_jobs, setup_game
+
+
+@attrs.frozen
+class SimOptions:
+    paths: tuple[Path, ...] = ()
+    mode: str = "identity"
+    players: int = 5
+    games: int = 100
+    seed: int = 1
+    agent: str = "heuristic"
+    workers: int = 1
+    turn_cap: int = 200
+    as_json: bool = False
+    log_file: str | None = None
+    replay_file: str | None = None
+    check_invariants: bool = False
+    quiet: bool = False
+    decks: tuple[str, ...] = ()
+    variant: int = 0
+    variants: tuple[str, ...] = ()
+    heroes: tuple[str, ...] = ()
+    baseline: str | None = None
+    pick: str = "uniform"
+    html: str | None = None
+    log_games: str | None = None
+    log_where: str | None = None
+    replay_seed: int | None = None
+    control: bool = False
+
+
+class Usage(Exception):
+    """A usage error: the message is printed, the exit code is 2."""
+
+
+def command_line(o: SimOptions) -> str:
+    """The command that reproduces a run (its options that differ from the defaults)."""
+    words = ["sgsdsl", "simulate", *map(str, o.paths)]
+    default = SimOptions()
+    for flag, name in (("--mode", "mode"), ("--players", "players"), ("--games", "games"), ("--seed", "seed"),
+                       ("--agent", "agent"), ("--pick", "pick"), ("--baseline", "baseline"),
+                       ("--turn-cap", "turn_cap"), ("--variant", "variant"), ("--workers", "workers")):
+        v = getattr(o, name)
+        if v != getattr(default, name) or name in ("games", "seed"):
+            words += [flag, str(v)]
+    for h in o.heroes:
+        words += ["--hero", h]
+    for d in o.decks:
+        words += ["--deck", d]
+    for v in o.variants:
+        words += ["--with", v]
+    return " ".join(w if re.fullmatch(r"[\w@%+=:,./-]+", w) else shlex.quote(w) for w in words)
+
+
+def _mode_id(rules: Ruleset, mode: str) -> str | None:
+    if mode in rules.modes:
+        return mode
+    return next((m.id for m in rules.modes.values() if m.name == mode), None)
+
+
+def _hero(rules: Ruleset, name: str, what: str) -> str:
+    from .diagnostics import suggest
+
+    hit = rules.lookup(name)
+    if hit is None or hit[0] != "heroes":
+        hint = suggest(name, [h.name for h in rules.heroes.values()])
+        raise Usage(f"{what}: no hero named '{name}'" + (f"; {hint}" if hint else ""))
+    return hit[1]
+
+
+def _load(o: SimOptions):
+    from .diagnostics import CompileError, SourceCache, render_all
+    from .loader import load
+
+    try:
+        return load(list(o.paths) or None, variants=o.variants), 0
+    except RulesError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return None, 2
+    except CompileError as e:
+        from .compiler import build
+
+        b = build(extra=list(o.paths))
+        print(render_all(e.diagnostics, b.sources if b else SourceCache()), file=sys.stderr)
+        return None, 1
+
+
+def _check(o: SimOptions, rules: Ruleset) -> tuple[str, list[str], str | None, list[Rotation]]:
+    mid = _mode_id(rules, o.mode)
+    if mid is None:
+        raise Usage(f"unknown mode '{o.mode}' (modes: {', '.join(rules.modes)})")
+    lo, hi = rules.modes[mid].players
+    if not lo <= o.players <= hi:
+        raise Usage(f"mode {mid} is for {lo}–{hi} players, not {o.players}")
+    if o.games < 1 or o.workers < 1 or o.turn_cap < 1:
+        raise Usage("--games, --workers and --turn-cap must be at least 1")
+    unknown = [d for d in o.decks if d not in rules.decks]
+    if unknown:
+        raise Usage(f"unknown deck {unknown[0]} (decks: {', '.join(rules.decks)})")
+    rows = dict(rules.modes[mid].table).get(o.players, ((),))
+    if not 0 <= o.variant < len(rows):
+        raise Usage(f"{o.players} players have {len(rows)} identity variant(s) in {mid}; --variant is 0-based")
+    if o.baseline and not o.heroes:
+        raise Usage("--baseline is the control for a featured hero: give --hero too")
+    if (o.log_games or o.log_where) and not o.log_file:
+        raise Usage("--log-games and --log-where choose the games that --log FILE writes: give --log too")
+    if o.control and o.replay_seed is None:
+        raise Usage("--control replays a control game: give --replay-seed too")
+    heroes = list(dict.fromkeys(_hero(rules, h, "--hero") for h in o.heroes))
+    baseline = _hero(rules, o.baseline, "--baseline") if o.baseline else None
+    if baseline is not None and baseline in heroes:
+        raise Usage(f"--baseline {o.baseline} is also featured: compare it with another hero")
+    if heroes:
+        from .balance import require
+
+        require()
+    if o.html:
+        from .htmlreport import require
+
+        require()
+    try:
+        rots = [rotation(rules, mid, o.players, o.variant, h, baseline) for h in heroes]
+    except RulesError as e:
+        raise Usage(str(e)) from None
+    return mid, heroes, baseline, rots
+
+
+def simulate_command(o: SimOptions) -> int:
+    from .balance import MissingExtra
+
+    rules, code = _load(o)
+    if rules is None:
+        return code
+    if o.replay_file:
+        return replay(rules, Path(o.replay_file))
+    try:
+        mid, heroes, baseline, rots = _check(o, rules)
+        setup = Setup(mid, o.players, o.agent, o.turn_cap, o.check_invariants, o.decks, o.variant, o.pick, True)
+        if o.replay_seed is not None:
+            return replay_seed(rules, setup, o, rots)
+        chosen = _log_selection(o, rules)
+    except (Usage, MissingExtra) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    jobs = batch_jobs(setup, o.games, o.seed, rots)
+    results, seconds = _run(rules, jobs, o)
+    for r in results:
+        if r.error is not None:
+            r.error += f"\n  replay: {command_line(o)} --replay-seed {r.seed}" + (" --control" if r.control else "")
+    from .simstats import summarize
+
+    summary = summarize(rules, results, seed=o.seed, mode=mid, players=o.players, agent=o.agent, seconds=seconds,
+                        pick=o.pick, featured=heroes, baseline=baseline, command=command_line(o),
+                        options={"turn_cap": o.turn_cap, "variant": o.variant, "decks": list(o.decks),
+                                 "with": list(o.variants), "workers": o.workers})
+    if o.as_json:
+        print(json.dumps(summary, ensure_ascii=False, indent=2))
+    else:
+        from .report import print_summary
+
+        print_summary(summary)
+    code = 1 if summary["errors"] else 0
+    if o.html:
+        from .htmlreport import write_html
+
+        try:
+            write_html(summary, Path(o.html))
+        except OSError as e:
+            print(f"error: cannot write {o.html}: {e}", file=sys.stderr)
+            return 2
+        print(f"wrote {o.html}", file=sys.stderr)
+    if o.log_file:
+        picked = [r for r in results if not r.control and chosen(r)]
+        if not picked:
+            print(f"error: no game matches --log-where {o.log_where!r}: nothing written to {o.log_file}",
+                  file=sys.stderr)
+            return 2
+        try:
+            write_logs(rules, setup, picked, {r.hero: r for r in rots}, Path(o.log_file))
+        except OSError as e:
+            print(f"error: cannot write {o.log_file}: {e}", file=sys.stderr)
+            return 2
+        print(f"wrote the log of {len(picked)} game(s) to {o.log_file}", file=sys.stderr)
+    return code
+
+
+def _run(rules, jobs, o: SimOptions):
+    progress = bar = None
+    if not o.quiet and len(jobs) >= 50 and sys.stderr.isatty():
+        from rich.console import Console
+        from rich.progress import Progress
+
+        bar = Progress(transient=True, console=Console(stderr=True))
+        task = bar.add_task("simulating", total=len(jobs))
+        bar.start()
+
+        def progress():
+            bar.advance(task)
+
+    try:
+        return run_jobs(rules, jobs, o.workers, list(o.paths), progress)
+    finally:
+        if bar is not None:
+            bar.stop()
+
+
+def _log_selection(o: SimOptions, rules):
+    """Which games of the batch --log writes: a predicate on GameResult."""
+    if o.log_where:
+        from .logwhere import WhereError, matches, parse
+
+        try:
+            clauses = parse(o.log_where, rules)
+        except WhereError as e:
+            raise Usage(f"--log-where: {e}") from None
+        return lambda r: matches(clauses, r)
+    if o.log_games:
+        try:
+            wanted = {int(x) for x in o.log_games.split(",") if x.strip()}
+        except ValueError:
+            raise Usage(f"--log-games takes game numbers separated by commas, not {o.log_games!r}") from None
+        bad = sorted(i for i in wanted if not 0 <= i < o.games)
+        if bad or not wanted:
+            raise Usage(f"--log-games: games are numbered 0–{o.games - 1}" + (f", not {bad[0]}" if bad else ""))
+        return lambda r: r.index in wanted
+    return lambda r: r.index == 0
+
+
+# ---- logs and replays ------------------------------------------------------------------------
+
+
+def _game_log(rules: Ruleset, setup: Setup, seed: int, plan, windows: bool = False):
+    """Play one game with its log; returns (game, log, error or None)."""
+    from .engine.log import GameLog
+
+    log = GameLog(windows=windows)
+    g = setup_game(rules, setup, seed, plan, log)
+    try:
+        g.run()
+        return g, log, None
+    except Exception as e:  # a broken game: its log up to the break is what the designer needs
+        return g, log, e
+
+
+def _header(rules: Ruleset, setup: Setup, seed: int, index: int, plan) -> dict:
+    return {"kind": "header", "mode": setup.mode, "players": setup.players, "seed": seed, "game": index,
+            "agent": setup.agent, "pick": setup.pick, "turn_cap": setup.turn_cap, "decks": list(setup.decks),
+            "variant": setup.variant, "with": list(rules.variants), "packages": list(rules.packages),
+            "plan": attrs.asdict(plan) if plan is not None else None}
+
+
+def _records(g, log) -> str:
+    setup = {"kind": "seating", "seats": g.setup_seats or []}
+    return json.dumps(setup, ensure_ascii=False, sort_keys=True) + "\n" + log.jsonl()
+
+
+def write_logs(rules: Ruleset, setup: Setup, picked, rots: dict, path: Path) -> None:
+    """Each chosen game played again with its log: a header, the setup, then its records."""
+    out = []
+    for r in picked:
+        plan = rots[r.featured].plan(r.index, r.control) if r.featured else None
+        g, log, _ = _game_log(rules, setup, r.seed, plan)
+        out.append(json.dumps(_header(rules, setup, r.seed, r.index, plan), ensure_ascii=False, sort_keys=True)
+                   + "\n" + _records(g, log))
+    path.write_text("".join(out), encoding="utf-8")
+
+
+def replay(rules: Ruleset, path: Path) -> int:
+    """Play every game of a JSONL log again; say whether each is identical."""
+    from .engine.seating import SeatPlan
+
+    try:
+        games: list[tuple[dict, list[str]]] = []
+        for line in path.read_text(encoding="utf-8").splitlines(True):
+            rec = json.loads(line)
+            if rec.get("kind") == "header":
+                games.append((rec, []))
+            elif games:
+                games[-1][1].append(line)
+        if not games:
+            raise ValueError("no header line")
+    except (OSError, ValueError) as e:
+        print(f"error: cannot read replay {path}: {e}", file=sys.stderr)
+        return 2
+    differ = 0
+    for header, lines in games:
+        if tuple(header.get("with", ())) != rules.variants:
+            from .loader import shipped
+
+            rules = shipped(tuple(header.get("with", ())))
+        setup = Setup(header["mode"], header["players"], header["agent"], header["turn_cap"], False,
+                      tuple(header.get("decks", ())), header.get("variant", 0), header.get("pick"))
+        plan = header.get("plan")
+        plan = SeatPlan(plan["seat"], plan["identity"], plan["hero"], tuple(plan["reserved"])) if plan else None
+        g, log, _ = _game_log(rules, setup, header["seed"], plan)
+        print(log.text(), end="")
+        same = _records(g, log) == "".join(lines)
+        differ += not same
+        print(("identical to " if same else "DIFFERS from ") + f"{path} (game {header.get('game', 0)}, seed "
+              f"{header['seed']})", file=sys.stderr)
+    return 1 if differ else 0
+
+
+def replay_seed(rules: Ruleset, setup: Setup, o: SimOptions, rots: list[Rotation]) -> int:
+    """Play the game of one seed with its log on the screen: to see where a broken game breaks."""
+    from .engine.ruleset import rules_location
+
+    if len(rots) > 1:
+        raise Usage("--replay-seed replays one game: give at most one --hero")
+    index = o.replay_seed % SEED_STRIDE
+    plan = rots[0].plan(index, o.control) if rots else None
+    g, log, err = _game_log(rules, setup, o.replay_seed, plan, windows=True)
+    print(log.text(), end="")
+    if o.log_file:
+        Path(o.log_file).write_text(json.dumps(_header(rules, setup, o.replay_seed, index, plan), ensure_ascii=False,
+                                               sort_keys=True) + "\n" + _records(g, log), encoding="utf-8")
+    if o.replay_seed // SEED_STRIDE != o.seed:
+        print(f"note: seed {o.replay_seed} is game {index} of a batch with --seed {o.replay_seed // SEED_STRIDE}",
+              file=sys.stderr)
+    if err is None:
+        print(f"game of seed {o.replay_seed} ended: {g.end_reason}", file=sys.stderr)
+        return 0
+    loc = rules_location(err.__traceback__)
+    print(f"seed {o.replay_seed}: {err.__class__.__name__}: {err}" + (f"\n  at {loc}" if loc else "")
+          + (f"\n  stack: {' > '.join(g.crash_stack)}" if g.crash_stack else ""), file=sys.stderr)
+    return 1

@@ -1,0 +1,59 @@
+"""What each skill did: the observer's counts on shipped scenario tests, and over bot games."""
+
+import pytest
+
+from sgsdsl.engine.scenario import run_test
+from sgsdsl.engine.skillstats import FIELDS, SkillStats
+from sgsdsl.sim import new_game
+
+
+def observed(rules, title: str) -> dict:
+    t = next(t for t in rules.tests if t.title == title)
+    stats = SkillStats(rules)
+    r = run_test(rules, t, observer=stats)
+    assert r.ok, r.failures
+    return {rules.skills[sid].name: {k: v for k, v in rec.items() if v} for sid, rec in stats.counts.items()}
+
+
+@pytest.mark.parametrize("title,skill,counts", [
+    # 英姿 raises the draw count by one: one of the three cards drawn is its doing
+    ("摸牌阶段摸三张牌", "英姿", {"offered": 1, "used": 1, "drawn": 1}),
+    # 裸衣 adds 1 to the 杀's damage: 1 of the 2 points is its doing, the other the 杀's
+    ("少摸一张牌，【杀】的伤害+1", "裸衣", {"offered": 2, "used": 2, "damage": 1}),
+    ("受到【杀】的伤害后获得此【杀】", "奸雄", {"offered": 1, "used": 1, "gained": 1}),
+    ("判定不为♥：手牌不足两张的伤害来源受到1点伤害", "刚烈", {"offered": 1, "used": 1, "damage": 1}),
+    # losing HP is not damage: 苦肉 only draws; offered at each of the three play decisions, the last declined
+    ("失去1点体力，摸两张牌；可以多次发动", "苦肉", {"offered": 3, "used": 2, "drawn": 4}),
+    # a damage cancelled at 造成伤害时 was prevented, by the skill that cancelled it
+    ("寒冰剑：防止杀造成的伤害，依次弃置目标的两张牌", "寒冰剑", {"offered": 1, "used": 1, "prevented": 1}),
+])
+def test_effects_belong_to_the_skill_that_caused_them(rules, title, skill, counts):
+    got = observed(rules, title)
+    assert got[skill] == counts, got
+
+
+def test_a_card_used_in_a_dying_flow_is_not_the_skill_s_doing(rules):
+    # 苦肉 at 1 HP: 黄盖 is dying inside 苦肉's frame, and the 桃 that saves him is the 桃's doing
+    got = observed(rules, "体力为1时发动：濒死被救回后摸牌")
+    assert "recovered" not in got["苦肉"] and got["苦肉"]["drawn"] == 2
+
+
+def test_counts_over_bot_games_are_consistent(rules):
+    totals: dict[str, dict] = {}
+    for seed in range(12):
+        g = new_game(rules, "identity", 5, seed, "heuristic")
+        g.observer = SkillStats(rules)
+        g.run()
+        res = g.observer.result(g)
+        seated = {sid for p in g.players for h in p.heroes for sid in h.skills
+                  if not rules.skills[sid].lord or g.is_lord(p)}
+        assert seated <= set(res)  # every seated hero's skill was available
+        for sid, rec in res.items():
+            assert rec["games"] == 1 and set(rec) == set(FIELDS) | {"games"}
+            t = totals.setdefault(sid, dict.fromkeys(FIELDS, 0))
+            for k in FIELDS:
+                t[k] += rec[k]
+    for sid, t in totals.items():
+        assert t["used"] <= t["offered"], (sid, t)  # nothing is used without being offered
+        assert all(v >= 0 for v in t.values())
+    assert sum(t["damage"] for t in totals.values()) > 0 and sum(t["drawn"] for t in totals.values()) > 0
