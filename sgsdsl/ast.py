@@ -116,6 +116,16 @@ class Cond(Expr):
 class Filter(Expr):
     source: Expr
     pred: Expr
+    binder: Name | None = None  # `xs where c: …` names the element; `it` stays the outer one
+
+
+@node
+class Extreme(Expr):
+    """`xs least e` / `xs most e`: the elements for which e (with `it`) is smallest / largest."""
+
+    source: Expr
+    key: Expr
+    most: bool
 
 
 @node
@@ -294,6 +304,12 @@ class EventDecl(Decl):
     name: Name
     title: str | None
     fields: tuple[Field, ...]
+
+
+@node
+class ExtendDecl(Decl):
+    event: Name
+    fields: tuple["Field", ...]
 
 
 @node

@@ -70,6 +70,8 @@ class FunctionWriter:
                     return f"{obj}.marks.get({_safe(note.name)!r}, {self.mark_default(note.name)})"
                 if note.kind == "pile":
                     return f"{obj}.pile({_safe(note.name)!r})"
+                if note.kind == "tag":
+                    return f"T.tag({obj}, {_safe(note.name)!r}, {n[('tag_default', e)]})"
                 if note.kind.startswith("def:"):  # a declaration's id: read its table row
                     return f"g.rules.{_safe(note.kind[4:])}[{obj}].{_safe(note.name)}"
                 return f"{obj}.{_safe(note.name)}"
@@ -109,6 +111,10 @@ class FunctionWriter:
             case ast.Filter():
                 it = n[e].py
                 return f"[{it} for {it} in {self.ex(e.source)} if {self.ex(e.pred)}]"
+            case ast.Extreme():
+                it = n[e].py
+                pick = "T.most" if e.most else "T.least"
+                return f"{pick}({self.ex(e.source)}, lambda {it}: {self.ex(e.key)})"
             case ast.Choose():
                 return self.choose(e)
             case ast.Ask():
@@ -266,6 +272,12 @@ class FunctionWriter:
         vt = n.get(("type", s.value), "any")
         if s.op == "+=" and tt.startswith("list[") and not vt.startswith("list["):
             value = f"[{value}]"
+        if isinstance(tgt, ast.Attr) and isinstance(n[tgt], AttrNote) and n[tgt].kind == "tag":
+            obj, name = self.ex(tgt.obj), _safe(n[tgt].name)
+            if s.op != "=":
+                value = f"T.tag({obj}, {name!r}, {n[('tag_default', tgt)]}) {s.op[0]} {value}"
+            self.emit(f"T.set_tag({obj}, {name!r}, {value})")
+            return
         if isinstance(tgt, ast.Attr) and isinstance(n[tgt], AttrNote) and n[tgt].kind == "mark":
             obj = self.ex(tgt.obj)
             mark = _safe(n[tgt].name)

@@ -62,6 +62,7 @@ class Model:
     binds: dict[str, ast.BindDecl] = attrs.Factory(dict)
     editions: dict[str, ast.EditionDecl] = attrs.Factory(dict)  # name and id -> published card list
     tests: list[ast.TestDecl] = attrs.Factory(list)
+    extensions: dict[tuple[str, str], ast.Field] = attrs.Factory(dict)  # (event, field) -> an attached field
     hints: list[ast.HintDecl] = attrs.Factory(list)
     owner: dict[int, str] = attrs.Factory(dict)  # id(decl) -> package
     # Filled by the type checker for the code generator: node -> annotation.

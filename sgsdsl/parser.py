@@ -116,6 +116,11 @@ class _Builder(Transformer):
         return ast.EnumItem(name=name, id=ident, title=self.s(c[2]) if c[2] else None, span=self.sp(meta))
 
     @v_args(meta=True)
+    def extend_decl(self, meta, c):
+        name, *fields = c
+        return ast.ExtendDecl(event=self.nm(name), fields=tuple(fields), span=self.sp(meta))
+
+    @v_args(meta=True)
     def event_decl(self, meta, c):
         name, cname, title, *fields = c
         # `event 伤害 damage "..."`: the Chinese name is the title (a description string adds to it);
@@ -704,6 +709,18 @@ class _Builder(Transformer):
     @v_args(meta=True)
     def filter(self, meta, c):
         return ast.Filter(source=c[0], pred=c[1], span=self.sp(meta))
+
+    @v_args(meta=True)
+    def filter_named(self, meta, c):
+        return ast.Filter(source=c[0], binder=self.nm(c[1]), pred=c[2], span=self.sp(meta))
+
+    @v_args(meta=True)
+    def least(self, meta, c):
+        return ast.Extreme(source=c[0], key=c[1], most=False, span=self.sp(meta))
+
+    @v_args(meta=True)
+    def most(self, meta, c):
+        return ast.Extreme(source=c[0], key=c[1], most=True, span=self.sp(meta))
 
     @v_args(meta=True)
     def or_expr(self, meta, c):

@@ -111,6 +111,14 @@ class Resolver:
                         # Fields become Python names in the generated event classes, where these are reserved.
                         self.err("SGS103", f"'{f.name.text}' is reserved and cannot name an event field",
                                  f.name.span, help=f"choose another id, such as '{f.name.text}_'")
+            case ast.ExtendDecl():
+                for f in d.fields:
+                    self.m.owner[id(f)] = pkg
+                    key = (d.event.text, f.name.text)
+                    if self.check_id(f.name, "an event field") and key in m.extensions:
+                        self.err("SGS102", f"field '{f.name.text}' is already attached to '{d.event.text}'",
+                                 f.name.span, notes=[Note(m.extensions[key].span, "first here")])
+                    m.extensions[key] = f
             case ast.WindowDecl():
                 self.check_id(d.id, "a window")
                 for n in {d.name.text: d.name, d.id.text: d.id}.values():

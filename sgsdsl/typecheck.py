@@ -195,6 +195,9 @@ class Checker:
         for f in d.fields:
             if f.name.text == fname:
                 return self.typeref(f.type)
+        f = self.m.extensions.get((event, fname))
+        if f is not None:
+            return self.typeref(f.type)
         return None
 
     def event_fields(self, event: str) -> list[tuple[str, str, ast.Field]]:
@@ -290,7 +293,15 @@ class Checker:
                 src = self.expr(e.source, env)
                 if not is_list(src) and src not in ("any", "error"):
                     self.err("SGS201", f"`where` filters a list, not {_show(src)}", e.source.span)
-                self.with_it(e, env, elem(src), lambda: self.expr(e.pred, env))
+                binder = e.binder.text if e.binder is not None else "it"
+                self.with_it(e, env, elem(src), lambda: self.expr(e.pred, env), binder)
+                return strip(src) if is_list(src) else "list[any]"
+            case ast.Extreme():
+                src = self.expr(e.source, env)
+                if not is_list(src) and src not in ("any", "error"):
+                    self.err("SGS201", f"`{'most' if e.most else 'least'}` picks from a list, not {_show(src)}",
+                             e.source.span)
+                self.with_it(e, env, elem(src), lambda: self.want(e.key, env, "int", "what is compared"))
                 return strip(src) if is_list(src) else "list[any]"
             case ast.Choose():
                 return self.choose(e, env)
@@ -321,12 +332,13 @@ class Checker:
         finally:
             env.guarded = before
 
-    def with_it(self, node, env: Env, typ: str, fn):
+    def with_it(self, node, env: Env, typ: str, fn, name: str = "it"):
+        """Check fn() with `it` (or a named binder, which leaves the outer `it` visible) as the element."""
         env.its += 1
         py = f"it{env.its}" if env.its > 1 else "it"
         self.note(node, LocalNote(py))
         env.push()
-        env.scope[-1]["it"] = (strip(typ), py)
+        env.scope[-1][name] = (strip(typ), py)
         try:
             return fn()
         finally:
@@ -425,6 +437,12 @@ class Checker:
                 self.err("SGS201", f"{shown} may be none here, and then it has no field '{a}'", e.obj.span,
                          help=f"test it first: `{shown} != none and {shown}.{a} …`")
                 return "error"
+            ext = self.m.extensions.get((base, a))
+            if ext is not None:  # a field another package attached: kept in the event's tags
+                self.visible(ext, e.name.span, f"field '{a}' of '{base}'")
+                self.note(e, AttrNote("tag", a))
+                self.m.notes[("tag_default", e)] = counter_default(self.typeref(ext.type))
+                return self.typeref(ext.type)
             ft = self.field_type(base, a)
             if ft is None:
                 names = [f.name.text for f in self.m.events[base].fields] + list(EVENT_BUILTIN_FIELDS)
@@ -720,6 +738,7 @@ class Checker:
             ot = strip(self.m.notes.get(("type", tgt.obj), "any"))
             note = self.m.notes.get(tgt)
             writable = ot in self.m.events or (ot == "player" and isinstance(note, AttrNote) and note.kind == "mark")
+            writable = writable and not (isinstance(note, AttrNote) and note.kind == "pile")
             if not writable and tt != "error" and ot not in ("any", "error"):  # no cascade after an error
                 self.err("SGS203", f"'{tgt.name.text}' of {_show(ot)} cannot be assigned", tgt.span,
                          help="event fields, counters and marks can be written; change players through primitives")
@@ -859,6 +878,15 @@ class DeclChecker(Checker):
         # afresh per declaration keeps each package's generated code independent of the others.
         self.locals_taken = set()
         match d:
+            case ast.ExtendDecl():
+                if d.event.text not in self.m.events:
+                    self.err("SGS109", f"unknown event type '{d.event.text}'", d.event.span,
+                             help=suggest(d.event.text, self.m.events))
+                for f in d.fields:
+                    self.typeref(f.type)
+                    if f.default is not None:
+                        self.err("SGS208", "an attached field starts empty (0, false, none, [] …) and takes no default",
+                                 f.default.span)
             case ast.EventDecl():
                 for f in d.fields:
                     t = self.typeref(f.type)

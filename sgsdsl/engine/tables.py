@@ -41,6 +41,28 @@ def distinct(xs) -> list:
     return out
 
 
+def tag(ev, name: str, default):
+    tags = ev.tags
+    return tags.get(name, default) if tags else default
+
+
+def set_tag(ev, name: str, value) -> None:
+    if ev.tags is None:
+        ev.tags = {}
+    ev.tags[name] = value
+
+
+def least(xs, key) -> list:
+    """The elements with the smallest key (all of them when they tie)."""
+    keys = [key(x) for x in xs]
+    return [x for x, k in zip(xs, keys) if k == min(keys)] if keys else []
+
+
+def most(xs, key) -> list:
+    keys = [key(x) for x in xs]
+    return [x for x, k in zip(xs, keys) if k == max(keys)] if keys else []
+
+
 def is_card(c, name: str) -> bool:
     """`c is 杀`: false for none, so a condition can test a card that may be missing."""
     return c is not None and c.name == name
@@ -53,7 +75,7 @@ def same_suit(a, b) -> bool:
 class Event:
     """Base of every generated event class. `cancelled` ends a flow after the window that set it."""
 
-    __slots__ = ("cancelled", "eid", "parent")
+    __slots__ = ("cancelled", "eid", "parent", "tags")
     TYPE = "event"
     TITLE = ""
     FIELDS: tuple[str, ...] = ()
@@ -62,6 +84,7 @@ class Event:
         self.cancelled = False
         self.eid = 0
         self.parent = 0
+        self.tags: dict | None = None  # fields other packages attach (`extend`)
 
     def fields(self) -> dict:
         return {f: getattr(self, f) for f in self.FIELDS}
