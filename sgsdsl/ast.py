@@ -591,6 +591,7 @@ class Seat:
     chained: bool
     marks: tuple[tuple[Name, int], ...]
     span: Span
+    dead: bool = False
 
 
 @node
@@ -614,8 +615,10 @@ class TestDecl(Decl):
     turns: int
     decides: tuple[tuple[Name, tuple[Decision, ...]], ...]
     expects: tuple[Expr, ...]
-    logs: tuple[tuple[bool, str, Span], ...]  # (present?, text, span)
+    logs: tuple[tuple[bool, tuple[str, ...], Span], ...]  # (present?, texts in order, span)
     owner: str | None = None  # id of the skill it sits in
+    asked: tuple[tuple[tuple[Name, ...], Span], ...] = ()  # `expect asked A, B`: requests in this order
+    setup: bool = False  # run the mode's setup with the seats' heroes and identities
 
 
 @node

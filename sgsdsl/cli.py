@@ -265,6 +265,8 @@ def test_cmd(paths, keyword: str, trace: bool, shipped) -> None:
             click.echo(f"     {f}")
         if not r.ok and not trace:
             click.echo("     log:\n" + "".join(f"       {line}\n" for line in r.log.lines[-25:]))
+            if r.log.requests:
+                click.echo("     requests and answers:\n" + "".join(f"       {line}\n" for line in r.log.requests[-15:]))
         failed += not r.ok
     click.echo(f"{len(tests) - failed} passed, {failed} failed")
     sys.exit(1 if failed else 0)

@@ -664,7 +664,7 @@ class ModuleWriter:
                 f"T.SeatDef(hero={heroes.get(s.hero.text, s.hero.text)!r}, hp={s.hp!r}, max_hp={s.max_hp!r}, "
                 f"hand={refs(s.hand)!r}, equip={refs(s.equip)!r}, judge={refs(s.judge)!r}, "
                 f"identity={ident.get(s.identity.text) if s.identity else None!r}, flipped={s.flipped!r}, "
-                f"chained={s.chained!r}, marks={marks!r})")
+                f"chained={s.chained!r}, marks={marks!r}" + (", dead=True)" if s.dead else ")"))
         expects = []
         for i, e in enumerate(t.expects):
             fn = self.expr_fn(f"t_{k}_expect{i}", "g", f"test {t.title}", e)
@@ -676,14 +676,17 @@ class ModuleWriter:
             who, ph = t.start
             phase = self.m.values[ph.text].decl.id.text if ph is not None and ph.text in self.m.values else None
             start = (heroes.get(who.text, who.text), phase)
-        logs = tuple((present, text, self.loc(span)) for present, text, span in t.logs)
+        logs = tuple((present, texts[0] if len(texts) == 1 else texts, self.loc(span))
+                     for present, texts, span in t.logs)
+        asked = tuple((tuple(heroes.get(w.text, w.text) for w in names), self.loc(span)) for names, span in t.asked)
+        extra = (f"    asked={asked!r},\n" if asked else "") + ("    setup=True,\n" if t.setup else "")
         mode = self.m.modes[t.mode.text].id.text if t.mode and t.mode.text in self.m.modes else None
         self.tables["tests"].append(
             f"T.TestDef(\n    title={t.title!r}, owner={t.owner!r}, mode={mode!r},\n    seats=("
             + "".join(f"\n        {s}," for s in seats) + "\n    ),\n"
             f"    deck={refs(t.deck)!r}, start={start!r}, turns={t.turns!r},\n    decides={decides!r},\n"
             f"    expects=(" + "".join(f"\n        {x}," for x in expects) + "\n    ),\n"
-            f"    logs={logs!r},\n    loc={self.loc(t.span)!r},\n)")
+            f"    logs={logs!r},\n{extra}    loc={self.loc(t.span)!r},\n)")
 
 
 def _decide_item(d: ast.Decision):

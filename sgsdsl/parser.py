@@ -529,7 +529,8 @@ class _Builder(Transformer):
     @v_args(meta=True)
     def test_decl(self, meta, c):
         title, *items = c
-        d = {"mode": None, "seats": [], "deck": (), "start": None, "turns": 1, "decides": [], "expects": [], "logs": []}
+        d = {"mode": None, "seats": [], "deck": (), "start": None, "turns": 1, "decides": [], "expects": [], "logs": [],
+             "asked": [], "setup": False}
         for key, val in items:
             if isinstance(d[key], list):
                 d[key].append(val)
@@ -544,8 +545,8 @@ class _Builder(Transformer):
     @v_args(meta=True)
     def t_seat(self, meta, c):
         hero, *opts = c
-        d = {"hp": None, "max_hp": None, "hand": (), "equip": (), "judge": (), "identity": None, "flipped": False, "chained": False,
-                 "marks": []}
+        d = {"hp": None, "max_hp": None, "hand": (), "equip": (), "judge": (), "identity": None, "flipped": False,
+             "chained": False, "marks": [], "dead": False}
         for key, val in opts:
             if key == "marks":
                 d["marks"].append(val)
@@ -570,10 +571,16 @@ class _Builder(Transformer):
         return ("expects", c[0])
 
     def t_expect_log(self, c):
-        return ("logs", (True, self.s(c[0]), _tok_span(self.path, c[0])))
+        return ("logs", (True, tuple(self.s(x) for x in c), _tok_span(self.path, c[0])))
 
     def t_expect_nolog(self, c):
-        return ("logs", (False, self.s(c[0]), _tok_span(self.path, c[0])))
+        return ("logs", (False, (self.s(c[0]),), _tok_span(self.path, c[0])))
+
+    def t_expect_asked(self, c):
+        return ("asked", (tuple(self.nm(x) for x in c), _tok_span(self.path, c[0])))
+
+    def t_setup(self, c):
+        return ("setup", True)
 
     def s_hp(self, c):
         return ("hp", int(c[0]))
@@ -598,6 +605,9 @@ class _Builder(Transformer):
 
     def s_chained(self, c):
         return ("chained", True)
+
+    def s_dead(self, c):
+        return ("dead", True)
 
     def s_mark(self, c):
         return ("marks", (self.nm(c[0]), int(c[1])))

@@ -393,6 +393,9 @@ class Checker:
         if env.test_heroes is not None and n in env.test_heroes:
             self.note(e, Ref(f"g.seat_of({env.test_heroes[n]!r})"))
             return "player"
+        if env.test_heroes is not None and n in ("winner", "winners"):  # how the test's game ended
+            self.note(e, Ref("T.first(list(g.winners or ()))" if n == "winner" else "list(g.winners or ())"))
+            return "identity?" if n == "winner" else "list[identity]"
         sym = self.m.values.get(n)
         if sym is not None:
             self.visible(sym.decl, e.span, f"'{n}'")
@@ -1246,6 +1249,12 @@ class DeclChecker(Checker):
         for who, _ in t.decides:
             if who.text not in heroes:
                 self.err("SGS211", f"'{who.text}' has no seat in this test", who.span)
+        for names, _ in t.asked:
+            for who in names:
+                if who.text not in heroes:
+                    self.err("SGS211", f"'{who.text}' has no seat in this test", who.span)
+        if t.setup and t.mode is None:
+            self.err("SGS211", "`setup` runs a mode's setup: name the mode with `mode …`", t.span)
         for e in t.expects:
             self.expr(e, self.env(test_heroes=heroes))
 

@@ -30,6 +30,7 @@ def test_prevented_damage_opens_no_later_window(rules):
     # the damage settlement did start: 造成伤害时 opened, and 寒冰剑 fired there
     causing = [i for i, line in enumerate(lines) if line.endswith("· 造成伤害时")]
     assert len(causing) == 1
-    assert "发动 【寒冰剑】" in lines[causing[0] + 1]
+    said = [line for line in lines[causing[0] + 1:] if "] ? " not in line]  # skip the requests and answers
+    assert "发动 【寒冰剑】" in said[0]
     for later in ("受到伤害时", "扣减体力时", "扣减体力后", "造成伤害后", "受到伤害后"):
         assert not any(line.endswith(f"· {later}") for line in lines), later

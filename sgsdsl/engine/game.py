@@ -85,6 +85,9 @@ class Game(Zones, Primitives, Play, History):
         self.hero_pool: list[str] = list(hero_pool or [])
         self.variant = variant  # which row of the mode's identity table when it has variants
         self.used_heroes: set[str] = set()
+        # A scenario test that runs the mode's setup fixes each seat's identity and hero (scenario.py).
+        self.fixed_identities: list[str] | None = None
+        self.fixed_heroes: dict[int, str] = {}
         self.deaths: list[tuple[int, Player]] = []
         self.flow_use = rules.role("use")
         self.flow_turn = rules.role("turn")
@@ -546,16 +549,21 @@ class Game(Zones, Primitives, Play, History):
         if self.check_invariants and self.stack:
             raise RulesError("the event stack is not empty between turns")
 
+    def setup_mode(self) -> None:
+        """The mode's own rules join the game, and its setup runs (identities, heroes, starting hands)."""
+        if self.mode is None:
+            return
+        for rule in self.mode.rules:
+            self.add_rules(rule)
+        if self.mode.setup is not None:
+            self.push("setup", self.mode.name, None, self.mode.loc)
+            self.mode.setup(self)
+            self.stack.pop()
+
     def run(self) -> GameOver:
         """Play until a win condition, the turn cap, or an exhausted deck."""
         try:
-            if self.mode is not None:
-                for rule in self.mode.rules:
-                    self.add_rules(rule)
-                if self.mode.setup is not None:
-                    self.push("setup", self.mode.name, None, self.mode.loc)
-                    self.mode.setup(self)
-                    self.stack.pop()
+            self.setup_mode()
             p = self.first or self.players[0]
             self.last_turn = None
             while True:

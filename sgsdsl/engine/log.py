@@ -26,6 +26,7 @@ class GameLog:
         self._settled = 0
         self.lines: list[str] = []
         self.records: list[dict] = []
+        self.requests: list[str] = []  # a scenario test's requests and answers, in order (see scenario.py)
         self._display: dict[str, str] | None = None
 
     # -- formatting
@@ -94,6 +95,12 @@ class GameLog:
             self.records.append(rec)
 
     # -- events
+    def request(self, g, text: str) -> None:
+        """A decision a scenario test's script made: kept apart, and in the window trace among the lines."""
+        self.requests.append(f"{self.prefix(g)} {text}")
+        if self.windows:
+            self.lines.append(self.requests[-1])
+
     def say(self, g, parts, loc) -> None:
         text = "".join(self.show(g, p) for p in parts)
         if loc:

@@ -129,6 +129,8 @@ class Primitives:
         variants = rows[n]
         ids = list(variants[self.variant % len(variants)])
         self.rng.shuffle(ids)
+        if self.fixed_identities is not None:
+            ids = list(self.fixed_identities)
         for p, ident in zip(self.players, ids):
             p.identity = ident
             if self.mode.lord is not None and ident == self.mode.lord:
@@ -136,6 +138,7 @@ class Primitives:
 
     def draw_heroes(self, n: int, exclude=(), for_lord: bool = False) -> list[str]:
         pool = [h for h in self.hero_pool if h not in self.used_heroes and h not in exclude
+                and h not in self.fixed_heroes.values()
                 and not (for_lord and self.rules.heroes[h].never_lord)]
         picked = self.rng.sample(pool, min(n, len(pool)))
         self.used_heroes.update(picked)
@@ -143,9 +146,10 @@ class Primitives:
 
     def pick_hero(self, p: Player, heroes) -> str:
         heroes = list(dict.fromkeys(heroes))
-        if not heroes:
+        fixed = self.fixed_heroes.get(p.seat)
+        if not heroes and fixed is None:
             raise RulesError("no hero to pick from")
-        choice = self.decide(Request("hero", p, heroes, prompt="选择武将"))
+        choice = fixed if fixed is not None else self.decide(Request("hero", p, heroes, prompt="选择武将"))
         for h in heroes:
             if h != choice:
                 self.used_heroes.discard(h)

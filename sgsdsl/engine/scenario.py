@@ -29,7 +29,7 @@ from .invariants import InvariantError
 from .log import GameLog
 from .requests import Request
 from .ruleset import RulesError, Ruleset, rules_location
-from .state import SUIT_SYMBOL, Card
+from .state import SUIT_SYMBOL, Card, rank_text
 from .tables import TestDef
 from .view import SeatView, answer_of
 
@@ -54,20 +54,30 @@ class ScriptedAgent(FirstAgent):
     name = "scripted"
     omniscient = True  # the test author scripts outcomes the table would leave to chance
 
-    def __init__(self, decisions=()):
+    def __init__(self, decisions=(), asked: list | None = None):
         self.queue = deque(decisions)
-        self.trace: list[str] = []
+        self.asked = asked if asked is not None else []  # (hero id) of every request, shared by the seats
         self.failures: list[str] = []
         self.bot = None
 
     def decide(self, g, req: Request):
+        answer, how = self._answer(g, req)
+        self.asked.append(req.player.heroes[0].id if req.player.heroes else "")
+        if g.log is not None:
+            g.log.request(g, f"? {req.player.name}「{req.prompt or req.kind}」{_options(g, req)} → "
+                             f"{_label(g, answer)} ({how})")
+        return answer
+
+    def _answer(self, g, req: Request):
         if self.queue:
             d = self.queue[0]
             ok, answer = match(g, req, d[1] if d[0] == "bot" else d)
             if ok:
                 self.queue.popleft()
-                return self.ask_bot(g, req, answer) if d[0] == "bot" else answer
-        return super().decide(g, req)
+                if d[0] == "bot":
+                    return self.ask_bot(g, req, answer), f"机器人作答，须为 {show_decision(d[1])}"
+                return answer, f"脚本: {show_decision(d)}"
+        return super().decide(g, req), "默认"
 
     def ask_bot(self, g, req: Request, expected):
         """`decide X: bot …`: the heuristic bot decides, from X's seat view; the test states its answer."""
@@ -84,6 +94,44 @@ class ScriptedAgent(FirstAgent):
             self.failures.append(f"the heuristic bot of {req.player.name} answered {show(g, answer)} to "
                                  f"「{req.prompt or req.kind}」, not {show(g, expected)}")
         return answer
+
+
+def show_decision(d) -> str:
+    """A scripted answer as the test wrote it (never a Python tuple)."""
+    optional = "?" if d and d[-1] == "optional" else ""
+    if d[0] == "many":
+        return "[" + ", ".join(show_decision(x) for x in d[1]) + "]" + optional
+    if d[0] == "text":
+        return f'"{d[1]}"' + optional
+    if d[0] == "bot":
+        return "bot " + show_decision(d[1])
+    _, suit, rank, text = d[:4]
+    sr = f"{SUIT_SYMBOL.get(suit, '')}{rank_text(rank)} " if suit or rank else ""
+    return f"{sr}{text}{optional}"
+
+
+def _label(g, x) -> str:
+    """A request's option or answer as the log would name it."""
+    if isinstance(x, tuple) and len(x) == 2 and isinstance(x[0], str) and x[0] in ("card", "viewas", "active",
+                                                                                    "supply"):
+        kind, what = x
+        if kind == "card":
+            return g.log.show(g, what)
+        return f"【{what[0].skill.name}】" + (f"({g.rules.cards[what[1]].name})" if kind == "supply" else "")
+    if hasattr(x, "skill") and hasattr(x, "trigger"):
+        return f"【{x.skill.name}】"
+    if isinstance(x, tuple):
+        return "[" + "、".join(_label(g, y) for y in x) + "]"
+    if isinstance(x, str):
+        return _option_name(g, x)
+    return g.log.show(g, x) if g.log is not None else str(x)
+
+
+def _options(g, req: Request, most: int = 10) -> str:
+    if req.kind == "confirm":
+        return ""
+    shown = "、".join(_label(g, o) for o in req.options[:most])
+    return f" [{shown}{'…' if len(req.options) > most else ''}]"
 
 
 def _names(obj) -> set[str]:
@@ -213,21 +261,30 @@ def _pull(g: Game, spec) -> Card:
 def setup(rules: Ruleset, t: TestDef, log: GameLog) -> tuple[Game, list[ScriptedAgent]]:
     mode = rules.modes.get(t.mode) if t.mode else None
     agents = []
+    asked: list[str] = []
     for s in t.seats:
         decisions = [d for who, ds in t.decides if who == s.hero for d in ds]
-        agents.append(ScriptedAgent(decisions))
+        agents.append(ScriptedAgent(decisions, asked))
     seed = zlib.crc32(t.title.encode("utf-8"))
     g = Game(rules, players=len(t.seats), seed=seed, agents=agents, mode=mode, log=log, invariants=False,
              turn_cap=max(t.turns, 1) + 1)
     g.build_deck(mode.decks if mode is not None else list(rules.decks))
+    if t.setup:  # the mode sets the table up, with the seats' heroes and identities
+        g.hero_pool = rules.hero_pool(mode)
+        g.fixed_heroes = {i: s.hero for i, s in enumerate(t.seats)}
+        if all(s.identity is not None for s in t.seats):
+            g.fixed_identities = [s.identity for s in t.seats]
+        g.setup_mode()
     for p, s in zip(g.players, t.seats):
-        p.identity = s.identity
-        if mode is not None and mode.lord is not None and s.identity == mode.lord:
-            p.identity_shown = True
-        g.set_hero(p, s.hero)
+        if not t.setup:
+            p.identity = s.identity
+            if mode is not None and mode.lord is not None and s.identity == mode.lord:
+                p.identity_shown = True
+            g.set_hero(p, s.hero)
         if s.max_hp is not None:
             p.max_hp = s.max_hp
-        p.hp = s.hp if s.hp is not None else p.max_hp
+        if s.hp is not None or not t.setup:
+            p.hp = s.hp if s.hp is not None else p.max_hp
         p.flipped, p.chained = s.flipped, s.chained
         for spec in s.hand:
             g.move(_pull(g, spec), "hand", p)
@@ -237,9 +294,12 @@ def setup(rules: Ruleset, t: TestDef, log: GameLog) -> tuple[Game, list[Scripted
             g.move(_pull(g, spec), "judge", p)
         for mark, n in s.marks:
             g.set_mark(p, mark, n)
+        if s.dead:  # a seat that starts dead: out of the game, holding nothing
+            g.discard(None, p.all_cards)
+            g.kill(p)
     for spec in reversed(t.deck):  # the first listed ends on top
         g.move(_pull(g, spec), "draw")
-    if mode is not None:
+    if mode is not None and not t.setup:
         for rule in mode.rules:
             g.add_rules(rule)
     if t.start is not None:
@@ -272,23 +332,40 @@ def run_test(rules: Ruleset, t: TestDef, windows: bool = False, observer=None) -
                     failures.append(f"{loc}: expected {src}")
             except Exception as e:  # a broken expectation is a failure, not a crash
                 failures.append(f"{loc}: expected {src}: {e.__class__.__name__}: {e}")
-        for present, text, loc in t.logs:
-            found = any(text in line for line in log.lines)
+        for present, texts, loc in t.logs:
+            texts = (texts,) if isinstance(texts, str) else texts
+            found = _in_order(texts, log.lines, lambda text, line: text in line)
+            shown = " then ".join(f'"{x}"' for x in texts)
             if present and not found:
-                failures.append(f"{loc}: the log has no line containing {text!r}")
+                failures.append(f"{loc}: the log has no line{'s' if len(texts) > 1 else ''} containing {shown}"
+                                + (" in this order" if len(texts) > 1 else ""))
             if not present and found:
-                failures.append(f"{loc}: the log has a line containing {text!r}")
+                failures.append(f"{loc}: the log has a line containing {shown}")
+        for heroes, loc in t.asked:
+            if not _in_order(heroes, agents[0].asked, lambda want, got: want == got):
+                names = "、".join(rules.heroes[h].name if h in rules.heroes else h for h in heroes)
+                failures.append(f"{loc}: the requests did not go to {names} in this order")
         for seat, a in zip(t.seats, agents):
             failures.extend(f"{t.loc}: {f}" for f in a.failures)
-            left = [d for d in a.queue if d[-1] != "optional"]
+            left = [show_decision(d) for d in a.queue if d[-1] != "optional"]
             if left:
-                failures.append(f"{t.loc}: decisions of {seat.hero} never asked for: {left}")
+                name = rules.heroes[seat.hero].name if seat.hero in rules.heroes else seat.hero
+                failures.append(f"{t.loc}: answers of {name} never asked for: {', '.join(left)}")
     except (RulesError, InvariantError) as e:
         failures.append(f"{t.loc}: {e}")
     except Exception as e:  # the rules broke at run time: say where
         loc = rules_location(e.__traceback__)
         failures.append(f"{t.loc}: {e.__class__.__name__}: {e}" + (f" (at {loc})" if loc else ""))
     return TestResult(t, not failures, failures, log)
+
+
+def _in_order(wanted, got, fits) -> bool:
+    """Is each wanted item found in `got`, one after the other (other items may come between)?"""
+    i = 0
+    for x in got:
+        if i < len(wanted) and fits(wanted[i], x):
+            i += 1
+    return i == len(wanted)
 
 
 def test_names(rules: Ruleset, t: TestDef) -> list[str]:

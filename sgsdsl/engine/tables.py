@@ -365,6 +365,7 @@ class SeatDef:
     flipped: bool
     chained: bool
     marks: tuple[tuple[str, int], ...]
+    dead: bool = False
 
 
 @table
@@ -378,9 +379,10 @@ class TestDef:
     turns: int
     decides: tuple[tuple[str, tuple], ...]
     expects: tuple[tuple[Callable, str, str], ...]  # (fn, source text, loc)
-    logs: tuple[tuple[bool, str, str], ...]
+    logs: tuple[tuple[bool, str | tuple[str, ...], str], ...]  # (present?, text or texts in order, loc)
     loc: str
-
+    asked: tuple[tuple[tuple[str, ...], str], ...] = ()  # (hero ids asked in this order, loc)
+    setup: bool = False  # the mode's setup runs, with the seats' heroes and identities
 
 @table
 class Tables:
