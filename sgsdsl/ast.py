@@ -222,6 +222,11 @@ class PhaseStmt(Stmt):
 
 
 @node
+class Later(Stmt):
+    body: Block
+
+
+@node
 class Log(Stmt):
     text: str
     parts: tuple[str | Expr, ...]  # literal text and interpolated expressions
@@ -319,6 +324,7 @@ class WindowDecl(Decl):
     event: Name
     subject: Name | None
     doc: str | None
+    dead: bool = False  # asks its subject even when dead (死亡时)
 
 
 @node
@@ -372,6 +378,7 @@ class PileDecl(Decl):
     id: Name
     hidden: bool  # face down: only its owner knows the cards
     doc: str | None
+    seat: bool = False  # belongs to the seat: stays when a hero leaves, and the death flow leaves it alone
 
 
 @node
@@ -568,6 +575,8 @@ class ModeDecl(Decl):
     rules: tuple[SkillDecl, ...]
     deck_size: int | None = None  # `deck 标准版 104`: the total the decks must add up to
     hero_except: tuple[Name, ...] = ()  # `heroes standard except 华佗`: kept out of the pool
+    variants: tuple[Name, ...] = ()  # `with duel_skills`: variant packages this mode always plays with
+    aliases: tuple[str, ...] = ()  # other names for the command line (`--mode 1v1`)
 
 
 @node

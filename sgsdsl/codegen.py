@@ -43,6 +43,7 @@ class FunctionWriter:
         self.in_flow = False
         self.in_phase = False  # inside a flow's phase function: `stop` must end the flow, not just the phase
         self.phase_fns: dict = {}  # PhaseStmt -> name of the local function that runs it
+        self.later_no = 0
         self.opens: list[str] = []
 
     # -- expressions
@@ -244,6 +245,15 @@ class FunctionWriter:
                 else:
                     self.emit(f"if g.begin_phase({n[s].py}):")
                     self.nested(s.body)
+            case ast.Later():
+                # a local function over the current locals, run once the settlement under way is complete
+                self.later_no += 1
+                name = f"later_{self.later_no}"
+                self.emit(f"def {name}():")
+                in_phase, self.in_phase = self.in_phase, False
+                self.nested(s.body)
+                self.in_phase = in_phase
+                self.emit(f"g.later({name})")
             case ast.Log():
                 parts = ", ".join(repr(p) if isinstance(p, str) else self.ex(p) for p in s.parts)
                 self.emit(f"g.say({parts})")
@@ -349,7 +359,7 @@ class ModuleWriter:
                 subject = d.subject.text if d.subject else None
                 self.tables["windows"].append(
                     f"T.WindowDef(id={_safe(d.id.text)!r}, name={d.name.text!r}, event={_safe(d.event.text)!r}, "
-                    f"subject={subject!r}, doc={d.doc!r}, loc={L!r})")
+                    f"subject={subject!r}, doc={d.doc!r}, loc={L!r}" + (", dead=True)" if d.dead else ")"))
             case ast.FlowDecl():
                 w = self.fn(f"flow_{_safe(d.id.text)}", "g, ev", f"flow {d.name.text}", d.span)
                 w.in_flow = True
@@ -420,6 +430,8 @@ class ModuleWriter:
         extra = f", kind={kind!r}" if kind != "counter" else ""
         if isinstance(d, ast.PileDecl) and d.hidden:
             extra += ", hidden=True"
+        if isinstance(d, ast.PileDecl) and d.seat:
+            extra += ", seat=True"
         self.tables["counters"].append(
             f"T.CounterDef(id={_safe(d.id.text)!r}, name={d.name.text!r}, scope={scope!r}, loc={self.loc(d.span)!r}"
             f"{extra})")
@@ -632,7 +644,9 @@ class ModuleWriter:
         packages = tuple(n.text for n in d.heroes if n.text in self.m.packages)
         heroes = tuple(self.m.heroes[n.text].id.text for n in d.heroes if n.text not in self.m.packages)
         kept_out = tuple(self.m.heroes[n.text].id.text for n in d.hero_except)
-        pool = "".join(f"\n    {k}={v!r}," for k, v in (("heroes", heroes), ("hero_except", kept_out)) if v)
+        variants = tuple(n.text for n in d.variants)
+        pool = "".join(f"\n    {k}={v!r}," for k, v in (("heroes", heroes), ("hero_except", kept_out),
+                                                          ("variants", variants), ("aliases", d.aliases)) if v)
         self.tables["modes"].append(
             f"T.ModeDef(\n    id={mid!r}, name={d.name.text!r}, title={d.title!r}, players={players!r},\n"
             f"    table={table!r},\n    decks={decks!r}, hero_packages={packages!r}, "

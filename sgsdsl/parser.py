@@ -158,8 +158,8 @@ class _Builder(Transformer):
     @v_args(meta=True)
     def window_decl(self, meta, c):
         return ast.WindowDecl(name=self.nm(c[0]), id=self.nm(c[1]), event=self.nm(c[2]),
-                              subject=self.nm(c[3]) if c[3] else None,
-                              doc=self.s(c[4]) if c[4] else None, span=self.sp(meta))
+                              subject=self.nm(c[3]) if c[3] else None, dead=c[4] is not None,
+                              doc=self.s(c[5]) if c[5] else None, span=self.sp(meta))
 
     @v_args(meta=True)
     def flow_decl(self, meta, c):
@@ -195,9 +195,9 @@ class _Builder(Transformer):
     @v_args(meta=True)
     def pile_decl(self, meta, c):
         name = self.nm(c[0])
-        doc = c[3] if len(c) > 3 else None
+        doc = c[4] if len(c) > 4 else None
         return ast.PileDecl(name=name, id=self.nm(c[1]) if c[1] else name, hidden=c[2] is not None,
-                            doc=self.s(doc) if doc else None, span=self.sp(meta))
+                            seat=c[3] is not None, doc=self.s(doc) if doc else None, span=self.sp(meta))
 
     skill_pile = pile_decl
 
@@ -472,7 +472,8 @@ class _Builder(Transformer):
     @v_args(meta=True)
     def mode_decl(self, meta, c):
         name, ident, title, *items = c
-        d = {"texts": [], "players": None, "table": [], "decks": (), "heroes": (), "lord": None, "setup": None, "wins": [], "rules": []}
+        d = {"texts": [], "players": None, "table": [], "decks": (), "heroes": (), "lord": None, "setup": None,
+             "wins": [], "rules": [], "variants": (), "aliases": ()}
         for key, val in items:
             if key == "decks":
                 d["decks"], d["deck_size"] = val
@@ -505,6 +506,12 @@ class _Builder(Transformer):
 
     def mode_lord(self, c):
         return ("lord", self.nm(c[0]))
+
+    def mode_with(self, c):
+        return ("variants", c[0])
+
+    def mode_alias(self, c):
+        return ("aliases", tuple(self.s(x) for x in c))
 
     def mode_setup(self, c):
         return ("setup", c[0])
@@ -692,6 +699,10 @@ class _Builder(Transformer):
     @v_args(meta=True)
     def phase_stmt(self, meta, c):
         return ast.PhaseStmt(phase=self.nm(c[0]), body=c[1], span=self.sp(meta))
+
+    @v_args(meta=True)
+    def later_stmt(self, meta, c):
+        return ast.Later(body=c[0], span=self.sp(meta))
 
     @v_args(meta=True)
     def log_stmt(self, meta, c):

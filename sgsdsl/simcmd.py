@@ -68,7 +68,7 @@ def command_line(o: SimOptions) -> str:
 def _mode_id(rules: Ruleset, mode: str) -> str | None:
     if mode in rules.modes:
         return mode
-    return next((m.id for m in rules.modes.values() if m.name == mode), None)
+    return next((m.id for m in rules.modes.values() if m.named(mode)), None)
 
 
 def _hero(rules: Ruleset, name: str, what: str) -> str:
@@ -144,6 +144,13 @@ def simulate_command(o: SimOptions) -> int:
     rules, code = _load(o)
     if rules is None:
         return code
+    mid = _mode_id(rules, o.mode)
+    wanted = rules.modes[mid].variants if mid is not None else ()
+    if any(v not in o.variants for v in wanted):  # the mode plays with its own versions of skills
+        o = attrs.evolve(o, variants=tuple(dict.fromkeys(o.variants + wanted)))
+        rules, code = _load(o)
+        if rules is None:
+            return code
     if o.replay_file:
         return replay(rules, Path(o.replay_file))
     try:

@@ -697,6 +697,10 @@ class Checker:
                 env.loops -= 1
             case ast.Open():
                 self.open(s, env)
+            case ast.Later():
+                if env.loops:
+                    self.err("SGS204", "`later` cannot sit in a loop: it would capture the loop's last values", s.span)
+                self.block(s.body, env)
             case ast.PhaseStmt():
                 if env.flow_event is None:
                     self.err("SGS204", "`phase` belongs in a flow", s.span)
@@ -1175,6 +1179,12 @@ class DeclChecker(Checker):
                     self.err("SGS209", f"rank {rank} does not exist", span, help="ranks run A, 2–10, J, Q, K")
 
     def mode(self, d: ast.ModeDecl) -> None:
+        for n in d.variants:
+            pkg = self.m.packages.get(n.text)
+            if pkg is None or not pkg.variant:
+                variants = [k for k, p in self.m.packages.items() if p.variant]
+                self.err("SGS110", f"'{n.text}' is not a variant package", n.span,
+                         help=suggest(n.text, variants) or f"variant packages: {', '.join(variants) or 'none'}")
         ident = self.m.enums.get("identity")
         if d.players is not None and d.players[0] > d.players[1]:
             self.err("SGS210", f"player range {d.players[0]}..{d.players[1]} is empty", d.span)

@@ -86,7 +86,8 @@ def test_corpus(path: Path, snapshot):
     diags, out = findings_of(path)
     family = FAMILY[path.stem.split("_")[0]]
     if path.stem.endswith("near_miss"):
-        assert diags == [], out
+        # a near miss raises no alarm: at most notes the engine's order settles (a mode's rule comes first)
+        assert [d for d in diags if d.severity != "note" or "mode's rule" not in (d.principle or "")] == [], out
     else:
         assert diags, f"{path.name} must have findings"
         assert all(d.code.startswith(family) for d in diags), out
@@ -138,7 +139,8 @@ def test_severity_agrees_with_the_principle():
             if not d.code.startswith("SGS3"):
                 continue
             if d.severity == "note":
-                assert d.principle.startswith(("②", "③")) and "settles it" in d.principle, out
+                by_mode = "is a mode's rule" in d.principle and "the engine settles it" in d.principle
+                assert (d.principle.startswith(("②", "③")) or by_mode) and "settles it" in d.principle, out
                 assert "depends on the order" not in d.message + d.help, out
             else:
                 assert d.severity == "warning" and "settles it" not in (d.principle or ""), out

@@ -163,7 +163,8 @@ def check_random(base: Path, text: str) -> None:
     b = build(extra=[path], root=ROOT)
     assert_well_formed(b)
     if not b.errors:
-        src = generate(b.model, "designer", b.rel)
+        name = next(n for n, p in b.model.packages.items() if not p.shipped)  # `package x` may rename it
+        src = generate(b.model, name, b.rel)
         compile(src, "<sgsdsl:designer>", "exec")
 
 

@@ -258,7 +258,7 @@ class Analyzer:
             case ast.Repeat():
                 self._expr(s.count, out, scope, owner)
                 self._stmts(s.body.stmts, out, scope, owner)
-            case ast.PhaseStmt():
+            case ast.PhaseStmt() | ast.Later():
                 self._stmts(s.body.stmts, out, scope, owner)
             case ast.Open():
                 w = self.m.windows.get(s.window.text)

@@ -108,7 +108,7 @@ class _FlowReads:
                     whole = self.stmt_reads(s.body) | _reads(head)
                     self.run(s.body.stmts, cur | whole)
                     cur |= whole
-                case ast.PhaseStmt():
+                case ast.PhaseStmt() | ast.Later():
                     cur |= self.run(s.body.stmts, cur)
                 case _:
                     cur |= self.stmt_reads(s)

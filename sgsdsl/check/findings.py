@@ -109,9 +109,11 @@ def principle_at_window(a: Rule, b: Rule, t: Together, outcome) -> tuple[str, st
     order it allows; the severity). `outcome(first, second)` says what that order gives. A finding
     that seed 001 settles (② the seats, ③ hero before equipment or the owner's choice) is a note."""
     if t.mode:
-        m = a if a.holder == "mode" else b
+        # Seed 001 does not place a mode's rule, but the engine's documented order does (mode rules first):
+        # the outcome is fixed, so the finding is a note.
+        m, other = (a, b) if a.holder == "mode" else (b, a)
         return (f"none: {m.name} is a mode's rule, not a skill; seed 001 does not place it, and the engine "
-                "settles it before every player's skills"), WARNING
+                f"settles it before every player's skills: {outcome(m, other)}"), NOTE
     parts, settled = [], True
     both = f"{a.name} first: {outcome(a, b)}; {b.name} first: {outcome(b, a)}"
     if t.same:

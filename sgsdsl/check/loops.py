@@ -257,7 +257,7 @@ def _exits(body: ast.Block, facts: Facts) -> bool:
             stack.extend(s.then.stmts)
             if s.other is not None:
                 stack.extend(s.other.stmts)
-        elif isinstance(s, ast.PhaseStmt):
+        elif isinstance(s, (ast.PhaseStmt, ast.Later)):
             stack.extend(s.body.stmts)
     return False
 

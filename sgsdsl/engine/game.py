@@ -74,7 +74,11 @@ class Game(Zones, Primitives, Play, History):
         self.listeners: dict[str, list[Listener]] = {}
         self.shared_actives: list = []
         self.lent_skills: list = []
-        self.phase_bodies: dict = {}  # phase -> the turn flow's function for it (extra_phase runs it again)  # (scope, player, skill id): skills gained until a phase or turn ends  # (skill instance, active) that let other players act (`active by`)
+        self.phase_bodies: dict = {}  # phase -> the turn flow's function for it (extra_phase runs it again)
+        self.dead_asked: Player | None = None  # the dead player a 死亡时-style window is asking
+        self.later_fns: list = []  # `later` blocks waiting for the settlement under way to complete
+        self.turns_of: dict[int, int] = {}  # seat -> turns begun
+        self.turn_limit = 0  # a mode's time limit in turns (0: none); rules read turn_limit()  # (scope, player, skill id): skills gained until a phase or turn ends  # (skill instance, active) that let other players act (`active by`)
         self.mods: dict[str, list] = {}
         self.qmemo: dict | None = None
         self.windows_open: list[str] = []
@@ -349,6 +353,8 @@ class Game(Zones, Primitives, Play, History):
             self.stack.pop()
             if self.observer is not None:
                 self.observer.on_flow_end(self, ev)
+        if self.later_fns:  # only on the way out of a settlement that completed, never while unwinding
+            self.run_later()
         return getattr(ev, fd.result) if fd.result is not None else ev
 
     def open(self, wid: str, ev) -> bool:
@@ -373,18 +379,27 @@ class Game(Zones, Primitives, Play, History):
             if L.owner is None and L.active and self._ready(L, ev):
                 self._fire(L, ev)
         if w.subject is not None and not any(L.trigger.any for L in lst):
-            order = [subject] if subject is not None and subject.alive else []
+            order = [subject] if subject is not None and (subject.alive or w.dead) else []
         else:
             order = self.alive_from_current()
+            if w.dead and subject is not None and not subject.alive:
+                order.insert(0, subject)  # the one who just died speaks first (死亡时)
         for p in order:
             if any(L.owner is p for L in lst):
-                self._settle(p, lst, ev, w.subject is None or subject is p)
+                if p.alive:
+                    self._settle(p, lst, ev, w.subject is None or subject is p)
+                else:
+                    self.dead_asked = p  # a window that asks the dead (死亡时): its skills still fire
+                    try:
+                        self._settle(p, lst, ev, True)
+                    finally:
+                        self.dead_asked = None
 
     def _settle(self, p: Player, lst: list[Listener], ev, subject: bool) -> None:
         """One player's simultaneous skills: hero before equipment, the player orders the rest. The
         list is read afresh after each skill: one gained meanwhile can still fire (seed 001 §2(2))."""
         done: list[Listener] = []
-        while p.alive:
+        while p.alive or p is self.dead_asked:
             ready = [L for L in lst if L.owner is p and (subject or L.trigger.any) and L not in done and L.active
                      and self._ready(L, ev)]
             if not ready:
@@ -440,6 +455,23 @@ class Game(Zones, Primitives, Play, History):
             raise
         finally:
             self.stack.pop()
+        if self.later_fns:
+            self.run_later()
+
+    # ---- `later`: what waits for the settlement under way -----------------------------------
+    def later(self, fn) -> None:
+        self.later_fns.append(fn)
+
+    def at_rest(self) -> bool:
+        """Is nothing being settled beyond the turn itself (or the setup)?"""
+        turn = self.turn_event
+        return all(f.kind == "setup" or (turn is not None and f.event is turn) for f in self.stack)
+
+    def run_later(self) -> None:
+        if not self.at_rest():
+            return
+        while self.later_fns:
+            self.later_fns.pop(0)()
 
     def loop_guard(self) -> bool:
         self.loops += 1
@@ -522,6 +554,7 @@ class Game(Zones, Primitives, Play, History):
 
     def play_turn(self, p: Player) -> None:
         self.turn_no += 1
+        self.turns_of[p.seat] = self.turns_of.get(p.seat, 0) + 1
         self.loops = 0  # the runaway-loop guard counts `while` rounds within one turn
         self.current = p
         self.phase = None
@@ -535,6 +568,7 @@ class Game(Zones, Primitives, Play, History):
             self.log.turn(self, p)
         try:
             self.run_flow(self.flow_turn.id, self.turn_event)
+            self.run_later()
         except TurnEnd:
             self.stack.clear()
             self.windows_open.clear()
@@ -587,7 +621,8 @@ class Game(Zones, Primitives, Play, History):
 
     # ---- decisions --------------------------------------------------------------------------
     def decide(self, req: Request):
-        if not req.player.alive and req.kind != "hero":
+        # the dead do not decide, unless a hero of theirs waits to enter play (1v1) or a 死亡时 window asks them
+        if not req.player.alive and req.kind != "hero" and req.player is not self.dead_asked and not req.player.reserve:
             raise RulesError("a dead player was asked to decide")
         seat = req.player.seat
         agent = self.agents[seat]

@@ -162,11 +162,19 @@ class HeuristicAgent(Agent):
                 return L
         return req.options[0] if req.lo else None
 
+    def best_hero(self, g, options):
+        """A hero by what its card shows: HP, and twice the number of skills (ties at random)."""
+        heroes = g.rules.heroes
+        return max(options, key=lambda h: (heroes[h].hp_halves + 2 * len(heroes[h].skills), g.agent_rng.random()))
+
     def on_option(self, g, req):
         """「选择一项」: each option is worth what its hint says (`hint "text" INTENT VALUE`, see
         surface.OPTION_INTENTS) to this chooser now; unhinted options are worth 0; ties at random."""
         me = req.player
         other = self.counterpart(g, me)
+        heroes = g.rules.heroes
+        if req.options and all(isinstance(o, str) and o in heroes for o in req.options):
+            return self.best_hero(g, req.options)  # drafting (1v1's 选将) or choosing who enters play
 
         def worth(o) -> float:
             intent, v = g.rules.option_hints.get(o, (None, 0)) if isinstance(o, str) else (None, 0)

@@ -330,6 +330,8 @@ class Play:
             raise
         finally:
             self.stack.pop()
+        if self.later_fns:
+            self.run_later()
 
     def ask_card(self, p: Player, pattern: str, how: str = "use", prompt: str = ""):
         """Ask p for a card named `pattern` from hand or through a view-as skill; None if declined."""

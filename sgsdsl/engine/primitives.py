@@ -37,17 +37,50 @@ class Primitives:
             p.hp = p.max_hp
 
     def kill(self, p: Player) -> None:
+        """p dies: out of the game. The hero's skills stay until it leaves (`leave`), so that a window that
+        asks the dead (死亡时) can still offer them."""
         if not p.alive:
             return
         p.alive = False
         ev = self.ongoing(self.ev_death) if self.ev_death else None
         self.remember(KILL, ev.killer if ev is not None and ev.who is p else None, p)
-        for inst in list(p.skills):
-            self._deactivate(inst)
-        p.skills = []
         self.deaths.append((self.turn_no, p))
+        p.fallen.extend(h.id for h in p.heroes)
         if self.observer is not None:
             self.observer.on_death(self, p)
+
+    def leave(self, p: Player) -> None:
+        """离场: p's hero leaves play with its skills, counters and marks; it is among p's fallen heroes."""
+        for inst in list(p.skills):
+            if not inst.equip or not p.alive:  # a dead player's equipment skills go as well
+                p.skills.remove(inst)
+                self._deactivate(inst)
+        p.marks.clear()
+
+    def set_identity(self, p: Player, identity: str, shown: bool = True) -> None:
+        p.identity = identity
+        p.identity_shown = shown
+        if shown:
+            self.say(p, " 的身份是 ", self.rules.enum_names.get(identity, identity))
+
+    def draft(self, p: Player, hero: str) -> None:
+        """p takes a hero into their line-up, behind the ones they have (1v1's 选将)."""
+        self.used_heroes.add(hero)
+        p.reserve.append(hero)
+
+    def enter_hero(self, p: Player, hero: str) -> None:
+        """登场: a hero of p's reserve enters play as p's hero (p is in the game again, at full HP)."""
+        if hero in p.reserve:
+            p.reserve.remove(hero)
+        for inst in [i for i in p.skills if not i.equip]:
+            p.skills.remove(inst)
+            self._deactivate(inst)
+        p.alive = True
+        self.set_hero(p, hero)
+        self.say(p, " 登场")
+
+    def game_over(self, winners, reason: str) -> None:
+        raise GameOver(tuple(winners), reason)
 
     def check_victory(self) -> None:
         if self.mode is None:

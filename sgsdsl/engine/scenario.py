@@ -386,9 +386,22 @@ def scenario_jobs(tables) -> list[tuple[Ruleset, TestDef]]:
     """Every test with the ruleset it runs under: a variant package's tests with that variant selected."""
     runs = [(Ruleset(tables), None)] + [(Ruleset(tables, (t.package,)), t.package) for t in tables if t.variant]
     jobs = []
+    cache: dict[tuple, Ruleset] = {}
     for rules, variant in runs:
         for t in rules.tests:
             pkg = rules.test_package.get(id(t))
             if pkg == variant or (variant is None and pkg not in rules.variants):
-                jobs.append((rules, t))
+                mode = rules.modes.get(t.mode) if t.mode else None
+                if mode is not None and any(v not in rules.variants for v in mode.variants):
+                    # a test of a mode plays with the mode's own versions of skills
+                    key = tuple(sorted(set(rules.variants) | set(mode.variants)))
+                    if key not in cache:
+                        cache[key] = Ruleset(tables, key)
+                    jobs.append((cache[key], _same_test(cache[key], t)))
+                else:
+                    jobs.append((rules, t))
     return jobs
+
+
+def _same_test(rules: Ruleset, t: TestDef) -> TestDef:
+    return next((x for x in rules.tests if x.loc == t.loc and x.title == t.title), t)

@@ -171,7 +171,8 @@ class Card:
 
 class Player:
     __slots__ = ("seat", "heroes", "hp", "max_hp", "alive", "hand", "equip", "judges", "flipped", "chained",
-                 "identity", "identity_shown", "kingdom", "gender", "marks", "skills", "game", "shown", "piles")
+                 "identity", "identity_shown", "kingdom", "gender", "marks", "skills", "game", "shown", "piles",
+                 "reserve", "fallen")
 
     def __init__(self, game, seat: int):
         self.game = game
@@ -193,6 +194,8 @@ class Player:
         self.marks: dict[str, object] = {}
         self.skills: list = []  # SkillInst
         self.piles: dict[str, list[Card]] = {}  # cards set aside on this player, by pile id
+        self.reserve: list[str] = []  # heroes waiting to enter play, in order (1v1's 备用武将)
+        self.fallen: list[str] = []  # heroes of this seat that died (阵亡)
 
     # -- attributes the rules read (see surface.ATTRS["player"])
     @property
@@ -232,7 +235,9 @@ class Player:
 
     @property
     def pile_cards(self) -> list[Card]:
-        return [c for cs in self.piles.values() for c in cs]
+        """Cards set aside on the hero (a `seat` pile belongs to the player and is not among them)."""
+        counters = self.game.rules.counters
+        return [c for pid, cs in self.piles.items() if not counters[pid].seat for c in cs]
 
     @property
     def card_count(self) -> int:

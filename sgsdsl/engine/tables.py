@@ -118,6 +118,7 @@ class WindowDef:
     subject: str | None
     doc: str | None
     loc: str
+    dead: bool = False  # asks its subject even when dead (死亡时)
 
 
 @table
@@ -152,6 +153,7 @@ class CounterDef:
     loc: str
     kind: str = "counter"  # counter / mark / pile (cards set aside on a player)
     hidden: bool = False  # a pile whose cards only its owner knows
+    seat: bool = False  # a pile of the seat: stays when a hero leaves
 
 
 @table
@@ -351,6 +353,11 @@ class ModeDef:
     loc: str
     heroes: tuple[str, ...] = ()  # single heroes the pool deals besides its packages'
     hero_except: tuple[str, ...] = ()  # heroes kept out of the pool
+    variants: tuple[str, ...] = ()  # variant packages the mode plays with (its own versions of skills)
+    aliases: tuple[str, ...] = ()  # other names for the command line
+
+    def named(self, name: str) -> bool:
+        return name in (self.id, self.name) or name in self.aliases
 
 
 @table
