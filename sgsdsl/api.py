@@ -62,8 +62,10 @@ def new_game(rules: Ruleset | None = None, *, mode: str = "identity", players: i
     from .sim import new_game as sim_new_game
 
     rules = rules or load()
-    if mode not in rules.modes:
+    m = rules.find_mode(mode)
+    if m is None:
         raise ValueError(f"unknown mode '{mode}' (modes: {', '.join(rules.modes)})")
+    rules, mode = rules.for_mode(m), m.id
     lo, hi = rules.modes[mode].players
     if not lo <= players <= hi:
         raise ValueError(f"mode {mode} is for {lo}–{hi} players, not {players}")

@@ -601,6 +601,8 @@ class Seat:
     marks: tuple[tuple[Name, int], ...]
     span: Span
     dead: bool = False
+    reserve: tuple[Name, ...] = ()  # heroes waiting to enter play (1v1)
+    fallen: tuple[Name, ...] = ()  # heroes of this seat that died before the test begins
 
 
 @node
@@ -628,6 +630,7 @@ class TestDecl(Decl):
     owner: str | None = None  # id of the skill it sits in
     asked: tuple[tuple[tuple[Name, ...], Span], ...] = ()  # `expect asked A, B`: requests in this order
     setup: bool = False  # run the mode's setup with the seats' heroes and identities
+    turn_limit: int = 0  # the game's time limit in turns (turn_limit())
 
 
 @node

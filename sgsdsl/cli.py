@@ -173,12 +173,14 @@ def explain(name: str, paths, source: bool) -> None:
 @main.command(epilog=EXIT_HELP)
 @click.argument("paths", nargs=-1)
 @click.option("--mode", default="identity", show_default=True, help="Mode id or Chinese name.")
-@click.option("--players", type=int, default=5, show_default=True)
+@click.option("--players", type=int, help="Players at the table (default: 5, or the mode's only count).")
 @click.option("--games", type=int, default=100, show_default=True)
 @click.option("--seed", type=int, default=1, show_default=True)
 @click.option("--agent", type=click.Choice(["heuristic", "random", "first"]), default="heuristic", show_default=True)
 @click.option("--workers", type=int, default=1, show_default=True, help="Processes; results equal one worker's.")
 @click.option("--turn-cap", type=int, default=200, show_default=True, help="Turns after which a game is a draw.")
+@click.option("--turn-limit", type=int, default=0, show_default=True,
+              help="A mode's time limit in turns; its rules say how it ends (1v1: 主公 turns, then the tiebreak).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the table.")
 @click.option("--log", "log_file", type=click.Path(dir_okay=False),
               help="Write game logs as JSONL (game 0 unless --log-games or --log-where choose others).")
@@ -203,7 +205,7 @@ def explain(name: str, paths, source: bool) -> None:
 @click.option("--replay-seed", type=int, help="Play the game of this seed (from a broken game's report) and show "
               "its log.")
 @click.option("--control", is_flag=True, help="With --replay-seed and --hero: the control game of that seed.")
-def simulate(paths, mode, players, games, seed, agent, workers, turn_cap, as_json, log_file, replay_file,
+def simulate(paths, mode, players, games, seed, agent, workers, turn_cap, turn_limit, as_json, log_file, replay_file,
              check_invariants, decks, variants, variant, quiet, heroes, baseline, pick, html, log_games, log_where,
              replay_seed, control) -> None:
     """Play GAMES bot games and print win rates per identity and per hero, and what each skill did.
@@ -216,7 +218,7 @@ def simulate(paths, mode, players, games, seed, agent, workers, turn_cap, as_jso
     sys.exit(simulate_command(SimOptions(
         tuple(_paths(paths)), mode, players, games, seed, agent, workers, turn_cap, as_json, log_file, replay_file,
         check_invariants, quiet, tuple(decks), variant, tuple(variants), tuple(heroes), baseline, pick, html,
-        log_games, log_where, replay_seed, control)))
+        log_games, log_where, replay_seed, control, turn_limit)))
 
 
 @main.command(epilog=EXIT_HELP)
@@ -274,8 +276,8 @@ def test_cmd(paths, keyword: str, trace: bool, shipped) -> None:
 
 @main.command(epilog=EXIT_HELP)
 @click.argument("paths", nargs=-1)
-@click.option("--mode", default="identity", show_default=True)
-@click.option("--players", type=int, default=5, show_default=True)
+@click.option("--mode", default="identity", show_default=True, help="Mode id, Chinese name or alias (1v1).")
+@click.option("--players", type=int, help="Players at the table (default: 5, or the mode's only count).")
 @click.option("--seed", type=int, default=1, show_default=True)
 @click.option("--seat", type=int, default=1, show_default=True, help="Your seat (1 = first).")
 def play(paths, mode, players, seed, seat) -> None:

@@ -664,6 +664,8 @@ class ModuleWriter:
             h = self.m.heroes.get(s.hero.text)
             if h is not None:
                 heroes[s.hero.text] = h.id.text
+                for r in s.reserve + s.fallen:  # a reserve hero names its seat (it speaks for it once it enters)
+                    heroes.setdefault(r.text, h.id.text)
 
         def refs(rs):
             return tuple((SUIT_IDS[r.suit] if r.suit else None, r.rank,
@@ -678,7 +680,10 @@ class ModuleWriter:
                 f"T.SeatDef(hero={heroes.get(s.hero.text, s.hero.text)!r}, hp={s.hp!r}, max_hp={s.max_hp!r}, "
                 f"hand={refs(s.hand)!r}, equip={refs(s.equip)!r}, judge={refs(s.judge)!r}, "
                 f"identity={ident.get(s.identity.text) if s.identity else None!r}, flipped={s.flipped!r}, "
-                f"chained={s.chained!r}, marks={marks!r}" + (", dead=True)" if s.dead else ")"))
+                f"chained={s.chained!r}, marks={marks!r}" + (", dead=True" if s.dead else "")
+                + (f", reserve={tuple(self.m.heroes[r.text].id.text for r in s.reserve)!r}" if s.reserve else "")
+                + (f", fallen={tuple(self.m.heroes[r.text].id.text for r in s.fallen)!r}" if s.fallen else "")
+                + ")")
         expects = []
         for i, e in enumerate(t.expects):
             fn = self.expr_fn(f"t_{k}_expect{i}", "g", f"test {t.title}", e)
@@ -693,7 +698,8 @@ class ModuleWriter:
         logs = tuple((present, texts[0] if len(texts) == 1 else texts, self.loc(span))
                      for present, texts, span in t.logs)
         asked = tuple((tuple(heroes.get(w.text, w.text) for w in names), self.loc(span)) for names, span in t.asked)
-        extra = (f"    asked={asked!r},\n" if asked else "") + ("    setup=True,\n" if t.setup else "")
+        extra = (f"    asked={asked!r},\n" if asked else "") + ("    setup=True,\n" if t.setup else "") \
+            + (f"    turn_limit={t.turn_limit!r},\n" if t.turn_limit else "")
         mode = self.m.modes[t.mode.text].id.text if t.mode and t.mode.text in self.m.modes else None
         self.tables["tests"].append(
             f"T.TestDef(\n    title={t.title!r}, owner={t.owner!r}, mode={mode!r},\n    seats=("

@@ -537,7 +537,7 @@ class _Builder(Transformer):
     def test_decl(self, meta, c):
         title, *items = c
         d = {"mode": None, "seats": [], "deck": (), "start": None, "turns": 1, "decides": [], "expects": [], "logs": [],
-             "asked": [], "setup": False}
+             "asked": [], "setup": False, "turn_limit": 0}
         for key, val in items:
             if isinstance(d[key], list):
                 d[key].append(val)
@@ -553,7 +553,7 @@ class _Builder(Transformer):
     def t_seat(self, meta, c):
         hero, *opts = c
         d = {"hp": None, "max_hp": None, "hand": (), "equip": (), "judge": (), "identity": None, "flipped": False,
-             "chained": False, "marks": [], "dead": False}
+             "chained": False, "marks": [], "dead": False, "reserve": (), "fallen": ()}
         for key, val in opts:
             if key == "marks":
                 d["marks"].append(val)
@@ -615,6 +615,15 @@ class _Builder(Transformer):
 
     def s_dead(self, c):
         return ("dead", True)
+
+    def s_reserve(self, c):
+        return ("reserve", tuple(self.nm(x) for x in c))
+
+    def s_fallen(self, c):
+        return ("fallen", tuple(self.nm(x) for x in c))
+
+    def t_turn_limit(self, c):
+        return ("turn_limit", int(c[0]))
 
     def s_mark(self, c):
         return ("marks", (self.nm(c[0]), int(c[1])))

@@ -92,6 +92,7 @@ class Setup:
     variant: int = 0
     pick: str | None = None  # how bots pick heroes (agents.HERO_PICKS); None: each agent's own way
     stats: bool = False  # count what each skill did (engine/skillstats.py)
+    turn_limit: int = 0  # a mode's time limit in turns (turn_limit() in the rules)
 
 
 @attrs.define
@@ -107,6 +108,8 @@ class GameResult:
     control: bool = False  # a control game: the featured hero's seat played by a baseline
     seat: int | None = None  # the planned seat
     skills: dict = attrs.Factory(dict)  # skill id -> counters (SkillStats.result)
+    # every hero that entered play, once per game (a 1v1 seat plays several): (hero id, identity, won)
+    played: list[tuple[str, str | None, bool]] = attrs.Factory(list)
 
 
 def new_game(rules: Ruleset, mode_id: str, players: int, seed: int, agent: str, log: GameLog | None = None,
@@ -132,6 +135,7 @@ def setup_game(rules: Ruleset, s: Setup, seed: int, plan: SeatPlan | None = None
                  None, s.variant, plan, s.pick)
     if s.stats:
         g.observer = SkillStats(rules)
+    g.turn_limit = s.turn_limit
     return g
 
 
@@ -145,8 +149,11 @@ def play(rules: Ruleset, s: Setup, index: int, seed: int, rot: Rotation | None =
         over = g.run()
         won = set(over.winners)
         seats = [(p.heroes[0].id if p.heroes else "?", p.identity, p.identity in won) for p in g.players]
+        played = [(h, p.identity, p.identity in won) for p in g.players
+                  for h in dict.fromkeys(p.fallen + [x.id for x in p.heroes])]
         skills = g.observer.result(g) if g.observer is not None else {}
-        return GameResult(index, seed, over.winners, over.reason, g.turn_no, seats, skills=skills, **tag)
+        return GameResult(index, seed, over.winners, over.reason, g.turn_no, seats, skills=skills, played=played,
+                          **tag)
     except Exception as e:  # a rules bug no check caught: report it, the batch goes on
         loc = rules_location(e.__traceback__)
         stack = " > ".join(g.crash_stack or []) if g is not None else ""

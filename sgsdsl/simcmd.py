@@ -18,7 +18,7 @@ from .sim import SEED_STRIDE, Rotation, Setup, batch_jobs, rotation, run_jobs, s
 class SimOptions:
     paths: tuple[Path, ...] = ()
     mode: str = "identity"
-    players: int = 5
+    players: int | None = None  # None: 5, or the mode's only player count
     games: int = 100
     seed: int = 1
     agent: str = "heuristic"
@@ -40,6 +40,7 @@ class SimOptions:
     log_where: str | None = None
     replay_seed: int | None = None
     control: bool = False
+    turn_limit: int = 0
 
 
 class Usage(Exception):
@@ -52,7 +53,8 @@ def command_line(o: SimOptions) -> str:
     default = SimOptions()
     for flag, name in (("--mode", "mode"), ("--players", "players"), ("--games", "games"), ("--seed", "seed"),
                        ("--agent", "agent"), ("--pick", "pick"), ("--baseline", "baseline"),
-                       ("--turn-cap", "turn_cap"), ("--variant", "variant"), ("--workers", "workers")):
+                       ("--turn-cap", "turn_cap"), ("--turn-limit", "turn_limit"), ("--variant", "variant"),
+                       ("--workers", "workers")):
         v = getattr(o, name)
         if v != getattr(default, name) or name in ("games", "seed"):
             words += [flag, str(v)]
@@ -145,6 +147,9 @@ def simulate_command(o: SimOptions) -> int:
     if rules is None:
         return code
     mid = _mode_id(rules, o.mode)
+    if mid is not None and o.players is None:
+        lo, hi = rules.modes[mid].players
+        o = attrs.evolve(o, players=lo if lo == hi else (5 if lo <= 5 <= hi else lo))
     wanted = rules.modes[mid].variants if mid is not None else ()
     if any(v not in o.variants for v in wanted):  # the mode plays with its own versions of skills
         o = attrs.evolve(o, variants=tuple(dict.fromkeys(o.variants + wanted)))
@@ -155,7 +160,8 @@ def simulate_command(o: SimOptions) -> int:
         return replay(rules, Path(o.replay_file))
     try:
         mid, heroes, baseline, rots = _check(o, rules)
-        setup = Setup(mid, o.players, o.agent, o.turn_cap, o.check_invariants, o.decks, o.variant, o.pick, True)
+        setup = Setup(mid, o.players, o.agent, o.turn_cap, o.check_invariants, o.decks, o.variant, o.pick, True,
+                      o.turn_limit)
         if o.replay_seed is not None:
             return replay_seed(rules, setup, o, rots)
         chosen = _log_selection(o, rules)

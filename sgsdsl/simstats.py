@@ -55,7 +55,7 @@ def _heroes(rules: Ruleset, ok: list[GameResult], mode: str) -> tuple[list[dict]
     lords: dict[str, list] = {}
     split: dict[str, dict[str, list]] = {}
     for r in ok:
-        for hero, ident, won in r.seats:
+        for hero, ident, won in r.played or r.seats:
             book = lords if lord is not None and ident == lord else rows
             rec = book.setdefault(hero, [0, 0])
             rec[0] += 1

@@ -478,6 +478,9 @@ class Checker:
 
     def compare(self, e: ast.Compare, env: Env) -> str:
         lt, rt = self.expr(e.left, env), self.expr(e.right, env)
+        if env.test_heroes is not None:  # in a test, a hero's name is its seat, unless compared with heroes
+            rt = self._as_hero(e.right, rt, lt, env)
+            lt = self._as_hero(e.left, lt, rt, env)
         if e.op == "is":
             if not compatible(lt, "card") or not compatible(rt, "cardname"):
                 self.err("SGS201", f"`is` compares a card with a card name, not {_show(lt)} with {_show(rt)}", e.span,
@@ -500,6 +503,21 @@ class Checker:
                 if not compatible(t, "int") or t == "none":
                     self.err("SGS201", f"'{e.op}' compares numbers, not {_show(t)}", side.span)
         return "bool"
+
+    def _as_hero(self, e: ast.Expr, t: str, other: str, env: Env) -> str:
+        wants = strip(other) == "hero" or (is_list(other) and strip(elem(other)) == "hero")
+        if wants and isinstance(e, ast.NameRef) and e.text in env.test_heroes and strip(t) == "player":
+            sym = self.m.values[e.text]
+            self.note(e, Ref(sym.py))
+            self.m.notes[("type", e)] = "hero"
+            return "hero"
+        if wants and isinstance(e, ast.ListLit) and all(isinstance(x, ast.NameRef) and x.text in env.test_heroes
+                                                        for x in e.items):
+            for x in e.items:
+                self._as_hero(x, "player", "hero", env)
+            self.m.notes[("type", e)] = "list[hero]"
+            return "list[hero]"
+        return t
 
     def choose(self, e: ast.Choose, env: Env) -> str:
         self.want(e.who, env, "player", "who chooses")
@@ -1236,6 +1254,13 @@ class DeclChecker(Checker):
             heroes[h.name.text] = heroes[h.id.text] = h.id.text
             for ref in s.hand + s.equip + s.judge:
                 self.card_ref(ref)
+            for r in s.reserve + s.fallen:
+                rh = self.m.heroes.get(r.text)
+                if rh is None:
+                    self.err("SGS112", f"unknown hero '{r.text}'", r.span)
+                else:  # a reserve hero names its seat too, once it has entered play
+                    heroes.setdefault(rh.name.text, h.id.text)
+                    heroes.setdefault(rh.id.text, h.id.text)
             if s.identity is not None:
                 self.value_of(s.identity, "identity", "identity")
             for n, _ in s.marks:

@@ -296,8 +296,12 @@ class Game(Zones, Primitives, Play, History):
         return None
 
     def seat_of(self, hero: str) -> Player:
+        """The seat a hero plays in: in play, fallen or in reserve (a test names a 1v1 seat by any of them)."""
         for p in self.players:
             if any(h.id == hero for h in p.heroes):
+                return p
+        for p in self.players:
+            if hero in p.fallen or hero in p.reserve or self.fixed_heroes.get(p.seat) == hero:
                 return p
         raise RulesError(f"no seat plays {hero}")
 

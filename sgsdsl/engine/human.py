@@ -220,13 +220,17 @@ class HumanAgent(Agent):
             raise Quit() from None
 
 
-def play_human(rules, mode: str, players: int, seed: int, seat: int, console: Console | None = None) -> int:
+def play_human(rules, mode: str, players: int | None, seed: int, seat: int, console: Console | None = None) -> int:
     from .game import Game
 
-    if mode not in rules.modes:
+    m = rules.find_mode(mode)
+    if m is None:
         print(f"error: unknown mode {mode}")
         return 2
-    m = rules.modes[mode]
+    rules = rules.for_mode(m)
+    m = rules.modes[m.id]
+    if players is None:  # the mode's only count, else 5
+        players = m.players[0] if m.players[0] == m.players[1] else max(m.players[0], min(5, m.players[1]))
     if not m.players[0] <= players <= m.players[1] or not 0 <= seat < players:
         print(f"error: mode {mode} takes {m.players[0]}–{m.players[1]} players; seat must be 1–{players}")
         return 2

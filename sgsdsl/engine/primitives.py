@@ -58,6 +58,8 @@ class Primitives:
         p.marks.clear()
 
     def set_identity(self, p: Player, identity: str, shown: bool = True) -> None:
+        if self.fixed_identities is not None:  # a scenario test fixed it
+            identity = self.fixed_identities[p.seat]
         p.identity = identity
         p.identity_shown = shown
         if shown:
@@ -72,6 +74,9 @@ class Primitives:
         """登场: a hero of p's reserve enters play as p's hero (p is in the game again, at full HP)."""
         if hero in p.reserve:
             p.reserve.remove(hero)
+        fixed = self.fixed_heroes.get(p.seat)
+        if fixed is not None and not p.heroes:  # a scenario test's seat enters with its own hero first
+            hero = fixed
         for inst in [i for i in p.skills if not i.equip]:
             p.skills.remove(inst)
             self._deactivate(inst)

@@ -116,6 +116,16 @@ class Ruleset:
         pool = [h for h in dict.fromkeys(pool) if h not in mode.hero_except and h in self.heroes]
         return [h for h in pool if not self.heroes[h].modes or mode.id in self.heroes[h].modes]
 
+    def find_mode(self, name: str):
+        """A mode by its id, Chinese name or alias (`--mode 1v1`), or None."""
+        return self.modes.get(name) or next((m for m in self.modes.values() if m.named(name)), None)
+
+    def for_mode(self, mode) -> Ruleset:
+        """These rules with the mode's own variant packages selected (a mode plays with its versions of skills)."""
+        if all(v in self.variants for v in mode.variants):
+            return self
+        return Ruleset(self.all_tables, tuple(dict.fromkeys(self.variants + mode.variants)))
+
     def role(self, role: str):
         """The flow, window, event or quantity bound to an engine role (or None)."""
         target = self.binds.get(role)

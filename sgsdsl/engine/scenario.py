@@ -62,7 +62,8 @@ class ScriptedAgent(FirstAgent):
 
     def decide(self, g, req: Request):
         answer, how = self._answer(g, req)
-        self.asked.append(req.player.heroes[0].id if req.player.heroes else "")
+        p = req.player
+        self.asked.append(p.heroes[0].id if p.heroes else g.fixed_heroes.get(p.seat, ""))
         if g.log is not None:
             g.log.request(g, f"? {req.player.name}「{req.prompt or req.kind}」{_options(g, req)} → "
                              f"{_label(g, answer)} ({how})")
@@ -268,6 +269,7 @@ def setup(rules: Ruleset, t: TestDef, log: GameLog) -> tuple[Game, list[Scripted
     seed = zlib.crc32(t.title.encode("utf-8"))
     g = Game(rules, players=len(t.seats), seed=seed, agents=agents, mode=mode, log=log, invariants=False,
              turn_cap=max(t.turns, 1) + 1)
+    g.turn_limit = t.turn_limit
     g.build_deck(mode.decks if mode is not None else list(rules.decks))
     if t.setup:  # the mode sets the table up, with the seats' heroes and identities
         g.hero_pool = rules.hero_pool(mode)
@@ -294,6 +296,9 @@ def setup(rules: Ruleset, t: TestDef, log: GameLog) -> tuple[Game, list[Scripted
             g.move(_pull(g, spec), "judge", p)
         for mark, n in s.marks:
             g.set_mark(p, mark, n)
+        for h in s.reserve:
+            g.draft(p, h)
+        p.fallen.extend(s.fallen)
         if s.dead:  # a seat that starts dead: out of the game, holding nothing
             g.discard(None, p.all_cards)
             g.kill(p)

@@ -373,6 +373,8 @@ class SeatDef:
     chained: bool
     marks: tuple[tuple[str, int], ...]
     dead: bool = False
+    reserve: tuple[str, ...] = ()
+    fallen: tuple[str, ...] = ()
 
 
 @table
@@ -390,6 +392,7 @@ class TestDef:
     loc: str
     asked: tuple[tuple[tuple[str, ...], str], ...] = ()  # (hero ids asked in this order, loc)
     setup: bool = False  # the mode's setup runs, with the seats' heroes and identities
+    turn_limit: int = 0
 
 @table
 class Tables:
