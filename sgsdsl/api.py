@@ -90,8 +90,7 @@ class Outcome:
 def run(game: Game) -> Outcome:
     """Play a game from new_game to its end."""
     over = game.run()
-    won = set(over.winners)
-    seats = tuple((p.heroes[0].id if p.heroes else "?", p.identity, p.identity in won) for p in game.players)
+    seats = tuple((p.heroes[0].id if p.heroes else "?", p.identity, over.won(p)) for p in game.players)
     lines = tuple(game.log.lines) if game.log is not None else ()
     return Outcome(tuple(over.winners), over.reason, game.turn_no, seats, lines)
 

@@ -132,17 +132,19 @@ class Extreme(Expr):
 class Choose(Expr):
     who: Expr
     prompt: str | None
-    kind: str  # card cards player players option
+    kind: str  # card cards player players option options
     lo: Expr | None
     hi: Expr | None
     source: Expr | None
     where: Expr | None
+    parts: tuple = ()  # the prompt's literal text and `{expr}` parts, when it interpolates
 
 
 @node
 class Ask(Expr):
     who: Expr
     prompt: str
+    parts: tuple = ()  # the prompt's literal text and `{expr}` parts, when it interpolates
 
 
 @node
@@ -576,6 +578,18 @@ class ModeDecl(Decl):
     deck_size: int | None = None  # `deck 标准版 104`: the total the decks must add up to
     hero_except: tuple[Name, ...] = ()  # `heroes standard except 华佗`: kept out of the pool
     variants: tuple[Name, ...] = ()  # `with duel_skills`: variant packages this mode always plays with
+    victory: Block | None = None  # decides winners in play (check_victory runs it after the `win` clauses)
+    options: tuple["ModeOption", ...] = ()  # settings a game of the mode can change (`--option id=value`)
+    aliases: tuple[str, ...] = ()  # other names for the command line (`--mode 1v1`)
+
+
+@node
+class ModeOption:
+    name: Name
+    id: Name
+    default: Expr  # an int, text or bool literal
+    doc: str | None
+    span: Span
     aliases: tuple[str, ...] = ()  # other names for the command line (`--mode 1v1`)
 
 

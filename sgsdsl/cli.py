@@ -181,6 +181,8 @@ def explain(name: str, paths, source: bool) -> None:
 @click.option("--turn-cap", type=int, default=200, show_default=True, help="Turns after which a game is a draw.")
 @click.option("--turn-limit", type=int, default=0, show_default=True,
               help="A mode's time limit in turns; its rules say how it ends (1v1: 主公 turns, then the tiebreak).")
+@click.option("--option", "options", multiple=True, metavar="ID=VALUE",
+              help="Set one of the mode's options (e.g. --option hero_cards=5). Repeatable.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of the table.")
 @click.option("--log", "log_file", type=click.Path(dir_okay=False),
               help="Write game logs as JSONL (game 0 unless --log-games or --log-where choose others).")
@@ -205,7 +207,8 @@ def explain(name: str, paths, source: bool) -> None:
 @click.option("--replay-seed", type=int, help="Play the game of this seed (from a broken game's report) and show "
               "its log.")
 @click.option("--control", is_flag=True, help="With --replay-seed and --hero: the control game of that seed.")
-def simulate(paths, mode, players, games, seed, agent, workers, turn_cap, turn_limit, as_json, log_file, replay_file,
+def simulate(paths, mode, players, games, seed, agent, workers, turn_cap, turn_limit, options, as_json, log_file,
+             replay_file,
              check_invariants, decks, variants, variant, quiet, heroes, baseline, pick, html, log_games, log_where,
              replay_seed, control) -> None:
     """Play GAMES bot games and print win rates per identity and per hero, and what each skill did.
@@ -218,7 +221,7 @@ def simulate(paths, mode, players, games, seed, agent, workers, turn_cap, turn_l
     sys.exit(simulate_command(SimOptions(
         tuple(_paths(paths)), mode, players, games, seed, agent, workers, turn_cap, as_json, log_file, replay_file,
         check_invariants, quiet, tuple(decks), variant, tuple(variants), tuple(heroes), baseline, pick, html,
-        log_games, log_where, replay_seed, control, turn_limit)))
+        log_games, log_where, replay_seed, control, turn_limit, tuple(options))))
 
 
 @main.command(epilog=EXIT_HELP)

@@ -119,7 +119,7 @@ class FunctionWriter:
             case ast.Choose():
                 return self.choose(e)
             case ast.Ask():
-                return f"g.ask({self.ex(e.who)}, {e.prompt!r})"
+                return f"g.ask({self.ex(e.who)}, {self.prompt(e.prompt, e.parts)})"
             case ast.New():
                 note: CallNote = n[e]
                 kw = "".join(f", {_safe(f)}={self.ex(v)}" for f, v in note.args)
@@ -149,14 +149,23 @@ class FunctionWriter:
         args = "".join(f", {self.ex(a) if a is not None else 'None'}" for a in note.args)
         return f"g.q({_safe(note.target)!r}{args})"
 
+    def prompt(self, text: str | None, parts) -> str:
+        if not parts:
+            return repr(text or "")
+        return "g.text(" + ", ".join(repr(p) if isinstance(p, str) else self.ex(p) for p in parts) + ")"
+
     def choose(self, e: ast.Choose) -> str:
         who = self.ex(e.who)
-        prompt = repr(e.prompt or "")
-        if e.kind == "option":
+        prompt = self.prompt(e.prompt, e.parts)
+        if e.kind in ("option", "options"):
             src = self.ex(e.source)
             if e.where is not None:
                 it = self.m.notes[e].py
                 src = f"[{it} for {it} in {src} if {self.ex(e.where)}]"
+            if e.kind == "options":
+                lo = self.ex(e.lo) if e.lo is not None else "1"
+                hi = self.ex(e.hi) if e.hi is not None and e.hi is not e.lo else "None"
+                return f"g.choose_options({who}, {src}, {lo}, {hi}, {prompt})"
             return f"g.choose_option({who}, {src}, {prompt})"
         item = "card" if e.kind.startswith("card") else "player"
         if e.source is not None:
@@ -629,6 +638,11 @@ class ModuleWriter:
             w = self.fn(f"m_{mid}_setup", "g", f"mode {d.name.text} setup", d.setup.span)
             w.block(d.setup)
             setup = self.add(w)
+        victory = None
+        if d.victory is not None:
+            w = self.fn(f"m_{mid}_victory", "g", f"mode {d.name.text} victory", d.victory.span)
+            w.block(d.victory)
+            victory = self.add(w)
         wins = []
         for i, win in enumerate(d.wins):
             fn = self.expr_fn(f"m_{mid}_win{i}", "g", f"mode {d.name.text} win", win.cond)
@@ -647,6 +661,11 @@ class ModuleWriter:
         variants = tuple(n.text for n in d.variants)
         pool = "".join(f"\n    {k}={v!r}," for k, v in (("heroes", heroes), ("hero_except", kept_out),
                                                           ("variants", variants), ("aliases", d.aliases)) if v)
+        if victory is not None:
+            pool += f"\n    victory={victory},"
+        if d.options:
+            opts = tuple((o.id.text, o.name.text, _literal(o.default), o.doc) for o in d.options)
+            pool += f"\n    options={opts!r},"
         self.tables["modes"].append(
             f"T.ModeDef(\n    id={mid!r}, name={d.name.text!r}, title={d.title!r}, players={players!r},\n"
             f"    table={table!r},\n    decks={decks!r}, hero_packages={packages!r}, "
@@ -707,6 +726,13 @@ class ModuleWriter:
             f"    deck={refs(t.deck)!r}, start={start!r}, turns={t.turns!r},\n    decides={decides!r},\n"
             f"    expects=(" + "".join(f"\n        {x}," for x in expects) + "\n    ),\n"
             f"    logs={logs!r},\n{extra}    loc={self.loc(t.span)!r},\n)")
+
+
+def _literal(e: ast.Expr):
+    """An option's default as a Python value (an int, a text, true or false)."""
+    if isinstance(e, ast.NameRef):
+        return {"true": True, "false": False}.get(e.text, e.text)
+    return getattr(e, "value", None)
 
 
 def _decide_item(d: ast.Decision):

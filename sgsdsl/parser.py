@@ -473,7 +473,7 @@ class _Builder(Transformer):
     def mode_decl(self, meta, c):
         name, ident, title, *items = c
         d = {"texts": [], "players": None, "table": [], "decks": (), "heroes": (), "lord": None, "setup": None,
-             "wins": [], "rules": [], "variants": (), "aliases": ()}
+             "wins": [], "rules": [], "variants": (), "aliases": (), "victory": None, "options": []}
         for key, val in items:
             if key == "decks":
                 d["decks"], d["deck_size"] = val
@@ -509,6 +509,15 @@ class _Builder(Transformer):
 
     def mode_with(self, c):
         return ("variants", c[0])
+
+    def mode_victory(self, c):
+        return ("victory", c[0])
+
+    @v_args(meta=True)
+    def mode_option(self, meta, c):
+        name, ident, doc, default = c
+        return ("options", ast.ModeOption(name=self.nm(name), id=self.nm(ident), default=default,
+                                          doc=self.s(doc) if doc else None, span=self.sp(meta)))
 
     def mode_alias(self, c):
         return ("aliases", tuple(self.s(x) for x in c))
@@ -825,7 +834,13 @@ class _Builder(Transformer):
 
     @v_args(meta=True)
     def ask(self, meta, c):
-        return ast.Ask(who=c[0], prompt=self.s(c[1]), span=self.sp(meta))
+        text = self.s(c[1])
+        return ast.Ask(who=c[0], prompt=text, parts=self._prompt_parts(c[1], text), span=self.sp(meta))
+
+    def _prompt_parts(self, tok, text: str) -> tuple:
+        """A prompt may interpolate `{expr}` like a log line (「发动【{s}】？」); plain text stays plain."""
+        parts = tuple(_interpolate(self.path, tok, text))
+        return parts if any(not isinstance(x, str) for x in parts) else ()
 
     @v_args(meta=True)
     def new(self, meta, c):
@@ -843,8 +858,9 @@ class _Builder(Transformer):
     def choose(self, meta, c):
         who, prompt, kind, cnt, source, where = c
         lo, hi = cnt if cnt is not None else (None, None)
-        return ast.Choose(who=who, prompt=self.s(prompt) if prompt else None, kind=kind, lo=lo, hi=hi,
-                          source=source, where=where, span=self.sp(meta))
+        text = self.s(prompt) if prompt else None
+        return ast.Choose(who=who, prompt=text, kind=kind, lo=lo, hi=hi, source=source, where=where,
+                          parts=self._prompt_parts(prompt, text) if prompt else (), span=self.sp(meta))
 
     def choose_kind(self, c):
         return str(c[0])

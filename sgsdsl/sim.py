@@ -93,6 +93,7 @@ class Setup:
     pick: str | None = None  # how bots pick heroes (agents.HERO_PICKS); None: each agent's own way
     stats: bool = False  # count what each skill did (engine/skillstats.py)
     turn_limit: int = 0  # a mode's time limit in turns (turn_limit() in the rules)
+    options: tuple[tuple[str, object], ...] = ()  # the mode's options this batch changes
 
 
 @attrs.define
@@ -136,6 +137,7 @@ def setup_game(rules: Ruleset, s: Setup, seed: int, plan: SeatPlan | None = None
     if s.stats:
         g.observer = SkillStats(rules)
     g.turn_limit = s.turn_limit
+    g.options = dict(s.options)
     return g
 
 
@@ -147,9 +149,8 @@ def play(rules: Ruleset, s: Setup, index: int, seed: int, rot: Rotation | None =
     try:
         g = setup_game(rules, s, seed, plan)
         over = g.run()
-        won = set(over.winners)
-        seats = [(p.heroes[0].id if p.heroes else "?", p.identity, p.identity in won) for p in g.players]
-        played = [(h, p.identity, p.identity in won) for p in g.players
+        seats = [(p.heroes[0].id if p.heroes else "?", p.identity, over.won(p)) for p in g.players]
+        played = [(h, p.identity, over.won(p)) for p in g.players
                   for h in dict.fromkeys(p.fallen + [x.id for x in p.heroes])]
         skills = g.observer.result(g) if g.observer is not None else {}
         return GameResult(index, seed, over.winners, over.reason, g.turn_no, seats, skills=skills, played=played,

@@ -41,6 +41,7 @@ class SimOptions:
     replay_seed: int | None = None
     control: bool = False
     turn_limit: int = 0
+    options: tuple[str, ...] = ()  # ID=VALUE: the mode's options
 
 
 class Usage(Exception):
@@ -64,7 +65,27 @@ def command_line(o: SimOptions) -> str:
         words += ["--deck", d]
     for v in o.variants:
         words += ["--with", v]
+    for opt in o.options:
+        words += ["--option", opt]
     return " ".join(w if re.fullmatch(r"[\w@%+=:,./-]+", w) else shlex.quote(w) for w in words)
+
+
+def mode_options(mode, given) -> tuple[tuple[str, object], ...]:
+    """`--option id=value` checked against the mode's options, each value of its default's type."""
+    defaults = {i: d for i, _, d, _ in mode.options}
+    out = []
+    for text in given:
+        oid, eq, raw = text.partition("=")
+        if not eq or oid not in defaults:
+            known = ", ".join(f"{i}={d}" for i, d in defaults.items()) or "none"
+            raise Usage(f"--option {text}: mode {mode.id} has no option '{oid}' (its options: {known})")
+        d = defaults[oid]
+        try:
+            v = (raw.lower() in ("true", "yes", "1")) if isinstance(d, bool) else int(raw) if isinstance(d, int) else raw
+        except ValueError:
+            raise Usage(f"--option {text}: '{oid}' takes a number") from None
+        out.append((oid, v))
+    return tuple(out)
 
 
 def _mode_id(rules: Ruleset, mode: str) -> str | None:
@@ -161,7 +182,7 @@ def simulate_command(o: SimOptions) -> int:
     try:
         mid, heroes, baseline, rots = _check(o, rules)
         setup = Setup(mid, o.players, o.agent, o.turn_cap, o.check_invariants, o.decks, o.variant, o.pick, True,
-                      o.turn_limit)
+                      o.turn_limit, mode_options(rules.modes[mid], o.options))
         if o.replay_seed is not None:
             return replay_seed(rules, setup, o, rots)
         chosen = _log_selection(o, rules)

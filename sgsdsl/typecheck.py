@@ -137,6 +137,7 @@ class Checker:
         self.diags: list[Diagnostic] = []
         self.locals_taken: set[str] = set()
         self.pkg = ""
+        self.mode_options: dict[str, tuple[str, str]] = {}  # while checking a mode: its options
 
     def err(self, code, msg, span, help=None, notes=()):
         self.diags.append(Diagnostic(code, msg, span, help=help, notes=tuple(notes)))
@@ -307,6 +308,9 @@ class Checker:
                 return self.choose(e, env)
             case ast.Ask():
                 self.want(e.who, env, "player", "who is asked")
+                for x in e.parts:
+                    if isinstance(x, ast.Expr):
+                        self.expr(x, env)
                 return "bool"
             case ast.New():
                 ev = e.event.text
@@ -374,6 +378,10 @@ class Checker:
         if n in ("targets", "target") and env.targets:
             self.note(e, Ref("targets" if n == "targets" else "targets[0]"))
             return "list[player]" if n == "targets" else "player"
+        if n in self.mode_options:
+            typ, oid = self.mode_options[n]
+            self.note(e, Ref(f"g.option({oid!r})"))
+            return typ
         if n == "current":
             self.note(e, Ref("g.current"))
             return "player?"
@@ -521,13 +529,16 @@ class Checker:
 
     def choose(self, e: ast.Choose, env: Env) -> str:
         self.want(e.who, env, "player", "who chooses")
+        for x in e.parts:
+            if isinstance(x, ast.Expr):
+                self.expr(x, env)
         for x in (e.lo, e.hi):
             if x is not None:
                 self.want(x, env, "int", "a count")
         kind = e.kind
-        if kind == "option":
+        if kind in ("option", "options"):
             if e.source is None:
-                self.err("SGS208", "`choose … option` needs `from [\"…\", \"…\"]`", e.span)
+                self.err("SGS208", f"`choose … {kind}` needs `from [\"…\", \"…\"]`", e.span)
                 return "error"
             src = self.expr(e.source, env)
             if isinstance(e.source, ast.ListLit):  # the labels an option hint may name
@@ -537,6 +548,8 @@ class Checker:
                 self.err("SGS201", f"options are a list, not {_show(src)}", e.source.span)
             if e.where is not None:
                 self.with_it(e, env, elem(src), lambda: self.expr(e.where, env))
+            if kind == "options":
+                return f"list[{strip(elem(src))}]" if is_list(src) else "list[any]"
             return strip(elem(src)) if is_list(src) else "any"
         item = "card" if kind.startswith("card") else "player"
         if e.source is not None:
@@ -1197,6 +1210,21 @@ class DeclChecker(Checker):
                     self.err("SGS209", f"rank {rank} does not exist", span, help="ranks run A, 2–10, J, Q, K")
 
     def mode(self, d: ast.ModeDecl) -> None:
+        self.mode_options = {}
+        for o in d.options:  # visible by name (Chinese or id) in the mode's setup, victory and rules
+            self.check_ascii_param(o.id)
+            t = self.expr(o.default, self.env())
+            if t not in ("int", "text", "bool"):
+                self.err("SGS201", f"an option's default is a number, a text or true/false, not {_show(t)}",
+                         o.default.span)
+            for n in (o.name.text, o.id.text):
+                self.mode_options[n] = (t, o.id.text)
+        try:
+            self._mode(d)
+        finally:
+            self.mode_options = {}
+
+    def _mode(self, d: ast.ModeDecl) -> None:
         for n in d.variants:
             pkg = self.m.packages.get(n.text)
             if pkg is None or not pkg.variant:
@@ -1234,6 +1262,8 @@ class DeclChecker(Checker):
             self.value_of(d.lord, "identity", "identity")
         if d.setup is not None:
             self.block(d.setup, self.env(where=f"mode {d.name.text} setup"))
+        if d.victory is not None:
+            self.block(d.victory, self.env(where=f"mode {d.name.text} victory"))
         for w in d.wins:
             for n in w.identities:
                 self.value_of(n, "identity", "identity")

@@ -43,7 +43,7 @@ class FirstAgent(Agent):
             return None if req.lo == 0 else req.options[0]
         if k == "confirm":
             return False
-        if k in ("cards", "players"):
+        if k in ("cards", "players", "options"):
             return req.options[: req.lo]
         return req.options[0]
 
@@ -64,7 +64,7 @@ class RandomAgent(Agent):
             return opts[i] if i < len(opts) else None
         if k == "confirm":
             return rng.random() < 0.5
-        if k in ("cards", "players"):
+        if k in ("cards", "players", "options"):
             n = rng.randint(req.lo, req.hi)
             return rng.sample(opts, n)
         return opts[rng.randrange(len(opts))]

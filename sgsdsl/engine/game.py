@@ -78,11 +78,14 @@ class Game(Zones, Primitives, Play, History):
         self.dead_asked: Player | None = None  # the dead player a 死亡时-style window is asking
         self.later_fns: list = []  # `later` blocks waiting for the settlement under way to complete
         self.turns_of: dict[int, int] = {}  # seat -> turns begun
-        self.turn_limit = 0  # a mode's time limit in turns (0: none); rules read turn_limit()  # (scope, player, skill id): skills gained until a phase or turn ends  # (skill instance, active) that let other players act (`active by`)
+        self.turn_limit = 0  # a mode's time limit in turns (0: none); rules read turn_limit()
+        self.options: dict[str, object] = {}  # the mode's options this game changes (simulate --option)
+        self._fmt = None  # formats interpolated prompts (text())  # (scope, player, skill id): skills gained until a phase or turn ends  # (skill instance, active) that let other players act (`active by`)
         self.mods: dict[str, list] = {}
         self.qmemo: dict | None = None
         self.windows_open: list[str] = []
         self.winners: tuple[str, ...] | None = None
+        self.won_seats: frozenset[int] | None = None  # who won, when not all of the winning identities did
         self.end_reason = ""
         self.over = False
         self.loops = 0
@@ -123,6 +126,8 @@ class Game(Zones, Primitives, Play, History):
                       for r in ("damage", "recover", "die")}
         self.ev_damage, self.ev_recover, self.ev_death = role_event["damage"], role_event["recover"], role_event["die"]
         self.flow_play = rules.role("play")
+        self.flow_reveal = rules.role("reveal")
+        self.flow_conduct = rules.role("conduct")
 
     # ---- the public record of who harmed or helped whom (for agents) -------------------
     def actor(self):
@@ -145,25 +150,26 @@ class Game(Zones, Primitives, Play, History):
     def is_lord(self, p: Player) -> bool:
         return self.mode is not None and self.mode.lord is not None and p.identity == self.mode.lord
 
-    def attach(self, p: Player, skill: SkillDef, equip: bool = False, card=None, gained: bool = False) -> None:
+    def attach(self, p: Player, skill: SkillDef, equip: bool = False, card=None, gained: bool = False,
+               slot: int | None = None) -> None:
         if skill.lord and not gained and not self.is_lord(p):
             return  # a hero's lord skills exist only while its owner is the lord; one gained (若愚) is held
-        inst = SkillInst(skill, p, equip, card)
+        inst = SkillInst(skill, p, equip, card, slot)
         p.skills.append(inst)
         for t in skill.triggers:
             for wid in t.windows:
-                lst = Listener(p, skill, t, equip)
+                lst = Listener(p, skill, t, equip, inst)
                 inst.listeners.append(lst)
                 self.listeners.setdefault(wid, []).append(lst)
         for m in skill.modifiers:
-            rec = (p, m)
+            rec = (p, m, inst)
             inst.mods.append(rec)
             self.mods.setdefault(m.quantity, []).append(rec)
         for a in skill.actives:
             if a.by is not None:
                 self.shared_actives.append((inst, a))
         for f in skill.filters:
-            self.lens.filters.append((p, f))
+            self.lens.filters.append((p, f, inst))
 
     def detach(self, p: Player, skill: SkillDef, card=None) -> None:
         for inst in list(p.skills):
@@ -183,18 +189,25 @@ class Game(Zones, Primitives, Play, History):
             self.mods[rec[1].quantity].remove(rec)
         self.shared_actives = [x for x in self.shared_actives if x[0] is not inst]
         if inst.skill.filters:
-            self.lens.filters = [x for x in self.lens.filters if not (x[0] is inst.owner and x[1] in inst.skill.filters)]
+            self.lens.filters = [x for x in self.lens.filters if x[2] is not inst]
 
     def has_skill(self, p: Player, skill: str) -> bool:
         return any(inst.skill.id == skill for inst in p.skills)
 
     def add_rules(self, skill: SkillDef) -> None:
-        """A mode's ownerless rule: fires by itself, before any player's skill."""
+        """A mode's ownerless rule: fires by itself, before any player's skill; its `active by` facets are
+        actions the players it names may take in their play phase (国战's marks, 连横)."""
+        inst = SkillInst(skill, None, False)
         for t in skill.triggers:
             for wid in t.windows:
-                self.listeners.setdefault(wid, []).insert(0, Listener(None, skill, t, False))
+                lst = self.listeners.setdefault(wid, [])
+                ahead = sum(1 for L in lst if L.owner is None)  # mode rules first, in the order written
+                lst.insert(ahead, Listener(None, skill, t, False, inst))
         for m in skill.modifiers:
-            self.mods.setdefault(m.quantity, []).append((None, m))
+            self.mods.setdefault(m.quantity, []).append((None, m, None))
+        for a in skill.actives:
+            if a.by is not None:
+                self.shared_actives.append((inst, a))
 
     # ---- quantities ---------------------------------------------------------------------
     def q(self, qid: str, *args):
@@ -214,9 +227,9 @@ class Game(Zones, Primitives, Play, History):
         mods = self.mods.get(qid)
         if mods:
             adds = 0
-            for owner, m in mods:
-                if owner is not None and not owner.alive:
-                    continue
+            for owner, m, inst in mods:
+                if owner is not None and (not owner.alive or (inst.slot is not None and not owner.shown[inst.slot])):
+                    continue  # the dead, and face-down heroes, have no status skills in effect
                 ok = True
                 for pat, arg in zip(m.pattern, args):
                     if pat == "self" and arg is not owner:
@@ -295,6 +308,11 @@ class Game(Zones, Primitives, Play, History):
                 return f.event
         return None
 
+    def option(self, oid: str):
+        if oid in self.options:
+            return self.options[oid]
+        return next(d for i, _, d, _ in self.mode.options if i == oid)
+
     def seat_of(self, hero: str) -> Player:
         """The seat a hero plays in: in play, fallen or in reserve (a test names a 1v1 seat by any of them)."""
         for p in self.players:
@@ -306,9 +324,9 @@ class Game(Zones, Primitives, Play, History):
         raise RulesError(f"no seat plays {hero}")
 
     def player_name(self, p: Player) -> str:
-        if not p.heroes:
-            return f"座位{p.seat + 1}"
-        return "/".join(h.name for h in p.heroes)
+        """The name the table knows: the face-up heroes (a log is public; face-down heroes stay hidden)."""
+        names = [h.name for h, up in zip(p.heroes, p.shown) if up]
+        return "/".join(names) if names else f"座位{p.seat + 1}"
 
     # ---- the stack, windows and flows -----------------------------------------------------
     def push(self, kind: str, name: str, event=None, loc: str | None = None, ident: str | None = None,
@@ -357,6 +375,9 @@ class Game(Zones, Primitives, Play, History):
             self.stack.pop()
             if self.observer is not None:
                 self.observer.on_flow_end(self, ev)
+        if self.flow_conduct is not None and getattr(ev, "conduct", False) and fd is not self.flow_conduct:
+            ev.conduct = False
+            self.run_flow(self.flow_conduct.id, ev)  # the damage settled: now its conduction (连环)
         if self.later_fns:  # only on the way out of a settlement that completed, never while unwinding
             self.run_later()
         return getattr(ev, fd.result) if fd.result is not None else ev
@@ -426,6 +447,9 @@ class Game(Zones, Primitives, Play, History):
 
     def _ready(self, L: Listener, ev) -> bool:
         t = L.trigger
+        inst = L.inst
+        if inst is not None and not inst.live and not (inst.usable_hidden and L.skill.id in L.owner.armed):
+            return False  # a face-down hero's skill: offered only when pre-shown (预亮)
         if t.limit is not None and self.used(L.owner, L.skill.id, t.index, t.limit.scope) >= \
                 t.limit.count(self, L.owner):
             return False
@@ -441,6 +465,8 @@ class Game(Zones, Primitives, Play, History):
 
     def _fire(self, L: Listener, ev) -> None:
         t = L.trigger
+        if L.inst is not None and not L.inst.live:
+            self.reveal_for(L.inst)  # using a face-down hero's skill reveals the hero first
         if L.owner is not None:
             self.say(L.owner, " 发动 【", L.skill.name, "】", loc=t.loc)
         if t.limit is not None:
@@ -461,6 +487,14 @@ class Game(Zones, Primitives, Play, History):
             self.stack.pop()
         if self.later_fns:
             self.run_later()
+
+    def reveal_for(self, inst) -> None:
+        """明置 the hero card a skill is printed on, through the rules' reveal flow (engine role `reveal`)."""
+        p, slot = inst.owner, inst.slot
+        if self.flow_reveal is not None:
+            self.call_flow(self.flow_reveal.id, who=p, slot=slot)
+        else:
+            self.show_hero(p, slot)
 
     # ---- `later`: what waits for the settlement under way -----------------------------------
     def later(self, fn) -> None:
@@ -617,6 +651,7 @@ class Game(Zones, Primitives, Play, History):
         except GameOver as over:
             self.over = True
             self.winners = over.winners
+            self.won_seats = over.seats
             self.end_reason = over.reason
             self.stack.clear()
             if self.log is not None:
@@ -643,7 +678,7 @@ class Game(Zones, Primitives, Play, History):
                 answer = answer_of(seen, req, agent.decide(view, seen))
             except ValueError as e:
                 raise RulesError(f"agent {type(agent).__name__}: {e}") from None
-        if req.kind in ("cards", "players"):
+        if req.kind in ("cards", "players", "options"):
             ids = {id(o) for o in req.options}
             if not (req.lo <= len(answer) <= req.hi and len({id(a) for a in answer}) == len(answer)
                     and all(id(a) in ids for a in answer)):
@@ -679,6 +714,27 @@ class Game(Zones, Primitives, Play, History):
 
     def choose_player(self, p: Player, players, prompt: str = "") -> Player:
         return self.choose_players(p, players, 1, 1, prompt)[0]
+
+    def choose_options(self, p: Player, options, lo: int, hi: int | None, prompt: str = "") -> list:
+        """p picks lo..hi of the options (several at once: the skills to pre-show)."""
+        options = list(options)
+        hi = min(lo if hi is None else hi, len(options))
+        if len(options) < lo:
+            raise Abort(f"not enough options to choose {lo}")
+        if hi == 0:
+            return []
+        picked = self.decide(Request("options", p, options, lo=lo, hi=hi, prompt=prompt))
+        if picked:
+            self.say(p, " 选择 「", picked, "」")
+        return picked
+
+    def text(self, *parts) -> str:
+        """A prompt with values in it, worded as the log words them."""
+        from .log import GameLog
+
+        if self._fmt is None:
+            self._fmt = GameLog(records=False)
+        return "".join(x if isinstance(x, str) else self._fmt.show(self, x) for x in parts)
 
     def choose_option(self, p: Player, options, prompt: str = "") -> str:
         options = list(options)

@@ -289,6 +289,12 @@ class HeuristicAgent(Agent):
         return float(v), intent
 
     # ---- choosing players and cards ----------------------------------------------------------
+    def on_options(self, g, req):
+        """Several options at once (the skills to pre-show): all that are not hinted `never`."""
+        good = [o for o in req.options if not (isinstance(o, str) and self.hint(g, o)[0] == "never")]
+        good = good[: req.hi]
+        return good if len(good) >= req.lo else list(req.options[: req.lo])
+
     def on_players(self, g, req):
         me = req.player
         intent = self.intent or self.frame_intent(g)

@@ -50,7 +50,7 @@ class Answer(Prompt):
     def process_response(self, value: str):
         words = value.split()
         req, n = self.req, len(self.req.options)
-        many = req.kind in ("cards", "players")
+        many = req.kind in ("cards", "players", "options")
         if not words:
             if req.kind == "confirm":
                 return False
@@ -206,7 +206,7 @@ class HumanAgent(Agent):
         self.say(self.question(view, req), style="bold")
         for i, o in enumerate(req.options, 1):
             self.say(f"   {i}) {self.label(view, o)}")
-        many = req.kind in ("cards", "players")
+        many = req.kind in ("cards", "players", "options")
         if req.kind == "confirm":
             hint = "1 是，2 否 (y/n)，回车即否"
         else:
@@ -248,5 +248,6 @@ def play_human(rules, mode: str, players: int | None, seed: int, seat: int, cons
     for line in log.read(human.log_seen):
         human.say(line)
     me = g.players[seat]
-    human.say("你赢了！" if me.identity in (g.winners or ()) else "你输了。", style="bold")
+    won = me.seat in g.won_seats if g.won_seats is not None else me.identity in (g.winners or ())
+    human.say("你赢了！" if won else "你输了。", style="bold")
     return 0

@@ -77,6 +77,8 @@ class Play:
     def viewas_of(self, p: Player, how: str | None = None, pattern: str | None = None):
         out = []
         for inst in p.skills:
+            if not inst.live and not inst.usable_hidden:
+                continue
             for v in inst.skill.viewas:
                 if pattern is not None and v.card != pattern:
                     continue
@@ -136,11 +138,15 @@ class Play:
             if self.usable(p, probe):
                 acts.append(("viewas", (inst, v, src)))
         for inst in p.skills:
+            if not inst.live and not inst.usable_hidden:
+                continue
             for a in inst.skill.actives:
                 if a.by is None and self._active_ready(inst, a, p):
                     acts.append(("active", (inst, a)))
-        for inst, a in self.shared_actives:  # others' skills that let p act (制霸)
-            if inst.owner.alive and a.by(self, inst.owner, p) and self._active_ready(inst, a, p):
+        for inst, a in self.shared_actives:  # others' skills (制霸) and the mode's own actions that let p act
+            owner = inst.owner
+            if (owner is None or (owner.alive and inst.live)) and a.by(self, owner, p) and \
+                    self._active_ready(inst, a, p):
                 acts.append(("active", (inst, a)))
         acts.extend(self._suppliable(p))
         return acts
@@ -148,7 +154,9 @@ class Play:
     @staticmethod
     def _active_key(inst, user) -> str:
         """Use limits are counted on the user: per skill, and per owner for someone else's skill."""
-        return inst.skill.id if inst.owner is user else f"{inst.skill.id}@{inst.owner.seat}"
+        if inst.owner is user:
+            return inst.skill.id
+        return f"{inst.skill.id}@{inst.owner.seat if inst.owner is not None else 'mode'}"
 
     def _active_ready(self, inst, a, user) -> bool:
         owner = inst.owner
@@ -222,6 +230,8 @@ class Play:
                 if not ok:
                     refused.add(self._action_key(act))
                     continue
+                if not inst.live:
+                    self.reveal_for(inst)
                 self.say(p, " 发动 【", inst.skill.name, "】", loc=v.loc)
                 self.use_from_hand(p, card)
             elif kind == "supply":
@@ -311,9 +321,11 @@ class Play:
     def activate(self, p: Player, inst: SkillInst, a) -> None:
         """p uses an active skill: their own, or another player's that its `by` lets them use."""
         key = self._active_key(inst, p)
+        if inst.owner is p and not inst.live:
+            self.reveal_for(inst)  # a face-down hero's skill: reveal the hero first
         if a.limit is not None:
             self._use_limit(p, key, a.index, a.limit.scope, 1)
-        if inst.owner is p:
+        if inst.owner is p or inst.owner is None:
             self.say(p, " 发动 【", inst.skill.name, "】", loc=a.loc)
         else:
             self.say(p, " 发动 ", inst.owner, " 的【", inst.skill.name, "】", loc=a.loc)
@@ -355,6 +367,8 @@ class Play:
             sub = self.viewas_cards(p, inst, v, src)
         except Abort:
             return None
+        if not inst.live:
+            self.reveal_for(inst)
         self.say(p, " 发动 【", inst.skill.name, "】", loc=v.loc)
         return self.virtual(v.card, sub, inst.skill)
 

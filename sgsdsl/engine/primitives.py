@@ -87,6 +87,54 @@ class Primitives:
     def game_over(self, winners, reason: str) -> None:
         raise GameOver(tuple(winners), reason)
 
+    def players_win(self, players, reason: str) -> None:
+        """These players win (and only they: a dead careerist does not share the survivor's victory)."""
+        ps = list(players)
+        raise GameOver(tuple(dict.fromkeys(p.identity or p.name for p in ps)), reason, frozenset(p.seat for p in ps))
+
+    # -- two hero cards, face down (国战)
+    def set_heroes(self, p: Player, main: str, deputy: str) -> None:
+        """p plays main and deputy, both face down: max HP from their whole 阴阳鱼 together; no kingdom and
+        no gender until a hero is revealed; their skills are held but not in effect (`show_hero`)."""
+        for inst in [i for i in p.skills if not i.equip]:
+            p.skills.remove(inst)
+            self._deactivate(inst)
+        hs = [self.rules.heroes[main], self.rules.heroes[deputy]]
+        p.heroes = hs
+        p.shown = [False, False]
+        p.max_hp = p.hp = sum(h.hp_halves for h in hs) // 2
+        p.kingdom = p.gender = None
+        p.armed = set()
+        for slot, h in enumerate(hs):
+            for sid in h.skills:
+                self.attach(p, self.rules.skills[sid], slot=slot)
+
+    def show_hero(self, p: Player, slot: int) -> None:
+        """明置 (raw): the hero card turns face up; its skills take effect; p's gender follows it (the main
+        hero's once both are up). The kingdom is the rules' business (set_kingdom)."""
+        if p.shown[slot]:
+            return
+        p.shown[slot] = True
+        p.armed -= set(p.heroes[slot].skills)
+        up = [h for h, s in zip(p.heroes, p.shown) if s]
+        p.gender = up[0].gender if up else None
+        self.say(p, " 明置 ", p.heroes[slot].id)
+
+    def look_hero(self, viewer: Player, p: Player, slot: int) -> None:
+        """viewer looks at one of p's face-down hero cards (先驱, 知己知彼): viewer's seat knows it from now on."""
+        p.hero_known.add((viewer.seat, slot))
+        self.say(viewer, " 观看了 ", p, " 的一张暗置武将牌")
+
+    def preshow(self, p: Player, skill: str) -> None:
+        """预亮: a skill of a face-down hero will be offered when it could fire (using it reveals the hero)."""
+        p.armed.add(skill)
+
+    def set_kingdom(self, p: Player, kingdom: str) -> None:
+        """p's kingdom, decided in play (国战: by the first hero revealed, or 野心家); it is also p's side."""
+        p.kingdom = kingdom
+        p.identity = kingdom
+        p.identity_shown = True
+
     def check_victory(self) -> None:
         if self.mode is None:
             alive = [p for p in self.players if p.alive]
@@ -96,6 +144,8 @@ class Primitives:
         for w in self.mode.wins:
             if w.cond(self):
                 raise GameOver(w.identities, f"胜利条件达成 ({w.loc})")
+        if self.mode.victory is not None:  # winners decided in play (国战: the last kingdom standing)
+            self.mode.victory(self)
 
     def flip(self, p: Player) -> None:
         p.flipped = not p.flipped

@@ -23,10 +23,14 @@ class TurnEnd(Unwind):
 
 
 class GameOver(Exception):
-    def __init__(self, winners: tuple[str, ...], reason: str):
+    def __init__(self, winners: tuple[str, ...], reason: str, seats: frozenset[int] | None = None):
         super().__init__(reason)
         self.winners = winners
         self.reason = reason
+        self.seats = seats  # who won, when not everyone of the winning identities did (国战's careerist)
+
+    def won(self, p) -> bool:
+        return p.seat in self.seats if self.seats is not None else p.identity in self.winners
 
 
 @attrs.define

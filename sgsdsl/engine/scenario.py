@@ -156,6 +156,15 @@ def match(g, req: Request, d):  # noqa: C901 - one case per request kind
             if isinstance(o, tuple) and _set_fits(list(o), d[1]):
                 return True, o
         return False, None
+    if d[0] == "many" and k == "options":  # several options picked at once
+        picked = []
+        for item in d[1]:
+            text = item[1] if item[0] == "text" else item[3]
+            hit = next((o for o in req.options if o not in picked and text in (o, _option_name(g, o))), None)
+            if hit is None:
+                return False, None
+            picked.append(hit)
+        return (req.lo <= len(picked) <= req.hi), picked
     if d[0] == "many":
         if k not in ("cards", "players"):
             return False, None

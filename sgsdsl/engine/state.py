@@ -33,8 +33,8 @@ class Lens:
         g = self.game
         self.raw = True
         try:
-            for owner, f in self.filters:
-                if f.what == what and owner.alive and (f.where is None or f.where(g, owner, card)):
+            for owner, f, inst in self.filters:
+                if f.what == what and owner.alive and inst.live and (f.where is None or f.where(g, owner, card)):
                     return f.value(g, owner, card)
         finally:
             self.raw = False
@@ -172,7 +172,7 @@ class Card:
 class Player:
     __slots__ = ("seat", "heroes", "hp", "max_hp", "alive", "hand", "equip", "judges", "flipped", "chained",
                  "identity", "identity_shown", "kingdom", "gender", "marks", "skills", "game", "shown", "piles",
-                 "reserve", "fallen")
+                 "reserve", "fallen", "armed", "hero_known")
 
     def __init__(self, game, seat: int):
         self.game = game
@@ -196,6 +196,8 @@ class Player:
         self.piles: dict[str, list[Card]] = {}  # cards set aside on this player, by pile id
         self.reserve: list[str] = []  # heroes waiting to enter play, in order (1v1's 备用武将)
         self.fallen: list[str] = []  # heroes of this seat that died (阵亡)
+        self.armed: set[str] = set()  # skills of face-down heroes pre-shown (预亮): offered when they could fire
+        self.hero_known: set[tuple[int, int]] = set()  # (seat, slot): a face-down hero card that seat has seen
 
     # -- attributes the rules read (see surface.ATTRS["player"])
     @property
@@ -279,6 +281,14 @@ class Player:
     @property
     def hero_ids(self) -> list[str]:
         return [h.id for h in self.heroes]
+
+    @property
+    def shown_heroes(self) -> list[str]:
+        return [h.id for h, up in zip(self.heroes, self.shown) if up]
+
+    @property
+    def hidden_heroes(self) -> list[str]:
+        return [h.id for h, up in zip(self.heroes, self.shown) if not up]
 
     @property
     def skill_ids(self) -> list[str]:

@@ -41,6 +41,22 @@ def distinct(xs) -> list:
     return out
 
 
+def same_kingdom(a, b) -> bool:
+    """Seed 002: 「与玩家同势力的角色」 counts the player too; a careerist is a kingdom of its own."""
+    if a is None or b is None or a.kingdom is None or b.kingdom is None:
+        return False
+    if a is b:
+        return True
+    return a.kingdom == b.kingdom and a.kingdom != "careerist"
+
+
+def diff_kingdom(a, b) -> bool:
+    """Seed 002: 「与玩家不同势力的角色」; a player with no known kingdom is neither same nor different."""
+    if a is None or b is None or a.kingdom is None or b.kingdom is None or a is b:
+        return False
+    return not same_kingdom(a, b)
+
+
 def tag(ev, name: str, default):
     tags = ev.tags
     return tags.get(name, default) if tags else default
@@ -319,6 +335,10 @@ class HeroDef:
     def skill_list(self) -> list[str]:
         return list(self.skills)
 
+    @property
+    def pair_list(self) -> list[str]:
+        return list(self.pairs)
+
 
 @table
 class DeckDef:
@@ -354,6 +374,8 @@ class ModeDef:
     heroes: tuple[str, ...] = ()  # single heroes the pool deals besides its packages'
     hero_except: tuple[str, ...] = ()  # heroes kept out of the pool
     variants: tuple[str, ...] = ()  # variant packages the mode plays with (its own versions of skills)
+    victory: Callable | None = None  # fn(g): decides winners in play (国战); after the `win` clauses
+    options: tuple[tuple[str, str, object, str | None], ...] = ()  # (id, name, default, doc): `--option id=v`
     aliases: tuple[str, ...] = ()  # other names for the command line
 
     def named(self, name: str) -> bool:

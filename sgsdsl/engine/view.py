@@ -129,7 +129,9 @@ class PlayerView:
     def heroes(self) -> list:
         """Hero cards in play: this seat's own all; another's only when face up (None when face down)."""
         p = self._p
-        return [h if self.is_me or up else None for h, up in zip(p.heroes, p.shown)]
+        me = self._v.seat
+        return [h if self.is_me or up or (me, i) in p.hero_known else None
+                for i, (h, up) in enumerate(zip(p.heroes, p.shown))]
 
     @property
     def hero(self):
@@ -313,7 +315,7 @@ def answer_of(seen: Request, real: Request, answer):
         return bool(answer)
     if answer is None:
         return None
-    if seen.kind in ("cards", "players"):
+    if seen.kind in ("cards", "players", "options"):
         return [_real(seen, real, a) for a in answer]
     return _real(seen, real, answer)
 

@@ -217,6 +217,22 @@ class Zones:
             if p is not None:
                 self.remember(DISCARD, p, cards=[x for c in cards for x in c.physical()])
 
+    def show_cards(self, p: Player, cards) -> None:
+        """展示: p shows cards to everyone (火攻): every seat knows them from now on."""
+        cards = [c for c in _as_list(cards) if c is not None]
+        for c in cards:
+            for x in c.physical():
+                x.known = KNOWN_TO_ALL
+        if cards:
+            self.say(p, " 展示 ", cards)
+
+    def look(self, p: Player, cards) -> None:
+        """p looks at cards (知己知彼 on a hand): p's seat knows them; nobody else learns anything."""
+        for c in _as_list(cards):
+            if c is not None:
+                for x in c.physical():
+                    x.known |= 1 << p.seat
+
     def put(self, cards, zone: str, owner=None) -> None:
         self.move(cards, zone, owner)
 
