@@ -430,6 +430,7 @@ class ViewAs:
     mode: str | None  # use / play / None for both
     span: Span
     together: Expr | None = None  # a condition on the chosen cards as a set (`it` is the list)
+    pile: Name | None = None  # the cards come from this pile of the owner (急袭: 一张「田」)
 
 
 ALL_CARDS = -1
@@ -592,6 +593,7 @@ class Seat:
     marks: tuple[tuple[Name, int], ...]
     span: Span
     dead: bool = False
+    piles: tuple[tuple[Name, tuple[CardRef, ...]], ...] = ()  # cards set aside on the hero (`pile 田 [杀]`)
 
 
 @node

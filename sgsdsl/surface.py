@@ -87,6 +87,7 @@ ATTRS: dict[str, dict[str, Attr]] = {
         "owner": Attr("player?", "所在区域的角色"),
         "virtual": Attr("bool", "虚拟牌 (视为使用的牌)"),
         "subcards": Attr("list[card]", "一张虚拟牌所用的实体牌"),
+        "skill": Attr("skill?", "转化出这张虚拟牌的技能 (视为技; none for a real card)", "skill_id"),
     },
     "cardname": {
         "kind": Attr("kind", "类别"),
@@ -248,6 +249,8 @@ FUNCS: dict[str, Func] = {
     "reveal_top": _p("n: int", "list[card]", "reveal_top", "亮出牌堆顶的n张牌 into the processing zone"),
     "peek": _p("p: player, n: int", "list[card]", "peek",
                "p观看牌堆顶的n张牌 (they stay where they are; p now knows them)"),
+    "show": _p("p: player, cards: list[card]", "none", "show",
+               "展示: p shows cards to everyone (they stay where they are; every seat now knows them)"),
     "equip": _p("p: player, card: card", "none", "equip", "装备: to p's slot; the old card goes to the discard pile"),
     "change_hp": _p("p: player, delta: int", "none", "change_hp", "体力值变化 (raw: no windows)"),
     "adjust_max_hp": _p("p: player, delta: int", "none", "adjust_max_hp",
@@ -275,6 +278,9 @@ FUNCS: dict[str, Func] = {
                      "出牌阶段的行动: p uses cards and active skills until they stop"),
     "ask_card": _p("p: player, pattern: cardname, how: how = 'use', prompt: text = ''", "card?", "ask_card",
                    "询问p打出或使用一张牌 (hand cards or view-as skills); none if declined"),
+    "ask_use": _p("p: player, cards: list[card], prompt: text = ''", "card?", "ask_use",
+                  "p可以使用其中一张牌 (its targets chosen as in the play phase, its use limit not counted); "
+                  "none if declined"),
     "card_effect": _p("card: card, aim: @aim", "none", "card_effect", "执行牌的效果 (the card's `effect` block)"),
     "card_before": _p("card: card, use: @use", "none", "card_before", "牌的`before` block, once per use"),
     "card_after": _p("card: card, use: @use", "none", "card_after", "牌的`after` block, once per use"),
@@ -298,7 +304,7 @@ class Role:
 ROLES: dict[str, Role] = {
     "turn": Role("flow", (("player", "player"),), None, "the flow run for every turn; the engine picks the player"),
     "use": Role("flow", (("source", "player"), ("card", "card"), ("targets", "list[player]")), None,
-                "the flow that uses a card chosen in the play phase or by ask_use"),
+                "the flow that uses a card chosen in the play phase or by `ask_use`"),
     "aim": Role("event", (("source", "player"), ("target", "player"), ("card", "card")), None,
                 "the event type that card `effect` blocks receive"),
     "moved": Role("window", (("cards", "list[card]"), ("loser", "player?"), ("gainer", "player?"),

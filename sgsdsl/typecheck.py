@@ -1038,6 +1038,15 @@ class DeclChecker(Checker):
                     self.clauses(f, env)
                 case ast.ViewAs():
                     self.value_of(f.card, "cardname", "card", "SGS105")
+                    if f.pile is not None:
+                        pile = self.m.counters.get(f.pile.text)
+                        if not isinstance(pile, ast.PileDecl):
+                            piles = sorted({c.name.text for c in self.m.counters.values() if isinstance(c, ast.PileDecl)})
+                            self.err("SGS101", f"unknown pile '{f.pile.text}'", f.pile.span,
+                                     help=suggest(f.pile.text, piles) or "a view-as skill takes its cards from the "
+                                     "hand (`hand`), hand and equipment (nothing), or a `pile` declared in scope")
+                        else:
+                            self.visible(pile, f.pile.span, f"pile '{f.pile.text}'")
                     if f.count < 1 and f.count != ast.ALL_CARDS:
                         self.err("SGS208", "a view-as skill needs at least one card", f.span)
                     env = self.skill_env(owner, where=where)
@@ -1231,6 +1240,12 @@ class DeclChecker(Checker):
             for n, _ in s.marks:
                 if n.text not in self.m.counters:
                     self.err("SGS101", f"unknown mark '{n.text}'", n.span, help=suggest(n.text, self.m.counters))
+            for n, cards in s.piles:
+                if not isinstance(self.m.counters.get(n.text), ast.PileDecl):
+                    piles = [k for k, v in self.m.counters.items() if isinstance(v, ast.PileDecl)]
+                    self.err("SGS101", f"unknown pile '{n.text}'", n.span, help=suggest(n.text, piles))
+                for ref in cards:
+                    self.card_ref(ref)
         if not t.seats:
             self.err("SGS211", "a test needs at least one `seat`", t.span)
         for ref in t.deck:

@@ -294,6 +294,9 @@ def setup(rules: Ruleset, t: TestDef, log: GameLog) -> tuple[Game, list[Scripted
             g.move(_pull(g, spec), "judge", p)
         for mark, n in s.marks:
             g.set_mark(p, mark, n)
+        for pile, specs in s.piles:
+            for spec in specs:
+                g.move(_pull(g, spec), "pile:" + pile, p)
         if s.dead:  # a seat that starts dead: out of the game, holding nothing
             g.discard(None, p.all_cards)
             g.kill(p)

@@ -206,6 +206,7 @@ class ViewAsDef:
     mode: str | None  # use / play / None for both
     loc: str
     together: Callable | None = None  # fn(g, me, cards): the chosen cards satisfy it as a set
+    pile: str | None = None  # the owner's pile the cards come from (instead of the hand and equipment)
 
     @property
     def all_cards(self) -> bool:
@@ -366,6 +367,7 @@ class SeatDef:
     chained: bool
     marks: tuple[tuple[str, int], ...]
     dead: bool = False
+    piles: tuple[tuple[str, tuple[tuple[str | None, int | None, str], ...]], ...] = ()
 
 
 @table

@@ -241,6 +241,14 @@ class Zones:
             c.known |= 1 << p.seat
         return cards
 
+    def show(self, p: Player, cards) -> None:
+        """p shows cards to everyone (展示): they stay where they are, and every seat now knows them."""
+        cards = [x for c in _as_list(cards) for x in c.physical()]
+        for c in cards:
+            c.known = KNOWN_TO_ALL
+        if cards:
+            self.say(p, " 展示 ", cards)
+
     def equip(self, p: Player, card: Card) -> None:
         self.move(card, "equip", p)
 
