@@ -289,6 +289,8 @@ FUNCS: dict[str, Func] = {
                       "从武将牌堆随机抽n张 (不抽 exclude 中的武将；for_lord: 不抽不能当主公的武将)"),
     "pick_hero": _p("p: player, heroes: list[hero]", "hero", "pick_hero", "p从给出的武将中选择一名; the rest return"),
     "set_hero": _p("p: player, h: hero", "none", "set_hero", "p扮演武将h (体力上限、势力、技能)"),
+    "set_kingdom": _p("p: player, k: kingdom", "none", "set_kingdom", "p的势力改为k (化身: 与「化身牌」相同)"),
+    "set_gender": _p("p: player, g: gender", "none", "set_gender", "p的性别改为g"),
     "start_from": _p("p: player", "none", "start_from", "由p开始第一个回合"),
 }
 

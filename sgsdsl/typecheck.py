@@ -9,6 +9,7 @@ whose event lacks it is an error here.
 from __future__ import annotations
 
 import contextlib
+import re
 
 import attrs
 
@@ -307,6 +308,7 @@ class Checker:
                 return self.choose(e, env)
             case ast.Ask():
                 self.want(e.who, env, "player", "who is asked")
+                self.prompt(e.prompt, e.span)
                 return "bool"
             case ast.New():
                 ev = e.event.text
@@ -501,8 +503,17 @@ class Checker:
                     self.err("SGS201", f"'{e.op}' compares numbers, not {_show(t)}", side.span)
         return "bool"
 
+    _PLACEHOLDER = re.compile(r"\{[^{}]*\}")  # as in a `log` line
+
+    def prompt(self, text: str | None, span) -> None:
+        """A prompt is shown as written: a `{…}` in it would reach the player as braces."""
+        if text and self._PLACEHOLDER.search(text):
+            self.err("SGS004", "a prompt is shown as written: `{…}` is filled in only in `log` lines", span,
+                     help="write the prompt without `{…}`, and `log` what the players should read")
+
     def choose(self, e: ast.Choose, env: Env) -> str:
         self.want(e.who, env, "player", "who chooses")
+        self.prompt(e.prompt, e.span)
         for x in (e.lo, e.hi):
             if x is not None:
                 self.want(x, env, "int", "a count")

@@ -108,6 +108,14 @@ class Primitives:
     def start_from(self, p: Player) -> None:
         self.first = p
 
+    def set_kingdom(self, p: Player, kingdom: str) -> None:
+        p.kingdom = kingdom
+        self.say(p, " 的势力改为 ", kingdom)
+
+    def set_gender(self, p: Player, gender: str) -> None:
+        p.gender = gender
+        self.say(p, " 的性别改为 ", gender)
+
     def set_mark(self, p: Player, mark: str, value: int) -> None:
         if value:
             p.marks[mark] = value
