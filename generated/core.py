@@ -348,6 +348,7 @@ def flow_turn(g, ev):
             return T.STOP
         if g.open('finish_end', ev):
             return T.STOP
+    g.phase_bodies.update({'zhunbei': phase_zhunbei, 'panding': phase_panding, 'mopai': phase_mopai, 'chupai': phase_chupai, 'qipai': phase_qipai, 'jieshu': phase_jieshu})
     if g.open('turn_before', ev):
         return
     if ev.player.flipped:

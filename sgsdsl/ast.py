@@ -439,6 +439,7 @@ class ViewAs:
     mode: str | None  # use / play / None for both
     span: Span
     together: Expr | None = None  # a condition on the chosen cards as a set (`it` is the list)
+    pile: Name | None = None  # the cards come from this pile of the owner (急袭: 一张「田」)
 
 
 ALL_CARDS = -1
@@ -617,6 +618,7 @@ class Seat:
     dead: bool = False
     reserve: tuple[Name, ...] = ()  # heroes waiting to enter play (1v1)
     fallen: tuple[Name, ...] = ()  # heroes of this seat that died before the test begins
+    piles: tuple[tuple[Name, tuple[CardRef, ...]], ...] = ()  # cards set aside on the hero (`pile 田 [杀]`)
 
 
 @node

@@ -380,6 +380,9 @@ class ModuleWriter:
                         w.nested(s.body)
                         w.in_phase = False
                         w.phase_fns[s] = name
+                if w.phase_fns:  # known from the turn's start: an extra phase may come before its own (当先)
+                    pairs = ", ".join(f"{self.m.notes[s].py}: {fn}" for s, fn in w.phase_fns.items())
+                    w.emit(f"g.phase_bodies.update({{{pairs}}})")
                 w.block(d.body)
                 fn = self.add(w)
                 result = d.result.text if d.result else None
@@ -547,11 +550,13 @@ class ModuleWriter:
                         if f.when is not None else "None"
                     card = self.m.cards[f.card.text].id.text
                     together = ""
+                    if f.pile is not None:
+                        together += f", pile={self.m.counters[f.pile.text].id.text!r}"
                     if f.together is not None:
                         it = self.m.notes[f.together].py
                         fn = self.expr_fn(f"{prefix}_viewas{i}_together", f"g, me, {it}", f"{doc}: together",
                                           f.together)
-                        together = f", together={fn}"
+                        together += f", together={fn}"
                     viewas.append(
                         f"T.ViewAsDef(skill={sid!r}, index={i}, card={card!r}, count={f.count}, "
                         f"hand_only={f.hand_only!r}, where={where}, when={when}, mode={f.mode!r}, loc={L!r}"
@@ -695,6 +700,8 @@ class ModuleWriter:
         seats = []
         for s in t.seats:
             marks = tuple((self.m.counters[n.text].id.text, v) for n, v in s.marks if n.text in self.m.counters)
+            piles = tuple((self.m.counters[n.text].id.text, refs(cs)) for n, cs in s.piles
+                          if n.text in self.m.counters)
             seats.append(
                 f"T.SeatDef(hero={heroes.get(s.hero.text, s.hero.text)!r}, hp={s.hp!r}, max_hp={s.max_hp!r}, "
                 f"hand={refs(s.hand)!r}, equip={refs(s.equip)!r}, judge={refs(s.judge)!r}, "
@@ -702,7 +709,7 @@ class ModuleWriter:
                 f"chained={s.chained!r}, marks={marks!r}" + (", dead=True" if s.dead else "")
                 + (f", reserve={tuple(self.m.heroes[r.text].id.text for r in s.reserve)!r}" if s.reserve else "")
                 + (f", fallen={tuple(self.m.heroes[r.text].id.text for r in s.fallen)!r}" if s.fallen else "")
-                + ")")
+                + (f", piles={piles!r}" if piles else "") + ")")
         expects = []
         for i, e in enumerate(t.expects):
             fn = self.expr_fn(f"t_{k}_expect{i}", "g", f"test {t.title}", e)

@@ -68,6 +68,8 @@ def patterns() -> list[tuple[str, tuple[str | None, ...]]]:
          (None, "keyword.declaration", None, "entity.name.type", None, "entity.name.tag")),
         (rf"(?<![\w.])({funcs})(?=\s*\()", ("support.function",)),
         (rf"(?<!\.)(\.)(\s*)({NAME})", ("punctuation", None, "variable.other.property")),
+        # a horse's kind (`horse -1`) is a card constant only there: `delta: -1` is a minus and a number
+        (rf"(?<![\w.])(horse)([ \t]+)({term['HORSE']})", ("keyword.control", None, "constant.other.card")),
         (f"({_kw(lx.declarations)})", ("keyword.declaration",)),
         (f"({_kw(lx.modifiers)})", ("storage.modifier",)),
         (f"({_kw(lx.operators)})", ("keyword.operator.word",)),
@@ -75,7 +77,7 @@ def patterns() -> list[tuple[str, tuple[str | None, ...]]]:
         (rf"(?<![\w.])({_words(CONTEXT_NAMES)})(?![\w])", ("variable.language",)),
         (rf"(?<![\w.])({_words(c for c in CONSTS if re.match(NAME, c))})(?![\w])", ("constant.language",)),
         (f"({term['SUITRANK']})", ("constant.other.card",)),
-        (f"({term['SUIT']}|{term['HORSE']})", ("constant.other.card",)),
+        (f"({term['SUIT']})", ("constant.other.card",)),
         (rf"({term['HALF']}|{term['INT']})(?![\w])", ("constant.numeric",)),
         (r"(->|\.\.|[=!<>+\-]=|[-+*/%<>=?|])", ("keyword.operator",)),
         (r"([{}()\[\],:])", ("punctuation",)),

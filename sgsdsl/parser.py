@@ -403,9 +403,10 @@ class _Builder(Transformer):
 
     @v_args(meta=True)
     def viewas(self, meta, c):
-        card, n, hand, _kw, where, together, when, mode = c
-        return ast.ViewAs(card=self.nm(card), count=n, hand_only=hand is not None, where=where, when=when,
-                          mode=str(mode) if mode else None, span=self.sp(meta), together=together)
+        card, n, source, _kw, where, together, when, mode = c
+        return ast.ViewAs(card=self.nm(card), count=n, hand_only=source is True, where=where, when=when,
+                          mode=str(mode) if mode else None, span=self.sp(meta), together=together,
+                          pile=source if isinstance(source, ast.Name) else None)
 
     def vcount(self, c):
         return int(c[0])
@@ -418,8 +419,11 @@ class _Builder(Transformer):
         what, value, where = c
         return ast.CardFilter(what=self.nm(what), value=value, where=where, span=self.sp(meta))
 
-    def hand(self, c):
+    def vsource_hand(self, c):
         return True
+
+    def vsource_pile(self, c):
+        return self.nm(c[0])
 
     def cards_kw(self, c):
         return str(c[0])
@@ -562,13 +566,13 @@ class _Builder(Transformer):
     def t_seat(self, meta, c):
         hero, *opts = c
         d = {"hp": None, "max_hp": None, "hand": (), "equip": (), "judge": (), "identity": None, "flipped": False,
-             "chained": False, "marks": [], "dead": False, "reserve": (), "fallen": ()}
+             "chained": False, "marks": [], "dead": False, "reserve": (), "fallen": (), "piles": []}
         for key, val in opts:
-            if key == "marks":
-                d["marks"].append(val)
+            if key in ("marks", "piles"):
+                d[key].append(val)
             else:
                 d[key] = val
-        d["marks"] = tuple(d["marks"])
+        d["marks"], d["piles"] = tuple(d["marks"]), tuple(d["piles"])
         return ("seats", ast.Seat(hero=self.nm(hero), span=self.sp(meta), **d))
 
     def t_deck(self, c):
@@ -636,6 +640,9 @@ class _Builder(Transformer):
 
     def s_mark(self, c):
         return ("marks", (self.nm(c[0]), int(c[1])))
+
+    def s_pile(self, c):
+        return ("piles", (self.nm(c[0]), c[1]))
 
     def card_list(self, c):
         return tuple(x for x in c if x is not None)

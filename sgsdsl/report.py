@@ -98,7 +98,8 @@ def _skill_text(rules: Ruleset, s: SkillDef, source: bool) -> list[str]:
         out.append(f"  active in the play phase{lim}  ‹{a.loc}›{_fn(a.run, source)}")
     for v in s.viewas:
         name = rules.cards[v.card].name
-        out.append(f"  viewas {name}: from {v.count} {'hand ' if v.hand_only else ''}card(s)"
+        whence = f"{v.pile} pile " if v.pile else "hand " if v.hand_only else ""
+        out.append(f"  viewas {name}: from {v.count} {whence}card(s)"
                    + (f", for {v.mode}" if v.mode else "") + f"  ‹{v.loc}›")
     for m in s.modifiers:
         q = rules.quantities[m.quantity]

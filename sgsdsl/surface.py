@@ -92,6 +92,7 @@ ATTRS: dict[str, dict[str, Attr]] = {
         "owner": Attr("player?", "所在区域的角色"),
         "virtual": Attr("bool", "虚拟牌 (视为使用的牌)"),
         "subcards": Attr("list[card]", "一张虚拟牌所用的实体牌"),
+        "skill": Attr("skill?", "转化出这张虚拟牌的技能 (视为技; none for a real card)", "skill_id"),
     },
     "cardname": {
         "kind": Attr("kind", "类别"),
@@ -262,6 +263,8 @@ FUNCS: dict[str, Func] = {
     "reveal_top": _p("n: int", "list[card]", "reveal_top", "亮出牌堆顶的n张牌 into the processing zone"),
     "peek": _p("p: player, n: int", "list[card]", "peek",
                "p观看牌堆顶的n张牌 (they stay where they are; p now knows them)"),
+    "show": _p("p: player, cards: list[card]", "none", "show",
+               "展示: p shows cards to everyone (they stay where they are; every seat now knows them)"),
     "equip": _p("p: player, card: card", "none", "equip", "装备: to p's slot; the old card goes to the discard pile"),
     "change_hp": _p("p: player, delta: int", "none", "change_hp", "体力值变化 (raw: no windows)"),
     "adjust_max_hp": _p("p: player, delta: int", "none", "adjust_max_hp",
@@ -276,11 +279,11 @@ FUNCS: dict[str, Func] = {
                     "`reveal`"),
     "look_hero": _p("viewer: player, p: player, slot: int", "none", "look_hero",
                     "viewer观看p的一张暗置武将牌 (viewer's seat knows it from now on)"),
-    "show_cards": _p("p: player, cards: list[card]", "none", "show_cards", "展示: p shows cards to everyone"),
     "look": _p("p: player, cards: list[card]", "none", "look", "p观看这些牌 (only p's seat learns them)"),
     "preshow": _p("p: player, s: skill", "none", "preshow", "预亮: a face-down hero's skill is offered when it "
                   "could fire (using it reveals the hero)"),
-    "set_kingdom": _p("p: player, k: kingdom", "none", "set_kingdom", "p的势力确定为k (国战: also p's side)"),
+    "set_kingdom": _p("p: player, k: kingdom", "none", "set_kingdom",
+                      "p的势力改为/确定为k (化身; 国战: in a mode without identities it is also p's side)"),
     "players_win": _p("ps: list[player], reason: text", "none", "players_win",
                       "these players win, and only they (a dead careerist does not share the survivor's victory)"),
     "set_identity": _p("p: player, i: identity, shown: bool = True", "none", "set_identity",
@@ -312,6 +315,9 @@ FUNCS: dict[str, Func] = {
                      "出牌阶段的行动: p uses cards and active skills until they stop"),
     "ask_card": _p("p: player, pattern: cardname, how: how = 'use', prompt: text = ''", "card?", "ask_card",
                    "询问p打出或使用一张牌 (hand cards or view-as skills); none if declined"),
+    "ask_use": _p("p: player, cards: list[card], prompt: text = ''", "card?", "ask_use",
+                  "p可以使用其中一张牌 (its targets chosen as in the play phase, its use limit not counted); "
+                  "none if declined"),
     "card_effect": _p("card: card, aim: @aim", "none", "card_effect", "执行牌的效果 (the card's `effect` block)"),
     "card_before": _p("card: card, use: @use", "none", "card_before", "牌的`before` block, once per use"),
     "card_after": _p("card: card, use: @use", "none", "card_after", "牌的`after` block, once per use"),
@@ -320,6 +326,7 @@ FUNCS: dict[str, Func] = {
                       "从武将牌堆随机抽n张 (不抽 exclude 中的武将；for_lord: 不抽不能当主公的武将)"),
     "pick_hero": _p("p: player, heroes: list[hero]", "hero", "pick_hero", "p从给出的武将中选择一名; the rest return"),
     "set_hero": _p("p: player, h: hero", "none", "set_hero", "p扮演武将h (体力上限、势力、技能)"),
+    "set_gender": _p("p: player, g: gender", "none", "set_gender", "p的性别改为g"),
     "start_from": _p("p: player", "none", "start_from", "由p开始第一个回合"),
 }
 
@@ -335,7 +342,7 @@ class Role:
 ROLES: dict[str, Role] = {
     "turn": Role("flow", (("player", "player"),), None, "the flow run for every turn; the engine picks the player"),
     "use": Role("flow", (("source", "player"), ("card", "card"), ("targets", "list[player]")), None,
-                "the flow that uses a card chosen in the play phase or by ask_use"),
+                "the flow that uses a card chosen in the play phase or by `ask_use`"),
     "aim": Role("event", (("source", "player"), ("target", "player"), ("card", "card")), None,
                 "the event type that card `effect` blocks receive"),
     "moved": Role("window", (("cards", "list[card]"), ("loser", "player?"), ("gainer", "player?"),

@@ -416,6 +416,8 @@ class Checker:
             self.note(e, Ref(repr(n)))
             return f"eventtype:{n}" if n in self.m.events else "error"
         pool = [k for k, v in self.m.values.items()] + list(CONSTS) + [k for s in env.scope for k in s]
+        pool += [k for k, here in (("user", env.user), ("self", env.self_type), ("event", env.event),
+                                   ("targets", env.targets), ("target", env.targets)) if here]
         code, what = "SGS101", "name"
         if n in self.m.windows:
             self.err("SGS201", f"'{n}' is a window; windows are only named after `on` and `open`", e.span)
@@ -1073,6 +1075,15 @@ class DeclChecker(Checker):
                     self.clauses(f, env)
                 case ast.ViewAs():
                     self.value_of(f.card, "cardname", "card", "SGS105")
+                    if f.pile is not None:
+                        pile = self.m.counters.get(f.pile.text)
+                        if not isinstance(pile, ast.PileDecl):
+                            piles = sorted({c.name.text for c in self.m.counters.values() if isinstance(c, ast.PileDecl)})
+                            self.err("SGS101", f"unknown pile '{f.pile.text}'", f.pile.span,
+                                     help=suggest(f.pile.text, piles) or "a view-as skill takes its cards from the "
+                                     "hand (`hand`), hand and equipment (nothing), or a `pile` declared in scope")
+                        else:
+                            self.visible(pile, f.pile.span, f"pile '{f.pile.text}'")
                     if f.count < 1 and f.count != ast.ALL_CARDS:
                         self.err("SGS208", "a view-as skill needs at least one card", f.span)
                     env = self.skill_env(owner, where=where)
@@ -1296,6 +1307,12 @@ class DeclChecker(Checker):
             for n, _ in s.marks:
                 if n.text not in self.m.counters:
                     self.err("SGS101", f"unknown mark '{n.text}'", n.span, help=suggest(n.text, self.m.counters))
+            for n, cards in s.piles:
+                if not isinstance(self.m.counters.get(n.text), ast.PileDecl):
+                    piles = [k for k, v in self.m.counters.items() if isinstance(v, ast.PileDecl)]
+                    self.err("SGS101", f"unknown pile '{n.text}'", n.span, help=suggest(n.text, piles))
+                for ref in cards:
+                    self.card_ref(ref)
         if not t.seats:
             self.err("SGS211", "a test needs at least one `seat`", t.span)
         for ref in t.deck:

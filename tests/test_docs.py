@@ -2,6 +2,8 @@
 
 from pathlib import Path
 
+import pytest
+
 from sgsdsl.docs import render
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "language.md"
@@ -69,3 +71,66 @@ def test_docs_check_names_the_stale_file(tmp_path, monkeypatch):
     assert r.exit_code == 0 and "sgs.tmLanguage.json: updated" in r.output
     r = CliRunner().invoke(main, ["docs"])
     assert r.exit_code == 0 and "README.md: unchanged" in r.output and "updated" not in r.output
+
+
+# ---- the guide's examples ---------------------------------------------------------------------
+# A block fenced ```sgs is a whole file written for the guide: it must check clean (notes and
+# acknowledged findings aside) and its scenario tests must pass. A plain ``` block is copied from
+# the rules: each of its lines must be found in rules/, examples/ or tests/scenarios/. Synopses,
+# commands and outputs are fenced ```text.
+COPIED_FROM = ("rules", "examples", "tests/scenarios")
+
+
+def _guide_blocks() -> list[tuple[int, str, str]]:
+    import re
+
+    text = DOC.read_text(encoding="utf-8")
+    text = text[:text.index("## Reference tables")]
+    out = []
+    for m in re.finditer(r"^( *)```(\w*)\n(.*?)^\1```$", text, re.M | re.S):
+        out.append((text.count("\n", 0, m.start()) + 1, m.group(2), m.group(3)))
+    return out
+
+
+BLOCKS = _guide_blocks()
+
+
+def test_guide_blocks_are_marked():
+    kinds = {info for _, info, _ in BLOCKS}
+    assert kinds <= {"", "sgs", "text", "sh"}, kinds
+    assert sum(info == "sgs" for _, info, _ in BLOCKS) >= 3
+
+
+def test_copied_examples_are_found_in_the_rules():
+    root = DOC.parent.parent
+    lines = {line.strip() for folder in COPIED_FROM for f in (root / folder).rglob("*.sgs")
+             for line in f.read_text(encoding="utf-8").splitlines()}
+    stale = [(at, line.strip()) for at, info, body in BLOCKS if info == ""
+             for line in body.splitlines() if line.strip() and line.strip() not in lines]
+    assert not stale, "docs/language.md quotes lines no rules file has (update the quote, or fence it " \
+        f"```sgs or ```text): {stale}"
+
+
+@pytest.fixture(scope="module")
+def parse_cache():
+    from conftest import shipped_parse_cache
+
+    with shipped_parse_cache():
+        yield
+
+
+@pytest.mark.parametrize("block", [b for b in BLOCKS if b[1] == "sgs"], ids=lambda b: f"line {b[0]}")
+def test_guide_examples_check_and_pass_their_tests(block, tmp_path, parse_cache):
+    import sgsdsl
+    from sgsdsl.engine.scenario import run_test, scenario_jobs
+    from sgsdsl.loader import compiled_tables
+
+    at, _, body = block
+    path = tmp_path / f"guide_line_{at}.sgs"
+    path.write_text(body, encoding="utf-8")
+    findings = [d for d in sgsdsl.check(path) if d.severity != "note" and d.acknowledged is None]
+    assert not findings, [f"{d.code} {d.message}" for d in findings]
+    for rules, t in scenario_jobs(compiled_tables([path])[0]):
+        if not t.loc.startswith("rules/"):
+            r = run_test(rules, t)
+            assert r.ok, "\n".join(r.failures)

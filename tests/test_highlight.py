@@ -160,3 +160,15 @@ def test_the_vscode_extension_holds_together():
     assert re.match(lexicon().terminals["COMMENT"], conf["comments"]["lineComment"])
     if shutil.which("node"):
         assert subprocess.run(["node", "--check", str(ext / pkg["main"])]).returncode == 0
+
+
+def test_a_negative_one_is_a_number_and_a_horse_kind_a_card():
+    # `-1` read as a horse's kind (`horse -1`) everywhere once coloured `change_max_hp(who: self, delta: -1)`
+    text = 'card 赤兔 chitu horse -1 { }\nskill 损 sun { active do { change_max_hp(who: self, delta: -1) } }\n'
+    scopes = tm_scopes(text, json.loads(tmlanguage_json()))
+    at = text.index("-1 {")
+    assert scopes[at] == scopes[at + 1] == "constant.other.card.sgs"
+    one = text.rindex("1)")
+    assert scopes[one] == "constant.numeric.sgs" and scopes[one - 1] == "keyword.operator.sgs"
+    types = pygments_types(text)
+    assert "Number" in str(types[one]) and "Number" not in str(types[at + 1])

@@ -86,6 +86,38 @@ def test_peek_shows_the_top_cards_to_the_peeking_seat_only(rules):
     assert [SeatView(g, 1).wrap(c).rank for c in cards] == [None, None, None]
 
 
+def test_shown_cards_are_known_to_every_seat_and_stay_where_they_are(rules):
+    g = Game(rules, players=3, seed=5, agents=[RandomAgent() for _ in range(3)])
+    g.build_deck(["standard"])
+    for p, h in zip(g.players, ["caocao", "liubei", "sunquan"]):
+        g.set_hero(p, h)
+    a = g.players[0]
+    cards = g.draw(a, 2)
+    assert not visible_to(cards[0], 1)
+    g.show(a, cards[:1])  # 展示
+    assert all(visible_to(cards[0], s) for s in range(3)) and not visible_to(cards[1], 2)
+    assert cards[0] in a.hand and SeatView(g, 2).wrap(cards[0]).name == cards[0].name
+
+
+def test_hidden_piles_are_known_to_their_owner_only(rules, tmp_path):
+    from sgsdsl.loader import compiled
+
+    f = tmp_path / "stars.sgs"
+    f.write_text('pile 星 xing hidden "「星」"\npile 田 tian "「田」"\n', encoding="utf-8")
+    r = compiled([f])[0]
+    g = Game(r, players=2, seed=5, agents=[RandomAgent(), RandomAgent()])
+    g.build_deck(["standard"])
+    for p, h in zip(g.players, ["zhugeliang", "caocao"]):
+        g.set_hero(p, h)
+    a = g.players[0]
+    star, field = g.draw(a, 2)
+    g.move(star, "pile:xing", a)
+    g.move(field, "pile:tian", a)
+    assert visible_to(star, 0) and not visible_to(star, 1)
+    assert all(visible_to(field, s) for s in range(2))
+    assert SeatView(g, 1).wrap(a).pile("xing")[0].name is None
+
+
 def test_choosing_from_another_hand_is_blind(rules):
     """顺手牵羊 on a hidden hand: the bot is offered cards it cannot read, and its pick still lands."""
     g = Game(rules, players=2, seed=9, agents=[RandomAgent(), RandomAgent()])

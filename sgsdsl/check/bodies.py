@@ -49,6 +49,7 @@ PRIMITIVE_STATE: dict[str, frozenset[str]] = {
     "pick_hero": frozenset({"hero", "skills", "hp"}),
     "set_hero": frozenset({"hero", "skills", "hp"}),
     "play_phase": frozenset({"cards", "hp", "alive"}),
+    "ask_use": frozenset({"cards", "hp", "alive"}),
 }
 HOOK_PRIMITIVES = ("card_effect", "card_before", "card_after")
 RANDOM_FUNCS = ("reveal_top", "random")  # their outcome is chance: a card from the shuffled pile, a random pick
@@ -334,7 +335,7 @@ class Analyzer:
                     self._add_hooks(out, card, chance=scope.chance)
                 else:
                     out.hooks = True
-            if name == "play_phase":
+            if name in ("play_phase", "ask_use"):  # any card may be used: the use flow and every card's hooks
                 self._play_phase(out)
         elif note.kind in ("flow", "run"):
             fid = note.target

@@ -86,8 +86,9 @@ def _uses_phase(facts: Facts, decl, phase: str, names: tuple) -> bool:
     if any(n in w for w in windows for n in names):
         return True
     if phase == "出牌阶段":
-        # active skills act in the play phase; status skills (modify) state what holds there
-        return any(isinstance(f, (ast.Active, ast.Modify)) for f in decl.facets)
+        # active skills act in the play phase; status skills (modify) state what holds there; a view-as
+        # skill's card is used there (奇策: 出牌阶段限一次，你可以将所有手牌当…使用)
+        return any(isinstance(f, (ast.Active, ast.Modify, ast.ViewAs)) for f in decl.facets)
     return False
 
 
@@ -109,6 +110,13 @@ def _has_type(decl, t: str) -> bool:
         return all(f.forced for f in decl.facets if isinstance(f, ast.Trigger)) and \
             not any(isinstance(f, (ast.Active, ast.ViewAs)) for f in decl.facets)
     return False
+
+
+def _locked_part(decl, text: str, word: str) -> bool:
+    """屯田: 「……；锁定技，你与其他角色的距离-X」: a later sentence opening with 锁定技 types only that
+    part, met by a `modify` or `filter`, which holds without asking in any case."""
+    return word == "锁定技" and not text.startswith(word) and \
+        any(isinstance(f, (ast.Modify, ast.CardFilter)) for f in decl.facets)
 
 
 def check(facts: Facts) -> list:
@@ -147,7 +155,7 @@ def check(facts: Facts) -> list:
                                 f"`limit {n} per {scope}`", d.span,
                                 "without the limit the skill can be used again and again", NO_PRINCIPLE_TEXT))
         for word, t in TYPES.items():
-            if re.search(rf"(^|[；。]){word}", text) and not _has_type(d, t):
+            if re.search(rf"(^|[；。]){word}", text) and not _has_type(d, t) and not _locked_part(d, text, word):
                 out.append(make("SGS362", f"the text of {what} {d.name.text} says {word}, but the rules do not "
                                 f"make it `{t}`", d.span, f"a {word} plays differently: "
                                 + {"locked": "it fires by itself, without asking",

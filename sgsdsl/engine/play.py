@@ -86,7 +86,8 @@ class Play:
                     continue
                 if v.when is not None and not v.when(self, p):
                     continue
-                src = [c for c in (p.hand if v.hand_only else p.cards) if v.where is None or v.where(self, p, c)]
+                pool = p.pile(v.pile) if v.pile is not None else p.hand if v.hand_only else p.cards
+                src = [c for c in pool if v.where is None or v.where(self, p, c)]
                 if self._viewas_first(p, v, src) is not None:
                     out.append((inst, v, src))
         return out
@@ -371,6 +372,24 @@ class Play:
             self.reveal_for(inst)
         self.say(p, " 发动 【", inst.skill.name, "】", loc=v.loc)
         return self.virtual(v.card, sub, inst.skill)
+
+    def ask_use(self, p: Player, cards, prompt: str = ""):
+        """p may use one of `cards` (「你可以使用一张锦囊牌」), choosing its targets as in the play phase; the use
+        is not counted against the card's limit. The card used, or None if p declines or none is usable."""
+        if not p.alive:
+            return None
+        offer = [c for c in cards if self.usable(p, self.as_read(c))]
+        if not offer:
+            return None
+        picked = self.decide(Request("cards", p, offer, lo=0, hi=1, prompt=prompt or "使用一张牌"))
+        if not picked:
+            return None
+        card = self.as_read(picked[0])
+        targets = self.pick_targets(p, card)
+        if targets is None:
+            return None
+        self.use_card(p, card, targets)
+        return card
 
     def card_effect(self, card: Card, aim) -> None:
         fn = card.cdef.effect

@@ -129,11 +129,6 @@ class Primitives:
         """预亮: a skill of a face-down hero will be offered when it could fire (using it reveals the hero)."""
         p.armed.add(skill)
 
-    def set_kingdom(self, p: Player, kingdom: str) -> None:
-        """p's kingdom, decided in play (国战: by the first hero revealed, or 野心家); it is also p's side."""
-        p.kingdom = kingdom
-        p.identity = kingdom
-        p.identity_shown = True
 
     def check_victory(self) -> None:
         if self.mode is None:
@@ -195,6 +190,19 @@ class Primitives:
 
     def start_from(self, p: Player) -> None:
         self.first = p
+
+    def set_kingdom(self, p: Player, kingdom: str) -> None:
+        """p's kingdom changes (化身), or is decided in play (国战: by the first hero revealed, or 野心家).
+        In a mode without identities, the kingdom is also the player's side (what wins, in the statistics)."""
+        p.kingdom = kingdom
+        if self.mode is not None and not self.mode.table:
+            p.identity = kingdom
+            p.identity_shown = True
+        self.say(p, " 的势力为 ", kingdom)
+
+    def set_gender(self, p: Player, gender: str) -> None:
+        p.gender = gender
+        self.say(p, " 的性别改为 ", gender)
 
     def set_mark(self, p: Player, mark: str, value: int) -> None:
         if value:

@@ -308,6 +308,9 @@ def setup(rules: Ruleset, t: TestDef, log: GameLog) -> tuple[Game, list[Scripted
         for h in s.reserve:
             g.draft(p, h)
         p.fallen.extend(s.fallen)
+        for pile, specs in s.piles:
+            for spec in specs:
+                g.move(_pull(g, spec), "pile:" + pile, p)
         if s.dead:  # a seat that starts dead: out of the game, holding nothing
             g.discard(None, p.all_cards)
             g.kill(p)

@@ -101,6 +101,11 @@ class Card:
         return self.subcards[0]._owner if self.subcards else None
 
     @property
+    def skill_id(self) -> str | None:
+        """The rules' `c.skill`: the view-as skill that made this virtual card."""
+        return self.skill.id if self.skill is not None else None
+
+    @property
     def virtual(self) -> bool:
         return self.uid < 0
 

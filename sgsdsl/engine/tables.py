@@ -224,6 +224,7 @@ class ViewAsDef:
     mode: str | None  # use / play / None for both
     loc: str
     together: Callable | None = None  # fn(g, me, cards): the chosen cards satisfy it as a set
+    pile: str | None = None  # the owner's pile the cards come from (instead of the hand and equipment)
 
     @property
     def all_cards(self) -> bool:
@@ -397,6 +398,7 @@ class SeatDef:
     dead: bool = False
     reserve: tuple[str, ...] = ()
     fallen: tuple[str, ...] = ()
+    piles: tuple[tuple[str, tuple[tuple[str | None, int | None, str], ...]], ...] = ()
 
 
 @table

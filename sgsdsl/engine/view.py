@@ -53,6 +53,7 @@ class CardView:
     range = property(lambda s: s._if_seen("range"))
     subcards = property(lambda s: [s._v.wrap(c) for c in s._c.subcards])
     skill = property(lambda s: s._c.skill)
+    skill_id = property(lambda s: s._c.skill_id)
 
     def label(self) -> str:
         return self._c.label() if self.seen else "一张牌"

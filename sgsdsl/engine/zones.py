@@ -217,15 +217,6 @@ class Zones:
             if p is not None:
                 self.remember(DISCARD, p, cards=[x for c in cards for x in c.physical()])
 
-    def show_cards(self, p: Player, cards) -> None:
-        """展示: p shows cards to everyone (火攻): every seat knows them from now on."""
-        cards = [c for c in _as_list(cards) if c is not None]
-        for c in cards:
-            for x in c.physical():
-                x.known = KNOWN_TO_ALL
-        if cards:
-            self.say(p, " 展示 ", cards)
-
     def look(self, p: Player, cards) -> None:
         """p looks at cards (知己知彼 on a hand): p's seat knows them; nobody else learns anything."""
         for c in _as_list(cards):
@@ -256,6 +247,14 @@ class Zones:
         for c in cards:
             c.known |= 1 << p.seat
         return cards
+
+    def show(self, p: Player, cards) -> None:
+        """p shows cards to everyone (展示): they stay where they are, and every seat now knows them."""
+        cards = [x for c in _as_list(cards) for x in c.physical()]
+        for c in cards:
+            c.known = KNOWN_TO_ALL
+        if cards:
+            self.say(p, " 展示 ", cards)
 
     def equip(self, p: Player, card: Card) -> None:
         self.move(card, "equip", p)
