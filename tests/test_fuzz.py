@@ -279,8 +279,8 @@ REGRESSIONS = {
     # Checked cleanly, then the generated Python broke Python's limit of 200 nested brackets.
     "nested_minus": (_EXPR_AT.format("-" * 300 + "1"), "SGS001"),
     "nested_lists": (_EXPR_AT.format("[" * 300 + "]" * 300), "SGS001"),
-    # OverflowError: float() of a long hp.
-    "long_hp": ("hero 测试 ceshi { kingdom 魏 hp " + "9" * 400 + ".5 gender 男 skills 奸雄 }", None),
+    # OverflowError: float() of a long hp; now past the documented range of a hero's hp.
+    "long_hp": ("hero 测试 ceshi { kingdom 魏 hp " + "9" * 400 + ".5 gender 男 skills 奸雄 }", "SGS004"),
     # ValueError text from int() as the message, at the declaration instead of the number.
     "huge_number": (_STMT_AT.format("draw(self, " + "9" * 5000 + ")"), "SGS004"),
     # A line separator in a comment shifted the quoted source line (the parser counts only \n).
