@@ -268,7 +268,7 @@ def flow_turn(g, ev):
     if g.begin_phase('qipai'):
         if g.open('discard_start', ev):
             return
-        while g.loop_guard() and (ev.player.alive and (ev.player.hand_count > g.q('hand_limit', ev.player))):
+        while g.loop_guard('rules/core/flows.sgs:50') and (ev.player.alive and (ev.player.hand_count > g.q('hand_limit', ev.player))):
             g.discard(ev.player, g.choose_card(ev.player, ev.player.hand, '弃置一张手牌'))
         if g.open('discard_end', ev):
             return
@@ -450,7 +450,7 @@ def flow_dying(g, ev):
     if g.open('dying_enter', ev):
         return
     for v_p in list(g.alive_from_current()):
-        while g.loop_guard() and (v_p.alive and ev.who.alive and (ev.who.hp < 1)):
+        while g.loop_guard('rules/core/flows.sgs:208') and (v_p.alive and ev.who.alive and (ev.who.hp < 1)):
             v_c = g.ask_card(v_p, 'tao', 'use', '对濒死的角色使用【桃】')
             if (v_c is None):
                 break

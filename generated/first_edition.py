@@ -32,7 +32,7 @@ def sk_rende_active0(g, me):
     g.gain(targets[0], v_cs)
     v_before = me.marks.get('rende_given1', 0)
     g.add_mark(me, 'rende_given1', len(v_cs))
-    for _ in range(((me.marks.get('rende_given1', 0) // 2) - (v_before // 2))):
+    for _ in g.rounds(((me.marks.get('rende_given1', 0) // 2) - (v_before // 2)), 'rules/first_edition/heroes.sgs:18'):
         g.call_flow('recover', source=me, target=me)
 
 

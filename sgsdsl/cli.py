@@ -14,6 +14,7 @@ import click
 
 from . import compiler
 from .diagnostics import render_all
+from .engine.runaway import DEPTH_LIMIT, DEPTH_RANGE, LOOP_LIMIT, LOOP_RANGE
 
 EXIT_HELP = "Exit codes: 0 ok; 1 errors, findings or failures; 2 usage or I/O errors."
 
@@ -182,17 +183,24 @@ def explain(name: str, paths, source: bool) -> None:
               help="Select a variant package (e.g. --with first_edition for seed 000's first-edition skills).")
 @click.option("--variant", type=int, default=0, show_default=True,
               help="Which variant of the mode's identity table row (0 = the first).")
+@click.option("--loop-limit", type=click.IntRange(*LOOP_RANGE), default=LOOP_LIMIT, show_default=True,
+              help="Rounds of `while` and `repeat` in one turn after which the rules are stopped as a runaway loop.")
+@click.option("--depth-limit", type=click.IntRange(*DEPTH_RANGE), default=DEPTH_LIMIT, show_default=True,
+              help="Frames on the event stack (skills, flows re-entering) after which the rules are stopped as a "
+                   "runaway loop.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 def simulate(paths, mode, players, games, seed, agent, workers, turn_cap, as_json, log_file, replay_file,
-             check_invariants, decks, variants, variant, quiet) -> None:
+             check_invariants, decks, variants, variant, loop_limit, depth_limit, quiet) -> None:
     """Play GAMES bot games and print win rates per identity and per hero.
 
     PATHS are a designer's rules files, added to the shipped rules.
     """
+    from .engine.runaway import RunLimits
     from .report import simulate_command
 
     sys.exit(simulate_command(_paths(paths), mode, players, games, seed, agent, workers, turn_cap, as_json,
-                              log_file, replay_file, check_invariants, quiet, list(decks), variant, tuple(variants)))
+                              log_file, replay_file, check_invariants, quiet, list(decks), variant, tuple(variants),
+                              RunLimits(loop_limit, depth_limit)))
 
 
 @main.command("test", epilog=EXIT_HELP)

@@ -39,9 +39,13 @@ class FunctionWriter:
         self.m = model
         self.name = name
         self.lines: list[str] = [f"def {name}({params}):", f"    # {_comment(doc)} — {_comment(loc)}"]
+        self.file = loc.rpartition(":")[0]  # for the locations of loops, which the runaway guard names
         self.depth = 1
         self.in_flow = False
         self.opens: list[str] = []
+
+    def at(self, s: ast.Stmt) -> str:
+        return f"{self.file}:{s.span.line}"
 
     # -- expressions
     def ex(self, e: ast.Expr) -> str:  # noqa: C901
@@ -189,10 +193,10 @@ class FunctionWriter:
                 self.emit(f"for {n[s].py} in {it}:")
                 self.nested(s.body)
             case ast.While():
-                self.emit(f"while g.loop_guard() and {self.ex(s.test)}:")
+                self.emit(f"while g.loop_guard({self.at(s)!r}) and {self.ex(s.test)}:")
                 self.nested(s.body)
             case ast.Repeat():
-                self.emit(f"for _ in range({self.ex(s.count)}):")
+                self.emit(f"for _ in g.rounds({self.ex(s.count)}, {self.at(s)!r}):")
                 self.nested(s.body)
             case ast.Open():
                 wid = _safe(n[s].py)

@@ -196,7 +196,7 @@ def _mode_id(rules: Ruleset, mode: str) -> str | None:
 
 def simulate_command(paths: list[Path], mode: str, players: int, games: int, seed: int, agent: str, workers: int,
                      turn_cap: int, as_json: bool, log_file, replay_file, check_invariants: bool,
-                     quiet: bool, decks: list[str] | None = None, variant: int = 0, variants=()) -> int:
+                     quiet: bool, decks: list[str] | None = None, variant: int = 0, variants=(), limits=None) -> int:
     from .diagnostics import CompileError, SourceCache, render_all
     from .engine.ruleset import RulesError
     from .loader import load
@@ -256,7 +256,7 @@ def simulate_command(paths: list[Path], mode: str, players: int, games: int, see
     try:
         results, seconds = run_batch(rules, mode=mid, players=players, games=games, seed=seed, agent=agent,
                                      workers=workers, turn_cap=turn_cap, invariants=check_invariants, paths=paths,
-                                     decks=decks, variant=variant, progress=progress)
+                                     decks=decks, variant=variant, progress=progress, limits=limits)
     finally:
         if bar is not None:
             bar.stop()

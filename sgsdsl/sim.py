@@ -17,6 +17,7 @@ from .engine.agents import FirstAgent, RandomAgent
 from .engine.game import Game
 from .engine.log import GameLog
 from .engine.ruleset import Ruleset, rules_location
+from .engine.runaway import RunawayError, RunLimits
 
 AGENTS = {"random": RandomAgent, "first": FirstAgent}
 
@@ -46,12 +47,13 @@ class GameResult:
 
 def new_game(rules: Ruleset, mode_id: str, players: int, seed: int, agent: str, log: GameLog | None = None,
              turn_cap: int = 200, invariants: bool = False, decks: list[str] | None = None,
-             heroes: list[str] | None = None, variant: int = 0) -> Game:
+             heroes: list[str] | None = None, variant: int = 0, limits: RunLimits | None = None) -> Game:
     """A game ready to run. `decks` are added to the mode's own (e.g. the EX cards)."""
     mode = rules.modes[mode_id]
     cls = agent_class(agent)
     g = Game(rules, players=players, seed=seed, agents=[cls() for _ in range(players)], mode=mode, log=log,
-             turn_cap=turn_cap, invariants=invariants, hero_pool=heroes or rules.hero_pool(mode), variant=variant)
+             turn_cap=turn_cap, invariants=invariants, hero_pool=heroes or rules.hero_pool(mode), variant=variant,
+             limits=limits)
     g.build_deck(list(mode.decks) + [d for d in decks or () if d not in mode.decks])
     return g
 
@@ -59,14 +61,16 @@ def new_game(rules: Ruleset, mode_id: str, players: int, seed: int, agent: str, 
 
 
 def play(rules: Ruleset, mode_id: str, players: int, seed: int, index: int, agent: str, turn_cap: int,
-         invariants: bool, decks=None, heroes=None, variant: int = 0) -> GameResult:
+         invariants: bool, decks=None, heroes=None, variant: int = 0, limits: RunLimits | None = None) -> GameResult:
     g = None
     try:
-        g = new_game(rules, mode_id, players, seed, agent, None, turn_cap, invariants, decks, heroes, variant)
+        g = new_game(rules, mode_id, players, seed, agent, None, turn_cap, invariants, decks, heroes, variant, limits)
         over = g.run()
         won = set(over.winners)
         seats = [(p.heroes[0].id if p.heroes else "?", p.identity, p.identity in won) for p in g.players]
         return GameResult(index, seed, over.winners, over.reason, g.turn_no, seats)
+    except RunawayError as e:  # its message names the rules, the window and the seed
+        return GameResult(index, seed, (), "error", g.turn_no if g else 0, [], f"seed {seed}: {e}")
     except Exception as e:  # a rules bug no check caught: report it, the batch goes on
         loc = rules_location(e.__traceback__)
         stack = " > ".join(g.crash_stack or []) if g is not None else ""
@@ -95,8 +99,9 @@ def _work(args) -> GameResult:
 
 def run_batch(rules: Ruleset, *, mode: str, players: int, games: int, seed: int, agent: str, workers: int = 1,
               turn_cap: int = 200, invariants: bool = False, paths: list[Path] | None = None, decks=None,
-              heroes=None, variant: int = 0, progress=None) -> tuple[list[GameResult], float]:
-    jobs = [(mode, players, game_seed(seed, i), i, agent, turn_cap, invariants, decks, heroes, variant)
+              heroes=None, variant: int = 0, progress=None, limits: RunLimits | None = None
+              ) -> tuple[list[GameResult], float]:
+    jobs = [(mode, players, game_seed(seed, i), i, agent, turn_cap, invariants, decks, heroes, variant, limits)
             for i in range(games)]
     start = time.perf_counter()
     results: list[GameResult] = []

@@ -18,6 +18,7 @@ from .play import Play
 from .primitives import Primitives
 from .requests import Abort, GameOver, Request
 from .ruleset import RulesError, Ruleset
+from .runaway import RunLimits, recursion, too_deep, too_long
 from .state import Card, Player
 from .tables import INF, ModeDef, SkillDef
 from .zones import Zones
@@ -36,14 +37,13 @@ class Frame:
         return f"#{self.eid} {self.kind} {self.name}" + (f" ({self.loc})" if self.loc else "")
 
 
-LOOP_LIMIT = 10_000
-
-
 class Game(Zones, Primitives, Play):
     def __init__(self, rules: Ruleset, *, players: int, seed: int, agents, mode: ModeDef | None = None,
                  log: GameLog | None = None, turn_cap: int = 200, invariants: bool = False,
-                 hero_pool: list[str] | None = None, variant: int = 0):
+                 hero_pool: list[str] | None = None, variant: int = 0, limits: RunLimits | None = None):
         self.rules = rules
+        self.limits = limits or RunLimits()  # how far runaway rules may go before they are stopped
+        self.limits.allow_recursion()
         self.seed = seed
         self.rng = random.Random(seed)  # the table: shuffles, draws, random heroes
         self.agent_rng = random.Random(seed * 7919 + 1)  # the agents' coin flips, kept apart
@@ -268,6 +268,8 @@ class Game(Zones, Primitives, Play):
 
     # ---- the stack, windows and flows -----------------------------------------------------
     def push(self, kind: str, name: str, event=None, loc: str | None = None, ident: str | None = None) -> Frame:
+        if len(self.stack) >= self.limits.depth:
+            raise too_deep(self)
         self.next_eid += 1
         f = Frame(self.next_eid, self.stack[-1].eid if self.stack else 0, kind, name, event, loc, ident)
         self.stack.append(f)
@@ -299,6 +301,9 @@ class Game(Zones, Primitives, Play):
             fd.fn(self, ev)
         except (GameOver, Abort):
             raise
+        except RecursionError as e:
+            self._note_crash()
+            raise recursion(self, e.__traceback__) from None
         except Exception:
             self._note_crash()
             raise
@@ -389,17 +394,29 @@ class Game(Zones, Primitives, Play):
                 self._use_limit(L.owner, L.skill.id, t.index, t.limit.scope, -1)
         except GameOver:
             raise
+        except RecursionError as e:
+            self._note_crash()
+            raise recursion(self, e.__traceback__) from None
         except Exception:
             self._note_crash()
             raise
         finally:
             self.stack.pop()
 
-    def loop_guard(self) -> bool:
+    def loop_guard(self, loc: str = "?") -> bool:
+        """One round of a `while` (at `loc`, the rules file:line); the rounds of a turn are counted."""
         self.loops += 1
-        if self.loops > LOOP_LIMIT:
-            raise RulesError("a `while` loop of the rules runs away (no progress after many rounds)")
+        if self.loops > self.limits.loop:
+            raise too_long(self, loc, "while")
         return True
+
+    def rounds(self, n, loc: str = "?"):
+        """The rounds of a `repeat`, counted with the `while` rounds of the turn."""
+        for i in range(n):
+            self.loops += 1
+            if self.loops > self.limits.loop:
+                raise too_long(self, loc, "repeat")
+            yield i
 
     # ---- turns and phases ------------------------------------------------------------------
     def begin_phase(self, phase: str) -> bool:
@@ -430,7 +447,7 @@ class Game(Zones, Primitives, Play):
 
     def play_turn(self, p: Player) -> None:
         self.turn_no += 1
-        self.loops = 0  # the runaway-loop guard counts `while` rounds within one turn
+        self.loops = 0  # the runaway-loop guard counts `while` and `repeat` rounds within one turn
         self.current = p
         self.phase = None
         self.skipped = set()
