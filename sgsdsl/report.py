@@ -214,7 +214,9 @@ def simulate_command(paths: list[Path], mode: str, players: int, games: int, see
         print(render_all(e.diagnostics, b.sources if b else SourceCache()), file=sys.stderr)
         return 1
     if replay_file:
-        return replay(rules, Path(replay_file))
+        from .replay import replay
+
+        return replay(rules, Path(replay_file), lambda with_: load(paths or None, variants=with_))
     mid = _mode_id(rules, mode)
     if mid is None:
         print(f"error: unknown mode '{mode}' (modes: {', '.join(rules.modes)})", file=sys.stderr)
@@ -319,27 +321,3 @@ def write_log(rules: Ruleset, mode: str, players: int, seed: int, agent: str, tu
               "decks": list(decks or ()), "variant": variant, "with": list(rules.variants),
               "packages": list(rules.packages)}
     path.write_text(json.dumps(header, ensure_ascii=False, sort_keys=True) + "\n" + log.jsonl(), encoding="utf-8")
-
-
-def replay(rules: Ruleset, path: Path) -> int:
-    from .engine.log import GameLog
-    from .sim import new_game
-
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines(True)
-        header = json.loads(lines[0])
-    except (OSError, ValueError, IndexError) as e:
-        print(f"error: cannot read replay {path}: {e}", file=sys.stderr)
-        return 2
-    if tuple(header.get("with", ())) != rules.variants:
-        from .loader import shipped
-
-        rules = shipped(tuple(header.get("with", ())))
-    log = GameLog()
-    g = new_game(rules, header["mode"], header["players"], header["seed"], header["agent"], log, header["turn_cap"],
-                 decks=header.get("decks"), variant=header.get("variant", 0))
-    g.run()
-    print(log.text(), end="")
-    same = log.jsonl() == "".join(lines[1:])
-    print(("identical to " if same else "DIFFERS from ") + str(path), file=sys.stderr)
-    return 0 if same else 1
