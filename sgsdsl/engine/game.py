@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 
 from .inplay import Listener, SkillInst
+from .invariants import acting
 from .log import GameLog
 from .play import Play
 from .primitives import Primitives
@@ -381,6 +382,8 @@ class Game(Zones, Primitives, Play):
 
     def _fire(self, L: Listener, ev) -> None:
         t = L.trigger
+        if self.check_invariants:
+            acting(self, L.owner, f"fires 【{L.skill.name}】")
         if L.owner is not None:
             self.say(L.owner, " 发动 【", L.skill.name, "】", loc=t.loc)
         if t.limit is not None:
@@ -446,6 +449,8 @@ class Game(Zones, Primitives, Play):
                     del p.marks[k]
 
     def play_turn(self, p: Player) -> None:
+        if self.check_invariants:
+            acting(self, p, "takes a turn")
         self.turn_no += 1
         self.loops = 0  # the runaway-loop guard counts `while` and `repeat` rounds within one turn
         self.current = p
