@@ -45,13 +45,14 @@ class GameResult:
     error: str | None = None
 
 
-def new_game(rules: Ruleset, mode_id: str, players: int, seed: int, agent: str, log: GameLog | None = None,
+def new_game(rules: Ruleset, mode_id: str, players: int, seed: int, agent: str | list[str], log: GameLog | None = None,
              turn_cap: int = 200, invariants: bool = False, decks: list[str] | None = None,
              heroes: list[str] | None = None, variant: int = 0, limits: RunLimits | None = None) -> Game:
-    """A game ready to run. `decks` are added to the mode's own (e.g. the EX cards)."""
+    """A game ready to run. `decks` are added to the mode's own (e.g. the EX cards). `agent` names the
+    agents of every seat, or is a list with one name per seat."""
     mode = rules.modes[mode_id]
-    cls = agent_class(agent)
-    g = Game(rules, players=players, seed=seed, agents=[cls() for _ in range(players)], mode=mode, log=log,
+    names = [agent] * players if isinstance(agent, str) else list(agent)
+    g = Game(rules, players=players, seed=seed, agents=[agent_class(a)() for a in names], mode=mode, log=log,
              turn_cap=turn_cap, invariants=invariants, hero_pool=heroes or rules.hero_pool(mode), variant=variant,
              limits=limits)
     g.build_deck(list(mode.decks) + [d for d in decks or () if d not in mode.decks])

@@ -107,3 +107,32 @@ def test_simulate_reports_a_runaway_game(tmp_path):
     assert errors and all("runaway rules (seed " in e for e in errors), errors
     assert not any("RecursionError" in e for e in errors)
     assert any("reached 40 frames" in e for e in errors)
+
+
+def test_a_huge_number_in_a_log_line_does_not_break_the_game(tmp_path):
+    """Python will not print an integer of more than 4,300 digits; the log shows its size instead."""
+    from sgsdsl.engine.scenario import run_test, scenario_jobs
+
+    f = tmp_path / "big.sgs"
+    f.write_text("""
+hero 巨数 jushu { kingdom 群  hp 4  gender 男  skills 累乘 }
+skill 累乘 leicheng locked {
+  "锁定技，回合开始时，你计算一个很大的数。"
+  on 回合开始时 do {
+    let x = 1000000
+    repeat 1000 { x = x * 1000000 }
+    log "x={x} y={x + 1 - x}"
+  }
+  test "a huge number in a log line" {
+    seat 巨数
+    seat 曹操
+    expect log "x=约10^6006 y=1"
+  }
+}
+""", encoding="utf-8")
+    b = compiler.build(extra=[f])
+    assert not b.errors
+    jobs = [(r, t) for r, t in scenario_jobs([m.TABLES for m in compiler.modules_in_memory(b)])
+            if t.title == "a huge number in a log line"]
+    result = run_test(*jobs[0])
+    assert result.ok, result.failures

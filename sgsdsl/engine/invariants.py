@@ -36,20 +36,14 @@ def _where(zone: str, owner) -> str:
 
 def check(g) -> None:
     settling = bool(g.stack)
-    created = {c.uid: c for c in g.all_cards}
-    if len(created) != len(g.all_cards):
-        fail(g, "two cards share one uid")
-    seen: dict[int, str] = {}
+    created = _created(g)
+    seen: dict[int, tuple] = {}  # uid -> (zone, owner); messages are built only for a violation
     for zone, owner, cards in _zones(g):
-        where = _where(zone, owner)
         for c in cards:
-            if c.uid in seen:
-                fail(g, f"{c.label()} is both in {seen[c.uid]} and in {where}")
-            if created.get(c.uid) is not c:
-                fail(g, f"{c.label()} in {where} is not a card the game created")
-            if c._zone != zone or c._owner is not owner:
-                fail(g, f"{c.label()} lies in {where} but claims {_where(c._zone or 'no', c._owner)}")
-            seen[c.uid] = where
+            uid = c.uid
+            if uid in seen or created.get(uid) is not c or c._zone != zone or c._owner is not owner:
+                _misplaced(g, c, zone, owner, seen, created)
+            seen[uid] = (zone, owner)
     for c in g.all_cards:
         if c.uid in seen:
             continue
@@ -68,6 +62,25 @@ def check(g) -> None:
                 fail(g, f"{p.name} is alive with a max HP of {p.max_hp}")
         elif (p.hand or p.equip or p.judges) and not settling:
             fail(g, f"dead {p.name} still holds cards")
+
+
+def _created(g) -> dict:
+    """uid -> card of every card the game created (cached: cards are only ever added)."""
+    cache = g.__dict__.get("_invariant_cards")
+    if cache is None or cache[0] != len(g.all_cards):
+        created = {c.uid: c for c in g.all_cards}
+        if len(created) != len(g.all_cards):
+            fail(g, "two cards share one uid")
+        cache = g._invariant_cards = (len(g.all_cards), created)
+    return cache[1]
+
+
+def _misplaced(g, c, zone, owner, seen, created) -> None:
+    if c.uid in seen:
+        fail(g, f"{c.label()} is both in {_where(*seen[c.uid])} and in {_where(zone, owner)}")
+    if created.get(c.uid) is not c:
+        fail(g, f"{c.label()} in {_where(zone, owner)} is not a card the game created")
+    fail(g, f"{c.label()} lies in {_where(zone, owner)} but claims {_where(c._zone or 'no', c._owner)}")
 
 
 def acting(g, p, what: str) -> None:
