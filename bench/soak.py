@@ -139,7 +139,11 @@ def main(argv=None) -> int:
     else:
         ctx = mp.get_context("fork" if "fork" in mp.get_all_start_methods() else "spawn")
         with ctx.Pool(args.workers, initializer=_init, initargs=(paths, tuple(args.variants))) as pool:
-            results = list(pool.imap_unordered(play_one, jobs, chunksize=64))
+            results = []
+            for r in pool.imap_unordered(play_one, jobs, chunksize=64):
+                results.append(r)
+                if len(results) % 5_000 == 0:
+                    print(f"… {len(results):,} games, {time.perf_counter() - start:.0f} s", file=sys.stderr, flush=True)
     seconds = time.perf_counter() - start
     report = summarize(results, args, mode, seats, seconds)
     if args.json:

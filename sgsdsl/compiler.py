@@ -46,16 +46,20 @@ class Build:
     sources: SourceCache
     diagnostics: list[Diagnostic]
     root: Path
+    _rel: dict = attrs.field(factory=dict, repr=False)
 
     @property
     def errors(self) -> list[Diagnostic]:
         return [d for d in self.diagnostics if d.severity == "error"]
 
     def rel(self, path: str) -> str:
-        try:
-            return Path(path).resolve().relative_to(self.root.resolve()).as_posix()
-        except ValueError:
-            return path
+        memo = self._rel
+        if path not in memo:  # asked for every declaration: resolving paths is slow
+            try:
+                memo[path] = Path(path).resolve().relative_to(self.root.resolve()).as_posix()
+            except ValueError:
+                memo[path] = path
+        return memo[path]
 
 
 def _read(path: Path, shown: str, sources: SourceCache, diags: list[Diagnostic]) -> ast.Module | None:
