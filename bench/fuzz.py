@@ -26,6 +26,7 @@ import collections
 import multiprocessing as mp
 import platform
 import random
+import shutil
 import sys
 import tempfile
 import time
@@ -43,9 +44,10 @@ BATCH = 250  # inputs per job
 # ---- the worker ------------------------------------------------------------------------------------
 
 
-def _serve(conn, wid: int, sandboxes: dict[str, str], limit: float, checks: bool) -> None:
+def _serve(conn, wid: int, sandboxes: dict[str, str], limit: float, checks: bool, tmp: str) -> None:
     fuzz.cache_shipped_parses()
-    scratch = Path(tempfile.mkdtemp(prefix=f"sgsdsl-fuzz-w{wid}-"))
+    scratch = Path(tmp) / f"worker{wid}"
+    scratch.mkdir(exist_ok=True)
     strategies = None
     while True:
         job = conn.recv()
@@ -151,7 +153,7 @@ def main(argv=None) -> int:
     ctx = mp.get_context("fork" if "fork" in mp.get_all_start_methods() else "spawn")
     pending = list(jobs(args.scale, args.seed))
     pending.reverse()
-    workers = [Worker(ctx, k, (sandboxes, args.timeout, not args.no_checks)) for k in range(args.workers)]
+    workers = [Worker(ctx, k, (sandboxes, args.timeout, not args.no_checks, str(tmp))) for k in range(args.workers)]
     tried: collections.Counter = collections.Counter()
     verdicts: collections.Counter = collections.Counter()
     failures: list[tuple[str, str, str, bytes]] = []
@@ -199,6 +201,8 @@ def main(argv=None) -> int:
             print(f"… {sum(tried.values()):,} inputs, {dict(verdicts)}", file=sys.stderr, flush=True)
     for w in workers:
         w.conn.send(None)
+        w.proc.join()
+    shutil.rmtree(tmp, ignore_errors=True)
     seconds = time.perf_counter() - start
     report(args, tried, verdicts, failures, sorted(slowest, reverse=True)[:5], seconds)
     bad = sum(v for k, v in verdicts.items() if k not in ("diagnosed", "accepted"))
