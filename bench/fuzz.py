@@ -174,7 +174,8 @@ def main(argv=None) -> int:
                     msg = w.conn.recv()
                 except EOFError:  # the worker died: the input it was on is a crash
                     desc = w.current[0] if w.current else f"{w.job[0]} job"
-                    _count(tried, verdicts, failures, w.job[0], "traceback", desc, "the worker process died", b"")
+                    _count(tried, verdicts, failures, w.job[0], "traceback", desc, "the worker process died", b"",
+                           args.save_failures)
                     w.kill()
                     _next(w, pending, busy)
                     continue
@@ -183,7 +184,7 @@ def main(argv=None) -> int:
                     w.current = (msg[1], msg[2], now)
                 elif msg[0] == "verdict":
                     _, desc, kind, detail, secs, data = msg
-                    _count(tried, verdicts, failures, w.job[0], kind, desc, detail, data)
+                    _count(tried, verdicts, failures, w.job[0], kind, desc, detail, data, args.save_failures)
                     slowest.append((secs, desc, kind, w.current[1] if w.current else 0))
                     if len(slowest) > 50:
                         slowest = sorted(slowest, reverse=True)[:10]
@@ -193,7 +194,7 @@ def main(argv=None) -> int:
             elif (w.current is not None and now - w.current[2] > args.timeout + 10) or now - w.heard > 600:
                 desc = w.current[0] if w.current else f"{w.job[0]} job (generating)"
                 _count(tried, verdicts, failures, w.job[0], "hang", desc,
-                       f"no answer after {now - w.heard:.0f} s (the worker was killed)", b"")
+                       f"no answer after {now - w.heard:.0f} s (the worker was killed)", b"", args.save_failures)
                 w.kill()
                 _next(w, pending, busy)
         if now - last_report > 60:
@@ -216,11 +217,17 @@ def _next(w: Worker, pending: list, busy: list) -> None:
         busy.remove(w)
 
 
-def _count(tried, verdicts, failures, source, kind, desc, detail, data) -> None:
+def _count(tried, verdicts, failures, source, kind, desc, detail, data, save: Path | None) -> None:
     tried[source] += 1
     verdicts[kind] += 1
     if kind not in ("diagnosed", "accepted"):
         failures.append((kind, desc, detail, data))
+        print(f"FAILED {kind}: {desc}: {detail}", file=sys.stderr, flush=True)
+        if save is not None:  # as they come: a long run can be looked into before it ends
+            save.mkdir(parents=True, exist_ok=True)
+            stem = save / f"{len(failures):04d}-{kind}"
+            stem.with_suffix(".sgs").write_bytes(data)
+            stem.with_suffix(".txt").write_text(f"{desc}\n{detail}\n", encoding="utf-8")
 
 
 def report(args, tried, verdicts, failures, slowest, seconds) -> None:
@@ -236,9 +243,6 @@ def report(args, tried, verdicts, failures, slowest, seconds) -> None:
     for kind, desc, detail, data in failures[:50]:
         print(f"FAILED {kind}: {desc}: {detail}")
     if args.save_failures and failures:
-        args.save_failures.mkdir(parents=True, exist_ok=True)
-        for k, (kind, desc, _, data) in enumerate(failures):
-            (args.save_failures / f"{k:04d}-{kind}.sgs").write_bytes(data)
         print(f"{len(failures)} failing input(s) written to {args.save_failures}")
 
 

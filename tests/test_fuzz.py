@@ -287,6 +287,19 @@ def test_regression(tmp_path, name):
         compile(generate(b.model, "designer", b.rel), "<sgsdsl:designer>", "exec")
 
 
+# Compiled cleanly, then `sgsdsl check` (the conflict checks) broke. Found by bench/fuzz.py.
+CHECK_REGRESSIONS = {
+    # KeyError in the hero pools per mode: a designer's file that declares a mode and calls itself a variant.
+    "variant_mode": 'event hbc203_ { } mode aimed_by_source i "文本" { } package A "文本" variant '
+                    'package A "文本" variant',
+}
+
+
+@pytest.mark.parametrize("name", sorted(CHECK_REGRESSIONS))
+def test_check_regression(tmp_path, name):
+    assert_judged_ok(fuzz.judge(ROOT, tmp_path / f"{name}.sgs", CHECK_REGRESSIONS[name].encode(), checks=True))
+
+
 def test_unknown_escape_compiles_under_any_warning_filter(tmp_path):
     import warnings
 
