@@ -8,6 +8,7 @@ no rules text can become code.
 
 from __future__ import annotations
 
+import functools
 import re
 from pathlib import Path
 
@@ -626,6 +627,7 @@ def _source_text(m: Model, e: ast.Expr) -> str:
     return lines[e.span.line - 1][e.span.col - 1:] if 0 < e.span.line <= len(lines) else ""
 
 
+@functools.cache  # the template is compiled once per process
 def _env() -> jinja2.Environment:
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), keep_trailing_newline=True,
                              autoescape=False, trim_blocks=True, lstrip_blocks=True, undefined=jinja2.StrictUndefined)
