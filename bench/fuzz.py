@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import collections
 import multiprocessing as mp
+import os
 import platform
 import random
 import shutil
@@ -235,7 +236,7 @@ def report(args, tried, verdicts, failures, slowest, seconds) -> None:
     print(f"fuzz (long profile): {total:,} inputs in {seconds / 60:.1f} min, {args.workers} worker(s), seed {args.seed}, "
           f"timeout {args.timeout:g} s per input")
     print(f"{datetime.now(timezone.utc):%Y-%m-%d %H:%M UTC} on {platform.machine()}, {mp.cpu_count()} cores, "
-          f"Python {platform.python_version()}")
+          f"Python {platform.python_version()}, load average {os.getloadavg()[0]:.1f} at the end")
     print("inputs: " + ", ".join(f"{k} {v:,}" for k, v in tried.items()))
     order = ("diagnosed", "accepted", "traceback", "malformed", "invalid-python", "hang")
     print("verdicts: " + ", ".join(f"{k} {verdicts.get(k, 0):,}" for k in order))

@@ -14,6 +14,7 @@ rules parsed as well, as `sgsdsl check PACK` does.
 from __future__ import annotations
 
 import argparse
+import os
 import platform
 import re
 import statistics
@@ -97,8 +98,8 @@ def main() -> None:
         runs = [check_seconds(path) for _ in range(args.repeat)]
     secs = statistics.median(r[0] for r in runs)
     _, errors, findings = runs[0]
-    print(f"{date.today()} on {platform.machine()} {platform.processor() or ''} Python {platform.python_version()}"
-          f", one process")
+    print(f"{date.today()} on {platform.machine()}, Python {platform.python_version()}, one process; load average "
+          f"{os.getloadavg()[0]:.1f} (other jobs on the machine slow it down)")
     print(f"pack: {args.heroes} heroes, {text.count(chr(10))} lines, {len(text.encode()) // 1024} KB; "
           f"errors: {errors}; findings: {findings}")
     print(f"sgsdsl check: {secs:.2f} s (median of {args.repeat})")

@@ -24,6 +24,7 @@ import argparse
 import collections
 import json
 import multiprocessing as mp
+import os
 import platform
 import random
 import signal
@@ -121,7 +122,13 @@ def main(argv=None) -> int:
     ap.add_argument("--timeout", type=float, default=60.0, help="seconds after which one game counts as a hang")
     ap.add_argument("--with", dest="variants", action="append", default=[], help="a variant package")
     ap.add_argument("--json", action="store_true", help="print the report as one JSON object")
+    ap.add_argument("--show", type=argparse.FileType(encoding="utf-8"), help="print the text report of a saved "
+                    "--json report and stop")
     args = ap.parse_args(argv)
+    if args.show:
+        report = json.load(args.show)
+        print_report(report)
+        return 0 if report["outcomes"]["decided"] + report["outcomes"]["draw"] == report["games"] else 1
     paths = args.paths or None
     _init(paths, tuple(args.variants))
     rules = _RULES["rules"]
@@ -162,7 +169,8 @@ def summarize(results, args, mode, seats, seconds) -> dict:
     slowest = max(results, key=lambda r: r[5])
     return {
         "when": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
-        "machine": f"{platform.machine()}, {mp.cpu_count()} cores, Python {platform.python_version()}",
+        "machine": f"{platform.machine()}, {mp.cpu_count()} cores, Python {platform.python_version()}, "
+                   f"load average {os.getloadavg()[0]:.1f} at the end",
         "mode": mode,
         "games": len(results),
         "seed": args.seed,
