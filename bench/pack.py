@@ -2,6 +2,7 @@
 
     python bench/pack.py                 # 300 heroes, median of 3 runs
     python bench/pack.py --heroes 600 --keep pack.sgs
+    python bench/pack.py --extremes      # also the largest inputs of the fuzz extremes set
 
 The pack is made from the shipped heroes: hero i is a copy of a shipped hero (cycling through
 them) whose hero, skills and skill counters are renamed with the suffix i, and whose scenario
@@ -88,6 +89,8 @@ def main() -> None:
     ap.add_argument("--heroes", type=int, default=300)
     ap.add_argument("--repeat", type=int, default=3, help="runs; the median is shown")
     ap.add_argument("--keep", type=Path, help="also write the pack to this file")
+    ap.add_argument("--extremes", action="store_true",
+                    help="also time the fuzz extremes over 100 KB (10,000 skills, a 1,000,000-item list …)")
     args = ap.parse_args()
     text = make_pack(args.heroes)
     if args.keep:
@@ -103,7 +106,23 @@ def main() -> None:
     print(f"pack: {args.heroes} heroes, {text.count(chr(10))} lines, {len(text.encode()) // 1024} KB; "
           f"errors: {errors}; findings: {findings}")
     print(f"sgsdsl check: {secs:.2f} s (median of {args.repeat})")
+    if args.extremes:
+        extremes()
     sys.exit(1 if errors else 0)
+
+
+def extremes() -> None:
+    """The pathological files end in seconds, with a located error or accepted."""
+    from sgsdsl import fuzz
+
+    fuzz.cache_shipped_parses()  # as in one `sgsdsl check` process, the shipped files are parsed once
+    with tempfile.TemporaryDirectory() as tmp:
+        fuzz.judge(fuzz.ROOT, Path(tmp) / "warm.sgs", b"")
+        for name, data in fuzz.extremes():
+            if len(data) > 100_000:
+                v = fuzz.judge(fuzz.ROOT, Path(tmp) / "x.sgs", data, checks=True)
+                print(f"  {name} ({len(data) // 1024:,} KB): {v.seconds:.1f} s, {v.kind}"
+                      + (f" {', '.join(v.codes)}" if v.codes else ""))
 
 
 if __name__ == "__main__":
