@@ -18,7 +18,7 @@ def c_hanbing_skill_on0(g, me, ev):
     # 寒冰剑 on 造成伤害时 — rules/ex/ex.sgs:7
     ev.cancelled = True
     v_t = ev.target
-    for _ in range(2):
+    for _ in g.rounds(2, 'rules/ex/ex.sgs:11'):
         if ((v_t.hand_count > 0) and ((not v_t.equips) or g.ask(me, '弃置其一张手牌（随机）？'))):
             g.discard(me, g.random_of(v_t.hand))
         elif (not (not v_t.equips)):

@@ -14,6 +14,7 @@ import click
 
 from . import compiler
 from .diagnostics import render_all
+from .engine.runaway import DEPTH_LIMIT, DEPTH_RANGE, LOOP_LIMIT, LOOP_RANGE
 
 EXIT_HELP = "Exit codes: 0 ok; 1 errors, findings or failures; 2 usage or I/O errors."
 
@@ -194,6 +195,11 @@ def explain(name: str, paths, source: bool) -> None:
               help="Select a variant package (e.g. --with first_edition for seed 000's first-edition skills).")
 @click.option("--variant", type=int, default=0, show_default=True,
               help="Which variant of the mode's identity table row (0 = the first).")
+@click.option("--loop-limit", type=click.IntRange(*LOOP_RANGE), default=LOOP_LIMIT, show_default=True,
+              help="Rounds of `while` and `repeat` in one turn after which the rules are stopped as a runaway loop.")
+@click.option("--depth-limit", type=click.IntRange(*DEPTH_RANGE), default=DEPTH_LIMIT, show_default=True,
+              help="Frames on the event stack (skills, flows re-entering) after which the rules are stopped as a "
+                   "runaway loop.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @click.option("--hero", "heroes", multiple=True,
               help="Feature a hero: seat it in every game (seats and identities in turn) and compare it with a "
@@ -208,9 +214,8 @@ def explain(name: str, paths, source: bool) -> None:
               "its log.")
 @click.option("--control", is_flag=True, help="With --replay-seed and --hero: the control game of that seed.")
 def simulate(paths, mode, players, games, seed, agent, workers, turn_cap, turn_limit, options, as_json, log_file,
-             replay_file,
-             check_invariants, decks, variants, variant, quiet, heroes, baseline, pick, html, log_games, log_where,
-             replay_seed, control) -> None:
+             replay_file, check_invariants, decks, variants, variant, loop_limit, depth_limit, quiet, heroes, baseline,
+             pick, html, log_games, log_where, replay_seed, control) -> None:
     """Play GAMES bot games and print win rates per identity and per hero, and what each skill did.
 
     PATHS are a designer's rules files, added to the shipped rules. With --hero, the hero plays
@@ -221,7 +226,7 @@ def simulate(paths, mode, players, games, seed, agent, workers, turn_cap, turn_l
     sys.exit(simulate_command(SimOptions(
         tuple(_paths(paths)), mode, players, games, seed, agent, workers, turn_cap, as_json, log_file, replay_file,
         check_invariants, quiet, tuple(decks), variant, tuple(variants), tuple(heroes), baseline, pick, html,
-        log_games, log_where, replay_seed, control, turn_limit, tuple(options))))
+        log_games, log_where, replay_seed, control, turn_limit, tuple(options), loop_limit, depth_limit)))
 
 
 @main.command(epilog=EXIT_HELP)

@@ -8,6 +8,7 @@ no rules text can become code.
 
 from __future__ import annotations
 
+import functools
 import re
 from pathlib import Path
 
@@ -39,12 +40,16 @@ class FunctionWriter:
         self.m = model
         self.name = name
         self.lines: list[str] = [f"def {name}({params}):", f"    # {_comment(doc)} — {_comment(loc)}"]
+        self.file = loc.rpartition(":")[0]  # for the locations of loops, which the runaway guard names
         self.depth = 1
         self.in_flow = False
         self.in_phase = False  # inside a flow's phase function: `stop` must end the flow, not just the phase
         self.phase_fns: dict = {}  # PhaseStmt -> name of the local function that runs it
         self.later_no = 0
         self.opens: list[str] = []
+
+    def at(self, s: ast.Stmt) -> str:
+        return f"{self.file}:{s.span.line}"
 
     # -- expressions
     def ex(self, e: ast.Expr) -> str:  # noqa: C901
@@ -227,10 +232,10 @@ class FunctionWriter:
                 self.emit(f"for {n[s].py} in {it}:")
                 self.nested(s.body)
             case ast.While():
-                self.emit(f"while g.loop_guard() and {self.ex(s.test)}:")
+                self.emit(f"while g.loop_guard({self.at(s)!r}) and {self.ex(s.test)}:")
                 self.nested(s.body)
             case ast.Repeat():
-                self.emit(f"for _ in range({self.ex(s.count)}):")
+                self.emit(f"for _ in g.rounds({self.ex(s.count)}, {self.at(s)!r}):")
                 self.nested(s.body)
             case ast.Open():
                 wid = _safe(n[s].py)
@@ -768,6 +773,7 @@ def _source_text(m: Model, e: ast.Expr) -> str:
     return lines[e.span.line - 1][e.span.col - 1:] if 0 < e.span.line <= len(lines) else ""
 
 
+@functools.cache  # the template is compiled once per process
 def _env() -> jinja2.Environment:
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), keep_trailing_newline=True,
                              autoescape=False, trim_blocks=True, lstrip_blocks=True, undefined=jinja2.StrictUndefined)

@@ -21,6 +21,7 @@ import attrs
 from . import ast
 from .codegen import generate
 from .diagnostics import CompileError, Diagnostic, SourceCache, Span
+from .limits import FILE_BYTES
 from .model import Model, Package
 from .parser import parse
 from .resolve import resolve
@@ -60,16 +61,20 @@ class Build:
     sources: SourceCache
     diagnostics: list[Diagnostic]
     root: Path
+    _rel: dict = attrs.field(factory=dict, repr=False)
 
     @property
     def errors(self) -> list[Diagnostic]:
         return [d for d in self.diagnostics if d.severity == "error"]
 
     def rel(self, path: str) -> str:
-        try:
-            return Path(path).resolve().relative_to(self.root.resolve()).as_posix()
-        except ValueError:
-            return path
+        memo = self._rel
+        if path not in memo:  # asked for every declaration: resolving paths is slow
+            try:
+                memo[path] = Path(path).resolve().relative_to(self.root.resolve()).as_posix()
+            except ValueError:
+                memo[path] = path
+        return memo[path]
 
 
 # Texts that stand in for files on disk while a build runs (an editor's unsaved buffers: lsp.py).
@@ -89,7 +94,13 @@ def read_rules_text(path: Path, shown: str, sources: SourceCache, diags: list[Di
     """A rules file's text, kept in `sources`; None, with a located diagnostic, if it cannot be read."""
     try:
         over = _OVERLAY.get()
-        text = over[path.resolve()] if over and path.resolve() in over else path.read_text(encoding="utf-8")
+        if over and path.resolve() in over:
+            text = over[path.resolve()]
+        else:
+            if path.stat().st_size > FILE_BYTES:
+                diags.append(_too_large(path, shown, sources))
+                return None
+            text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError:
         diags.append(_not_utf8(path, shown, sources))
         return None
@@ -115,6 +126,18 @@ def _read(path: Path, shown: str, sources: SourceCache, diags: list[Diagnostic])
     except RecursionError:
         diags.append(Diagnostic("SGS001", "the text nests too deeply to parse", Span(shown, 1, 1, 1, 2)))
         return None
+
+
+def _too_large(path: Path, shown: str, sources: SourceCache) -> Diagnostic:
+    """Located at the line where the file passes the limit (only that much of it is read)."""
+    with path.open("rb") as f:
+        head = f.read(FILE_BYTES).decode("utf-8", "replace").replace("\r\n", "\n").replace("\r", "\n")
+    sources.add(shown, head)
+    line = head.count("\n") + 1
+    col = len(head) - (head.rfind("\n") + 1) + 1
+    return Diagnostic("SGS005", f"this file is larger than {FILE_BYTES // 1024:,} KB, the limit for one rules file; "
+                      "it passes the limit here", Span(shown, line, col, line, col + 1),
+                      help="split it into several files (a folder of .sgs files is one package)")
 
 
 def _not_utf8(path: Path, shown: str, sources: SourceCache) -> Diagnostic:

@@ -134,20 +134,25 @@ class SourceCache:
 
     def __init__(self) -> None:
         self.texts: dict[str, str] = {}
+        self._lines: dict[str, list[str]] = {}  # split once: a large file may carry many diagnostics
 
     def add(self, path: str, text: str) -> None:
         self.texts[path] = text
+        self._lines.pop(path, None)
 
     def line(self, path: str, lineno: int) -> str | None:
         text = self.texts.get(path)
         if text is None or lineno < 1:
             return None
-        # Lines as the parser counts them: splitlines() also breaks at U+2028, \f and others.
-        lines = text.split("\n")
+        lines = self._lines.get(path)
+        if lines is None:
+            # Lines as the parser counts them: splitlines() also breaks at U+2028, \f and others.
+            lines = self._lines[path] = text.split("\n")
         return lines[lineno - 1].rstrip("\r") if lineno <= len(lines) else None
 
 
 TAB = "    "  # a quoted line shows tabs as this, so that the caret line can match them
+SHOWN = 120  # characters of a long source line quoted around the caret
 
 
 def _width(s: str) -> int:
@@ -165,13 +170,18 @@ def render(d: Diagnostic, sources: SourceCache) -> str:
     if src is not None:
         gutter = str(d.span.line)
         pad = " " * len(gutter)
-        out.append(f" {gutter} | {src.replace(chr(9), TAB)}")
         start = max(d.span.col - 1, 0)
         if d.span.end_line == d.span.line and d.span.end_col > d.span.col:
             end = d.span.end_col - 1
         else:
             end = len(src.rstrip())
         end = max(end, start + 1)
+        if len(src) > SHOWN:  # a long line: the part around the caret, cut off with '…'
+            lo = 0 if start < SHOWN // 2 else max(0, min(start - SHOWN // 4, len(src) - SHOWN))
+            cut = src[lo:lo + SHOWN]
+            start, end = start - lo + (lo > 0), min(end - lo, SHOWN) + (lo > 0)
+            src = ("…" if lo > 0 else "") + cut + ("…" if lo + SHOWN < len(src) else "")
+        out.append(f" {gutter} | {src.replace(chr(9), TAB)}")
         caret = " " * _width(src[:start]) + "^" * max(1, _width(src[start:end]))
         out.append(f" {pad} | {caret}")
     for n in d.notes:

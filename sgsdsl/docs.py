@@ -151,6 +151,25 @@ def _commands() -> str:
     return "\n".join(rows)
 
 
+def _limits() -> str:
+    from . import limits
+    from .engine import runaway
+
+    rows = ["| what | limit | beyond it |", "|---|---|---|"]
+    rows.append(f"| a rules file | {limits.FILE_BYTES // 1024:,} KB | SGS005, at the line where the file passes it |")
+    rows.append(f"| nesting of blocks and expressions | {limits.MAX_DEPTH} levels | SGS001 |")
+    rows.append(f"| items of a `[ … ]` list | {limits.LIST_ITEMS:,} | SGS001 |")
+    for r in limits.RANGES.values():
+        rows.append(f"| {r.what} (`{r.example}`) | {r.shown} | SGS004 |")
+    lo, hi = runaway.LOOP_RANGE
+    rows.append(f"| rounds of `while` and `repeat` in one turn, at run time | {runaway.LOOP_LIMIT:,} "
+                f"(`simulate --loop-limit`, {lo:,}..{hi:,}) | the game stops with a runaway error |")
+    lo, hi = runaway.DEPTH_RANGE
+    rows.append(f"| frames on the event stack (skills, windows and flows inside each other), at run time | "
+                f"{runaway.DEPTH_LIMIT} (`simulate --depth-limit`, {lo}..{hi:,}) | the game stops with a runaway error |")
+    return "\n".join(rows)
+
+
 SECTIONS = {
     "windows": _windows,
     "events": _events,
@@ -161,6 +180,7 @@ SECTIONS = {
     "roles": _roles,
     "codes": _codes,
     "commands": _commands,
+    "limits": _limits,
 }
 
 _BLOCK = re.compile(r"(<!-- generated:(\w+) -->\n)(.*?)(<!-- end:\2 -->)", re.S)

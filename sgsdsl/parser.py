@@ -10,11 +10,13 @@ import unicodedata
 import warnings
 from pathlib import Path
 
+import attrs
 from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
 from . import ast
 from .diagnostics import CompileError, Diagnostic, Note, Span
+from .limits import LIST_ITEMS, MAX_DEPTH, RANGES
 
 GRAMMAR = Path(__file__).with_name("grammar.lark")
 RANKS = {"A": 1, "J": 11, "Q": 12, "K": 13}
@@ -83,8 +85,18 @@ class _Builder(Transformer):
         if token.type in ("INT", "HALF") and limit and len(token) > limit:
             raise CompileError([Diagnostic("SGS004", f"this number has {len(token)} digits, too many to read",
                                            _tok_span(self.path, token),
-                                           help=f"numbers in rules have at most {limit} digits")])
+                                           help="docs/language.md, Limits, lists the range of every number")])
         return token
+
+    def num(self, t: Token, what: str, value: int | None = None) -> int:
+        """An integer written in the rules (`value` when the token is not simply read), inside the range
+        the language documents for its place."""
+        value = int(t) if value is None else value
+        problem = RANGES[what].error(value)
+        if problem is not None:
+            raise CompileError([Diagnostic("SGS004", problem, _tok_span(self.path, t),
+                                           help="docs/language.md, Limits, lists the range of every number")])
+        return value
 
     # -- top level
     @v_args(meta=True)
@@ -138,14 +150,14 @@ class _Builder(Transformer):
 
     @v_args(meta=True)
     def neg_literal(self, meta, c):
-        return ast.IntLit(value=-int(c[0]), span=self.sp(meta))
+        return ast.IntLit(value=self.num(c[0], "a field's default", -int(c[0])), span=self.sp(meta))
 
     @v_args(meta=True)
     def literal(self, meta, c):
         span = self.sp(meta)
         t = c[0]
         if t.type == "INT":
-            return ast.IntLit(value=int(t), span=span)
+            return ast.IntLit(value=self.num(t, "a field's default"), span=span)
         if t.type == "STRING":
             return ast.StrLit(value=self.s(t), span=span)
         return ast.NameRef(text=str(t), span=span)
@@ -206,7 +218,7 @@ class _Builder(Transformer):
         names = [t for t in c[0] if t.type == "NAME"]
         labels = [ast.Name(text=self.s(t), span=_tok_span(self.path, t)) for t in c[0] if t.type == "STRING"]
         return ast.HintDecl(targets=tuple(self.nm(t) for t in names), intent=self.nm(c[1]),
-                            value=int(c[2]) if c[2] is not None else 1, span=self.sp(meta), options=tuple(labels))
+                            value=self.num(c[2], "a hint's value") if c[2] is not None else 1, span=self.sp(meta), options=tuple(labels))
 
     def hint_names(self, c):
         return list(c)
@@ -229,7 +241,7 @@ class _Builder(Transformer):
         return ("delayed", None, None)
 
     def kind_weapon(self, c):
-        return ("equipment", "weapon", int(c[0]))
+        return ("equipment", "weapon", self.num(c[0], "a weapon's range"))
 
     def kind_armor(self, c):
         return ("equipment", "armor", None)
@@ -286,7 +298,7 @@ class _Builder(Transformer):
         # Exact integer halves: float() overflows on a long digit string (and rounds long ones).
         text = str(c[0])
         whole, half = (text[:-2], 1) if text.endswith(".5") else (text, 0)
-        return ("hp_halves", int(whole) * 2 + half)
+        return ("hp_halves", self.num(c[0], "a hero's hp", int(whole) * 2 + half))
 
     def hero_gender(self, c):
         return ("gender", self.nm(c[0]))
@@ -409,7 +421,7 @@ class _Builder(Transformer):
                           pile=source if isinstance(source, ast.Name) else None)
 
     def vcount(self, c):
-        return int(c[0])
+        return self.num(c[0], "a view-as card count")
 
     def vcount_all(self, c):
         return ast.ALL_CARDS
@@ -497,13 +509,13 @@ class _Builder(Transformer):
         return ("texts", self.s(c[0]))
 
     def mode_players(self, c):
-        return ("players", (int(c[0]), int(c[2])))
+        return ("players", (self.num(c[0], "a mode's player count"), self.num(c[2], "a mode's player count")))
 
     def mode_table(self, c):
         return ("table", tuple(c))
 
     def mode_deck(self, c):
-        return ("decks", (c[0], int(c[1]) if c[1] is not None else None))
+        return ("decks", (c[0], self.num(c[1], "a deck size") if c[1] is not None else None))
 
     def mode_heroes(self, c):
         return ("heroes", (c[0], c[1] or ()))
@@ -540,7 +552,7 @@ class _Builder(Transformer):
 
     @v_args(meta=True)
     def table_row(self, meta, c):
-        return ast.TableRow(players=int(c[0]), variants=tuple(c[1:]), span=self.sp(meta))
+        return ast.TableRow(players=self.num(c[0], "a row of an identity table"), variants=tuple(c[1:]), span=self.sp(meta))
 
     def id_seq(self, c):
         return tuple(self.nm(t) for t in c)
@@ -582,7 +594,7 @@ class _Builder(Transformer):
         return ("start", (self.nm(c[0]), self.nm(c[1]) if c[1] else None))
 
     def t_turns(self, c):
-        return ("turns", int(c[0]))
+        return ("turns", self.num(c[0], "a test's number of turns"))
 
     def t_decide(self, c):
         return ("decides", (self.nm(c[0]), tuple(c[1:])))
@@ -603,10 +615,10 @@ class _Builder(Transformer):
         return ("setup", True)
 
     def s_hp(self, c):
-        return ("hp", int(c[0]))
+        return ("hp", self.num(c[0], "a test seat's hp"))
 
     def s_maxhp(self, c):
-        return ("max_hp", int(c[0]))
+        return ("max_hp", self.num(c[0], "a test seat's max hp"))
 
     def s_hand(self, c):
         return ("hand", c[0])
@@ -639,7 +651,7 @@ class _Builder(Transformer):
         return ("turn_limit", int(c[0]))
 
     def s_mark(self, c):
-        return ("marks", (self.nm(c[0]), int(c[1])))
+        return ("marks", (self.nm(c[0]), self.num(c[1], "a test seat's mark")))
 
     def s_pile(self, c):
         return ("piles", (self.nm(c[0]), c[1]))
@@ -825,7 +837,7 @@ class _Builder(Transformer):
 
     @v_args(meta=True)
     def int(self, meta, c):
-        return ast.IntLit(value=int(c[0]), span=_tok_span(self.path, c[0]))
+        return ast.IntLit(value=self.num(c[0], "a number in an expression"), span=_tok_span(self.path, c[0]))
 
     @v_args(meta=True)
     def string(self, meta, c):
@@ -915,27 +927,26 @@ def parse_expr(src: str, path: str, line: int, col: int) -> ast.Expr:
         span = Span(path, line, col - 1, line, col + len(src) + 1)
         raise CompileError([Diagnostic("SGS001", f"cannot parse '{{{src}}}' as an expression", span,
                                        help="log text interpolates expressions written as {expr}")]) from e
-    _check_depth(tree, path)
-    builder = _Builder(path)
-    result = builder.transform(tree)
-    return _shift(result, line, col - 1)
+    try:
+        _check_size(tree, path)
+        return _shift(_transform(tree, path), line, col - 1)
+    except CompileError as e:  # located inside the string: move the diagnostics to where it sits
+        raise CompileError([attrs.evolve(d, span=_shift(d.span, line, col - 1)) for d in e.diagnostics]) from None
 
 
 def _shift(node, line: int, dcol: int):
     """Move spans of an expression parsed out of a string to where the string sits."""
-    import attrs as _attrs
-
     if isinstance(node, Span):
         return Span(node.file, line, node.col + dcol, line, node.end_col + dcol)
     if isinstance(node, tuple):
         return tuple(_shift(x, line, dcol) for x in node)
-    if _attrs.has(type(node)):
+    if attrs.has(type(node)):
         changes = {}
-        for f in _attrs.fields(type(node)):
+        for f in attrs.fields(type(node)):
             v = getattr(node, f.name)
-            if isinstance(v, (Span, tuple)) or _attrs.has(type(v)):
+            if isinstance(v, (Span, tuple)) or attrs.has(type(v)):
                 changes[f.name] = _shift(v, line, dcol)
-        return _attrs.evolve(node, **changes)
+        return attrs.evolve(node, **changes)
     return node
 
 
@@ -1119,23 +1130,22 @@ _KEYWORDS_AS_NAMES = {"card", "cards", "player", "players", "option", "target", 
                       "win", "rule", "on", "when", "do", "cost", "per", "phase", "turn", "game", "hand", "use"}
 
 
-# Deeper nesting is refused before anything recurses over it. Transforming, checking and
-# generating code recurse once or twice per level, and the generated Python nests up to two
-# brackets or one indentation per level, where Python allows 200 and 100. The shipped rules
-# nest under 20 levels.
-MAX_DEPTH = 64
-
-
-def _check_depth(tree: Tree, path: str) -> None:
+def _check_size(tree: Tree, path: str) -> None:
+    """Nesting and list lengths within the limits, checked before anything recurses over the tree."""
     stack = [(tree, 1)]
     while stack:
         node, depth = stack.pop()
+        meta = node.meta
+        line, col = (meta.line, meta.column) if not getattr(meta, "empty", True) else (1, 1)
         if depth > MAX_DEPTH:
-            meta = node.meta
-            line, col = (meta.line, meta.column) if not getattr(meta, "empty", True) else (1, 1)
             raise CompileError([Diagnostic("SGS001", f"this is nested more than {MAX_DEPTH} levels deep",
                                            Span(path, line, col, line, col + 1),
                                            help="split it up: name parts with `let`, or move them into a flow")])
+        if node.data == "list" and len(node.children) > LIST_ITEMS:
+            raise CompileError([Diagnostic("SGS001", f"this list has {len(node.children):,} items, more than "
+                                           f"{LIST_ITEMS:,}", Span(path, line, col, line, col + 1),
+                                           help="a rule needs no list this long: build it with `where` from "
+                                                "the cards or players it picks from")])
         # `a + b + c + …` is one node here but becomes a chain of nested operations.
         step = max(1, len(node.children) // 2) if node.data in ("sum", "product") else 1
         stack.extend((c, depth + step) for c in node.children if isinstance(c, Tree))
@@ -1147,19 +1157,25 @@ def parse(text: str, path: str) -> ast.Module:
         tree = lark_parser().parse(text, start="start", on_error=_keyword_as_name)
     except UnexpectedInput as e:
         raise CompileError([_syntax_diagnostic(path, text, e)]) from None
-    _check_depth(tree, path)
+    _check_size(tree, path)
+    return ast.Module(path=path, decls=tuple(_transform(tree, path)))
+
+
+def _transform(tree: Tree, path: str):
+    """The tree built into ast nodes; a diagnostic raised while building, at any depth, comes out as it is."""
     try:
-        decls = _Builder(path).transform(tree)
+        return _Builder(path).transform(tree)
     except VisitError as e:
-        if isinstance(e.orig_exc, CompileError):
-            raise e.orig_exc from None
-        if isinstance(e.orig_exc, (ValueError, SyntaxError)):
-            meta = getattr(e.obj, "meta", None)
+        err, obj = e, e.obj
+        while isinstance(err, VisitError):  # a log string's `{expr}` is parsed inside the outer transform
+            err, obj = err.orig_exc, err.obj
+        if isinstance(err, CompileError):
+            raise err from None
+        if isinstance(err, (ValueError, SyntaxError)):
+            meta = getattr(obj, "meta", None)
             line = getattr(meta, "line", 1) if meta and not getattr(meta, "empty", True) else 1
             col = getattr(meta, "column", 1) if meta and not getattr(meta, "empty", True) else 1
-            raise CompileError([Diagnostic("SGS004", f"malformed literal: {e.orig_exc}",
+            raise CompileError([Diagnostic("SGS004", f"malformed literal: {err}",
                                            Span(path, line, col, line, col + 1),
                                            help="strings use \"...\" with Python-style escapes")]) from None
         raise
-    assert isinstance(decls, list) or isinstance(decls, Tree)
-    return ast.Module(path=path, decls=tuple(decls))

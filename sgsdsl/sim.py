@@ -20,6 +20,7 @@ import attrs
 from .engine.agents import FirstAgent, RandomAgent
 from .engine.log import GameLog
 from .engine.ruleset import RulesError, Ruleset, rules_location
+from .engine.runaway import RunawayError, RunLimits
 from .engine.seating import PlannedGame, SeatPlan
 from .engine.skillstats import SkillStats
 
@@ -94,6 +95,7 @@ class Setup:
     stats: bool = False  # count what each skill did (engine/skillstats.py)
     turn_limit: int = 0  # a mode's time limit in turns (turn_limit() in the rules)
     options: tuple[tuple[str, object], ...] = ()  # the mode's options this batch changes
+    limits: RunLimits | None = None  # how far runaway rules may go (simulate --loop-limit/--depth-limit)
 
 
 @attrs.define
@@ -113,18 +115,20 @@ class GameResult:
     played: list[tuple[str, str | None, bool]] = attrs.Factory(list)
 
 
-def new_game(rules: Ruleset, mode_id: str, players: int, seed: int, agent: str, log: GameLog | None = None,
+def new_game(rules: Ruleset, mode_id: str, players: int, seed: int, agent: str | list[str], log: GameLog | None = None,
              turn_cap: int = 200, invariants: bool = False, decks: list[str] | None = None,
              heroes: list[str] | None = None, variant: int = 0, plan: SeatPlan | None = None,
-             pick: str | None = None) -> PlannedGame:
-    """A game ready to run. `decks` are added to the mode's own (e.g. the EX cards)."""
+             pick: str | None = None, limits: RunLimits | None = None) -> PlannedGame:
+    """A game ready to run. `decks` are added to the mode's own (e.g. the EX cards). `agent` names the
+    agents of every seat, or is a list with one name per seat."""
     mode = rules.modes[mode_id]
-    cls = agent_class(agent)
-    agents = [cls() for _ in range(players)]
+    names = [agent] * players if isinstance(agent, str) else list(agent)
+    agents = [agent_class(a)() for a in names]
     for a in agents:
         a.pick = pick or a.pick
     g = PlannedGame(rules, players=players, seed=seed, agents=agents, mode=mode, log=log, turn_cap=turn_cap,
-                    invariants=invariants, hero_pool=heroes or rules.hero_pool(mode), variant=variant)
+                    invariants=invariants, hero_pool=heroes or rules.hero_pool(mode), variant=variant,
+                    limits=limits)
     g.plan = plan
     g.build_deck(list(mode.decks) + [d for d in decks or () if d not in mode.decks])
     return g
@@ -133,7 +137,7 @@ def new_game(rules: Ruleset, mode_id: str, players: int, seed: int, agent: str, 
 def setup_game(rules: Ruleset, s: Setup, seed: int, plan: SeatPlan | None = None,
                log: GameLog | None = None) -> PlannedGame:
     g = new_game(rules, s.mode, s.players, seed, s.agent, log, s.turn_cap, s.invariants, list(s.decks),
-                 None, s.variant, plan, s.pick)
+                 None, s.variant, plan, s.pick, s.limits)
     if s.stats:
         g.observer = SkillStats(rules)
     g.turn_limit = s.turn_limit
@@ -155,6 +159,8 @@ def play(rules: Ruleset, s: Setup, index: int, seed: int, rot: Rotation | None =
         skills = g.observer.result(g) if g.observer is not None else {}
         return GameResult(index, seed, over.winners, over.reason, g.turn_no, seats, skills=skills, played=played,
                           **tag)
+    except RunawayError as e:  # its message names the rules, the window and the seed
+        return GameResult(index, seed, (), "error", g.turn_no if g else 0, [], f"seed {seed}: {e}", **tag)
     except Exception as e:  # a rules bug no check caught: report it, the batch goes on
         loc = rules_location(e.__traceback__)
         stack = " > ".join(g.crash_stack or []) if g is not None else ""
@@ -222,6 +228,7 @@ def batch_jobs(s: Setup, games: int, seed: int, rotations: list[Rotation] = (), 
 def run_batch(rules: Ruleset, *, mode: str, players: int, games: int, seed: int, agent: str, workers: int = 1,
               turn_cap: int = 200, invariants: bool = False, paths: list[Path] | None = None, decks=None,
               variant: int = 0, progress=None, pick: str | None = None, stats: bool = False,
-              rotations: list[Rotation] = ()) -> tuple[list[GameResult], float]:
-    s = Setup(mode, players, agent, turn_cap, invariants, tuple(decks or ()), variant, pick, stats)
+              rotations: list[Rotation] = (), limits: RunLimits | None = None) -> tuple[list[GameResult], float]:
+    s = Setup(mode, players, agent if isinstance(agent, str) else tuple(agent), turn_cap, invariants,
+              tuple(decks or ()), variant, pick, stats, limits=limits)
     return run_jobs(rules, batch_jobs(s, games, seed, rotations), workers, paths, progress)

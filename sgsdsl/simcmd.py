@@ -42,6 +42,8 @@ class SimOptions:
     control: bool = False
     turn_limit: int = 0
     options: tuple[str, ...] = ()  # ID=VALUE: the mode's options
+    loop_limit: int | None = None  # runaway guards (engine/runaway.py); None: the defaults
+    depth_limit: int | None = None
 
 
 class Usage(Exception):
@@ -86,6 +88,15 @@ def mode_options(mode, given) -> tuple[tuple[str, object], ...]:
             raise Usage(f"--option {text}: '{oid}' takes a number") from None
         out.append((oid, v))
     return tuple(out)
+
+
+def _limits(o: SimOptions):
+    from .engine.runaway import RunLimits
+
+    if o.loop_limit is None and o.depth_limit is None:
+        return None
+    d = RunLimits()
+    return RunLimits(o.loop_limit or d.loop, o.depth_limit or d.depth)
 
 
 def _mode_id(rules: Ruleset, mode: str) -> str | None:
@@ -178,11 +189,13 @@ def simulate_command(o: SimOptions) -> int:
         if rules is None:
             return code
     if o.replay_file:
-        return replay(rules, Path(o.replay_file))
+        from .loader import load
+
+        return replay(rules, Path(o.replay_file), lambda with_: load(list(o.paths) or None, variants=with_))
     try:
         mid, heroes, baseline, rots = _check(o, rules)
         setup = Setup(mid, o.players, o.agent, o.turn_cap, o.check_invariants, o.decks, o.variant, o.pick, True,
-                      o.turn_limit, mode_options(rules.modes[mid], o.options))
+                      o.turn_limit, mode_options(rules.modes[mid], o.options), _limits(o))
         if o.replay_seed is not None:
             return replay_seed(rules, setup, o, rots)
         chosen = _log_selection(o, rules)
@@ -293,7 +306,8 @@ def _header(rules: Ruleset, setup: Setup, seed: int, index: int, plan) -> dict:
     return {"kind": "header", "mode": setup.mode, "players": setup.players, "seed": seed, "game": index,
             "agent": setup.agent, "pick": setup.pick, "turn_cap": setup.turn_cap, "decks": list(setup.decks),
             "variant": setup.variant, "with": list(rules.variants), "packages": list(rules.packages),
-            "plan": attrs.asdict(plan) if plan is not None else None}
+            "plan": attrs.asdict(plan) if plan is not None else None, "turn_limit": setup.turn_limit,
+            "options": dict(setup.options)}
 
 
 def _records(g, log) -> str:
@@ -312,39 +326,53 @@ def write_logs(rules: Ruleset, setup: Setup, picked, rots: dict, path: Path) -> 
     path.write_text("".join(out), encoding="utf-8")
 
 
-def replay(rules: Ruleset, path: Path) -> int:
-    """Play every game of a JSONL log again; say whether each is identical."""
+def replay(rules: Ruleset, path: Path, reload) -> int:
+    """Play every game of a JSONL log again; say whether each is identical (exit 2 for a file that is not
+    such a log, or one these rules cannot play: replay.py says what is wrong). `reload(variants)` gives the
+    same rules with other variant packages selected."""
     from .engine.seating import SeatPlan
+    from .replay import BadLog, fits, read
 
     try:
-        games: list[tuple[dict, list[str]]] = []
-        for line in path.read_text(encoding="utf-8").splitlines(True):
-            rec = json.loads(line)
-            if rec.get("kind") == "header":
-                games.append((rec, []))
-            elif games:
-                games[-1][1].append(line)
-        if not games:
-            raise ValueError("no header line")
-    except (OSError, ValueError) as e:
-        print(f"error: cannot read replay {path}: {e}", file=sys.stderr)
+        games = read(path)
+        plays = []
+        for header, lines in games:
+            if tuple(header["with"]) != rules.variants:
+                try:
+                    rules = reload(tuple(header["with"]))
+                except RulesError as e:
+                    raise BadLog(f"the log was played with --with {' '.join(header['with'])}: {e}") from None
+            fits(header, rules)
+            plan = header.get("plan")
+            try:
+                plan = SeatPlan(plan["seat"], plan["identity"], plan["hero"], tuple(plan["reserved"])) if plan else None
+            except (KeyError, TypeError):
+                raise BadLog(f"{path}: the header's field \"plan\" is not a seat plan") from None
+            plays.append((rules, header, lines, plan))
+    except BadLog as e:
+        print(f"error: {e}", file=sys.stderr)
         return 2
     differ = 0
-    for header, lines in games:
-        if tuple(header.get("with", ())) != rules.variants:
-            from .loader import shipped
-
-            rules = shipped(tuple(header.get("with", ())))
+    for rules, header, lines, plan in plays:
         setup = Setup(header["mode"], header["players"], header["agent"], header["turn_cap"], False,
-                      tuple(header.get("decks", ())), header.get("variant", 0), header.get("pick"))
-        plan = header.get("plan")
-        plan = SeatPlan(plan["seat"], plan["identity"], plan["hero"], tuple(plan["reserved"])) if plan else None
-        g, log, _ = _game_log(rules, setup, header["seed"], plan)
+                      tuple(header["decks"]), header["variant"], header.get("pick"),
+                      turn_limit=header.get("turn_limit", 0),
+                      options=tuple((k, v) for k, v in (header.get("options") or {}).items()))
+        try:
+            g, log, _ = _game_log(rules, setup, header["seed"], plan)
+        except RulesError as e:
+            print(f"error: the game broke while replaying: {e}", file=sys.stderr)
+            return 1
         print(log.text(), end="")
-        same = _records(g, log) == "".join(lines)
+        ours, theirs = _records(g, log).splitlines(), "".join(lines).splitlines()
+        same = ours == theirs
         differ += not same
+        where = ""
+        if not same:  # the line of the file (its header is line 1 of the game)
+            n = next((i for i, (a, b) in enumerate(zip(ours, theirs)) if a != b), min(len(ours), len(theirs)))
+            where = f": first at line {n + 2} of the log ({len(theirs)} records there, {len(ours)} now)"
         print(("identical to " if same else "DIFFERS from ") + f"{path} (game {header.get('game', 0)}, seed "
-              f"{header['seed']})", file=sys.stderr)
+              f"{header['seed']}){where}", file=sys.stderr)
     return 1 if differ else 0
 
 

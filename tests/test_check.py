@@ -237,7 +237,9 @@ def test_scenarios_reproduce_the_finding(path: Path, tmp_path):
         assert "wrote 0 scenario file(s)" in r.output
         return
     r = run("test", str(path), *map(str, files))
-    assert r.exit_code == 0, r.output
+    if r.exit_code != 0:  # an endless loop is reproduced when the run-time guard stops it, naming its rules
+        assert "runaway rules" in r.output and "the rules that keep re-entering each other" in r.output, r.output
+        return
     for f in files:
         text = f.read_text(encoding="utf-8")
         rules = re.search(r'^test "SGS\d+ [a-z-]+: ([^ "(]+)', text, re.M).group(1).split("、")

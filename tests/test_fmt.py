@@ -230,7 +230,8 @@ facets = st.one_of(
 decls = st.one_of(
     st.tuples(names, st.lists(facets, max_size=4)).map(
         lambda t: ["skill", t[0], "s", "locked", "{"] + [x for f in t[1] for x in f] + ["}"]),
-    st.tuples(names, ints).map(lambda t: ["hero", t[0], "h", "{", "kingdom", "魏", "hp", t[1], "gender", "男",
+    st.tuples(names, st.integers(1, 99).map(str)).map(lambda t: ["hero", t[0], "h", "{", "kingdom", "魏", "hp", t[1],
+                                                                 "gender", "男",
                                           "skills", "a", ",", "b", "}"]),
     st.tuples(names, exprs).map(lambda t: ["quantity", t[0], "q", "(", "p", ":", "player", ")", ":", "int", "=",
                                            *t[1]]),

@@ -1,13 +1,15 @@
-"""Fuzzing the compiler: bad input gets diagnostics, never a traceback.
+"""Fuzzing the compiler (the fast profile): bad input gets diagnostics, never a traceback.
 
-(a) random text, (b) mutations of the shipped rules compiled as a designer's
-file, (c) mutated files that compile cleanly also give Python that compiles.
+(a) random text, grammar-aware text and extremes, (b) mutations of the shipped rules compiled
+as a designer's file (token edits drawn by hypothesis, byte and token mutants), (c) mutated
+files that compile cleanly also give Python that compiles. The inputs and the oracle are in
+sgsdsl/fuzz.py; bench/fuzz.py runs the long profile (about 100,000 inputs, each under a timeout).
 
-Each build re-parses the shipped rules, which takes most of its time; the
-`fast_shipped` fixture memoizes the parse of unchanged shipped files (their
-syntax trees are immutable), so the examples spend their time on the text
-under test. SGSDSL_FUZZ_SCALE=10 runs ten times as many examples; SGSDSL_FUZZ_RANDOM=1 draws
-them from a fresh seed instead of the fixed one CI uses.
+Each build re-parses the shipped rules, which takes most of its time; the `fast_shipped`
+fixture memoizes the parse of unchanged shipped files (their syntax trees are immutable), so the
+examples spend their time on the text under test. SGSDSL_FUZZ_SCALE=10 runs ten times as many
+examples; SGSDSL_FUZZ_RANDOM=1 draws them from a fresh seed instead of the fixed one CI uses;
+SGSDSL_SLOW=1 adds the largest extremes (files of several hundred KB, seconds each).
 """
 
 from __future__ import annotations
@@ -15,8 +17,8 @@ from __future__ import annotations
 import functools
 import keyword
 import os
+import random
 import re
-import shutil
 from pathlib import Path
 
 import pytest
@@ -24,14 +26,17 @@ from conftest import shipped_parse_cache
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from sgsdsl import fuzz
 from sgsdsl.codegen import generate
 from sgsdsl.compiler import build, sources_of
-from sgsdsl.diagnostics import CODES, render_all
+from sgsdsl.diagnostics import render_all
+from sgsdsl.fuzz import EXPR_AT, KEYWORDS, LOG_AT, NAMES, NESTERS, PUNCT, SOURCE_TEXT, STMT_AT
 
 ROOT = Path(__file__).resolve().parent.parent
-RULES = sorted((ROOT / "rules").glob("*/*.sgs"))
 SCALE = int(os.environ.get("SGSDSL_FUZZ_SCALE", "1"))
 RANDOM = bool(os.environ.get("SGSDSL_FUZZ_RANDOM"))
+SLOW = bool(os.environ.get("SGSDSL_SLOW"))
+TEXT = fuzz.text_strategies()
 
 
 def fuzz_settings(n: int):
@@ -39,70 +44,16 @@ def fuzz_settings(n: int):
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
-# ---- the vocabulary random text is made of -----------------------------------------
-
-_GRAMMAR = (ROOT / "sgsdsl" / "grammar.lark").read_text(encoding="utf-8")
-KEYWORDS = sorted({k for k in re.findall(r'"([^"\s]+)"', _GRAMMAR) if not k.startswith("\\")})
-_SHIPPED_TEXT = "\n".join(f.read_text(encoding="utf-8") for f in RULES)
-NAMES = sorted(set(re.findall(r"[^\W\d]\w*", _SHIPPED_TEXT)) - set(KEYWORDS))
-PUNCT = ["{", "}", "(", ")", "[", "]", ",", ".", ":", "=", "+=", "-=", "..", "->", "?", "|", "==", "<", "-",
-         "\n", "\"", "#", "♠A", "♥10", "♣", "♦K", "♠14", "3", "0", "2.5", "-1", "+1", "\"文本\"", "\"{self}\"",
-         "\"{\"", "\"\\\"", "，", "（", "）", "\u3000", "\ufeff", "\t", "\r\n"]
-TOKEN = st.one_of(st.sampled_from(KEYWORDS), st.sampled_from(NAMES), st.sampled_from(PUNCT),
-                  st.text(max_size=4))
-SOUP = st.lists(TOKEN, max_size=40).map(" ".join)
-
-# Skeletons whose holes get random tokens: they take the text past the parser more often.
-SKELETONS = [
-    "skill 测试 ceshi {{ on 回合开始时 do {{ {0} }} }}",
-    "skill 测试 ceshi {{ on 受到伤害后 when {0} do {{ draw(self, 1) }} }}",
-    "skill 测试 ceshi {{ active {0} do {{ }} }}",
-    "skill 测试 ceshi {{ modify {0} }}",
-    "flow 测试流程 ceshi (turn) {{ {0} }}",
-    "card 测试牌 ceshi basic {{ target 1 where {0} effect {{ {0} }} }}",
-    "hero 测试 ceshi {{ {0} }}",
-    "deck 测试牌堆 ceshi {{ {0} }}",
-    "mode 测试模式 ceshi {{ {0} }}",
-    "test \"t\" {{ seat 曹操 {0} }}",
-    "event ceshi {{ {0} }}",
-    "quantity 测试量 ceshi(p: player): int = {0}",
-    "{0}",
-]
-SKELETON_TEXT = st.builds(lambda s, fill: s.format(fill), st.sampled_from(SKELETONS), SOUP)
-
-# Extremes: deep nesting and long chains (Python recursion, Python's own nesting limits in the
-# generated code) and huge numbers (int() and float() limits).
-_EXPR_AT = "skill 测试 ceshi {{ on 回合开始时 do {{ let x = {0} }} }}"
-_STMT_AT = "skill 测试 ceshi {{ on 回合开始时 do {{ {0} }} }}"
-_LOG_AT = 'skill 测试 ceshi {{ on 回合开始时 do {{ log "x={{{0}}}" }} }}'
-NESTERS = [  # (where, prefix, inner, suffix): prefix * n + inner + suffix * n
-    (_EXPR_AT, "(", "1", ")"), (_EXPR_AT, "-", "1", ""), (_EXPR_AT, "not ", "true", ""),
-    (_EXPR_AT, "[", "1", "]"), (_EXPR_AT, "reverse(", "[self]", ")"), (_EXPR_AT, "1 + ", "1", ""),
-    (_EXPR_AT, "", "self", ".next"), (_EXPR_AT, "if true then 1 else ", "2", ""),
-    (_EXPR_AT, "count(players where ", "true", ") > 0"), (_EXPR_AT, "(choose self player where it == ", "self", ")"),
-    (_STMT_AT, "if true { ", "draw(self, 1)", " }"), (_STMT_AT, "for p in players { ", "draw(p, 1)", " }"),
-    (_STMT_AT, "if false { } else ", "{ }", ""), (_LOG_AT, "-", "1", ""), (_LOG_AT, "reverse(", "[self]", ")"),
-]
-DEEP = st.builds(lambda nest, n: nest[0].format(nest[1] * n + nest[2] + nest[3] * n),
-                 st.sampled_from(NESTERS), st.integers(1, 300))
-_NUMBER_AT = ["skill 测试 ceshi {{ on 回合开始时 do {{ draw(self, {0}) }} }}",
-              "hero 测试 ceshi {{ kingdom 魏 hp {0}.5 gender 男 skills 奸雄 }}",
-              "card 测试刀 ceshidao weapon {0}", "deck 测试牌堆 ceshi_deck {{ ♠{0} 杀 }}",
-              "mode 测试模式 ceshi_mode {{ players 2..{0} }}"]
-BIG_NUMBER = st.builds(lambda at, n: at.format("9" * n), st.sampled_from(_NUMBER_AT), st.integers(1, 6000))
-
-
 # ---- checks --------------------------------------------------------------------------
 
 
 def assert_well_formed(b) -> None:
-    for d in b.diagnostics:
-        assert d.code in CODES, d
-        assert d.span.line > 0 and d.span.col > 0, d
-        assert d.severity in ("error", "warning"), d
-        assert d.message, d
-    render_all(b.diagnostics, b.sources)
-    render_all(b.diagnostics, b.sources, fmt="json")
+    assert fuzz.malformed(b) is None, fuzz.malformed(b)
+    assert all(d.severity in ("error", "warning") for d in b.diagnostics)
+
+
+def assert_judged_ok(v: fuzz.Verdict) -> None:
+    assert v.ok, f"{v.kind}: {v.detail}"
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -113,36 +64,17 @@ def fast_shipped():
 
 @pytest.fixture(scope="module")
 def sandboxes(tmp_path_factory):
-    """rules file -> (root, designer text): a project holding the shipped rules without that file."""
+    """rules file -> fuzz.Sandbox: a project holding the shipped rules without that file."""
     base = tmp_path_factory.mktemp("sandboxes")
     return functools.partial(_sandbox, base)
 
 
-_SANDBOXES: dict[str, tuple[Path, str, bool]] = {}
+_SANDBOXES: dict[str, fuzz.Sandbox] = {}
 
 
-def _sandbox(base: Path, rel: str) -> tuple[Path, str, bool]:
-    """A root holding the shipped rules without `rel`, the text of `rel` as a designer's file, and
-    whether that unmutated text compiles there.
-
-    The file's `package` line goes (it joins the designer's package, which sees every shipped one),
-    and each shipped package gets a `use designer`, so that the rest of the rules still find what
-    the file declares.
-    """
-    if rel in _SANDBOXES:
-        return _SANDBOXES[rel]
-    root = base / re.sub(r"\W", "_", rel)
-    for f in RULES:
-        dest = root / f.relative_to(ROOT)
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        if f != ROOT / rel:
-            shutil.copy(f, dest)
-        (dest.parent / "zz_designer.sgs").write_text("use designer\n", encoding="utf-8")
-    text = _SOURCE_TEXT[rel]
-    designer = root / "designer.sgs"
-    designer.write_text(text, encoding="utf-8")
-    clean = not build(extra=[designer], root=root).errors
-    _SANDBOXES[rel] = (root, text, clean)
+def _sandbox(base: Path, rel: str) -> fuzz.Sandbox:
+    if rel not in _SANDBOXES:
+        _SANDBOXES[rel] = fuzz.sandbox(base, rel)
     return _SANDBOXES[rel]
 
 
@@ -154,30 +86,75 @@ def compile_designer(root: Path, text: str):
     return b
 
 
-# ---- (a) random text -------------------------------------------------------------------
+# ---- (a) random text, grammar-aware text, extremes ------------------------------------------------
 
 
 def check_random(base: Path, text: str) -> None:
-    path = base / "random.sgs"
-    path.write_text(text, encoding="utf-8")
-    b = build(extra=[path], root=ROOT)
-    assert_well_formed(b)
-    if not b.errors:
-        name = next(n for n, p in b.model.packages.items() if not p.shipped)  # `package x` may rename it
-        src = generate(b.model, name, b.rel)
-        compile(src, "<sgsdsl:designer>", "exec")
+    assert_judged_ok(fuzz.judge(ROOT, base / "random.sgs", text.encode("utf-8", "surrogatepass")))
 
 
 @fuzz_settings(400)
-@given(text=st.one_of(SOUP, SKELETON_TEXT, st.text(max_size=60)))
+@given(text=TEXT["soup"])
 def test_random_text_gives_diagnostics(tmp_path_factory, text):
     check_random(tmp_path_factory.getbasetemp(), text)
 
 
 @fuzz_settings(100)
-@given(text=st.one_of(DEEP, BIG_NUMBER))
+@given(text=st.one_of(TEXT["deep"], TEXT["numbers"]))
 def test_extreme_text_gives_diagnostics(tmp_path_factory, text):
     check_random(tmp_path_factory.getbasetemp(), text)
+
+
+@fuzz_settings(100)
+@given(text=TEXT["grammar"])
+def test_grammar_text_gives_diagnostics_or_valid_python(tmp_path_factory, text):
+    """Text expanded from the grammar itself: it parses, so it reaches resolution, types and codegen."""
+    check_random(tmp_path_factory.getbasetemp(), text)
+
+
+def test_grammar_text_parses(tmp_path_factory):
+    """The grammar-aware strategy is what it says: its text gets past the parser."""
+    from sgsdsl.parser import lark_parser
+
+    seen = []
+
+    @fuzz_settings(60)
+    @given(text=TEXT["grammar"])
+    def collect(text):
+        seen.append(text)
+
+    collect()
+    for text in seen:
+        lark_parser().parse(text, start="start")
+    assert len(set(seen)) > 30
+
+
+EXTREMES = fuzz.extremes()
+BIG = 100_000  # bytes: the larger extremes take seconds each and run with SGSDSL_SLOW=1 (and in bench/fuzz.py)
+
+
+@pytest.mark.parametrize("name,data", [pytest.param(n, d, marks=pytest.mark.skipif(
+    len(d) > BIG and not SLOW, reason="large: SGSDSL_SLOW=1")) for n, d in EXTREMES], ids=[n for n, _ in EXTREMES])
+def test_extremes(tmp_path, name, data):
+    """Size, depth, long lines, huge literals, NUL, invalid UTF-8, BOM, CRLF, full-width punctuation:
+    located diagnostics or valid Python, never a traceback or a hang."""
+    assert_judged_ok(fuzz.judge(ROOT, tmp_path / "extreme.sgs", data, limit=120))
+
+
+def test_the_extremes_that_must_be_refused_are(tmp_path):
+    """The limits the language documents: each of these is a located error, not a compile that
+    merely happens to survive."""
+    must = {"a list of 1,000,000 items": "SGS005", "a file just over the size limit": "SGS005",
+            "a list of 1,001 items": "SGS001", "a 4,301-digit number": "SGS004", "a 4,300-digit number": "SGS004",
+            "one past the largest number": "SGS004", "hp 100": "SGS004", "hp 0": "SGS004",
+            "weapon range 0": "SGS004", "players 0..1000": "SGS004", "turns 1001": "SGS004",
+            "a bad escape inside a log interpolation": "SGS004", "a NUL byte in a string": "SGS004",
+            "invalid UTF-8": "SGS005", "a BOM": "SGS002", "full-width punctuation": "SGS002",
+            "1000 levels of (": None, "65 levels of -": "SGS001", "a 5,000-digit number in a log": "SGS004"}
+    data = dict(EXTREMES)
+    for name, code in must.items():
+        v = fuzz.judge(ROOT, tmp_path / "x.sgs", data[name])
+        assert v.kind == ("diagnosed" if code else "accepted") and (code is None or code in v.codes), (name, v)
 
 
 # ---- (b), (c) mutations of the shipped rules ------------------------------------------------
@@ -186,14 +163,10 @@ IDENT = re.compile(r"[^\W\d]\w*")
 
 
 def mutate(draw, rel: str, gentle: bool = False) -> str:
-    text = _SOURCE_TEXT[rel]
+    text = SOURCE_TEXT[rel]
     for _ in range(draw(st.integers(1, 3))):
         text = draw(_mutation(text, gentle))
     return text
-
-
-_SOURCE_TEXT = {f.relative_to(ROOT).as_posix(): re.sub(r"^package .*$", "", f.read_text(encoding="utf-8"), flags=re.M)
-                for f in RULES}
 
 
 # Names the generated Python reserves or uses itself: a rules name must never become one of them.
@@ -247,47 +220,56 @@ def _mutation(text: str, gentle: bool):
 @fuzz_settings(200)
 @given(data=st.data())
 def test_mutated_rules_give_diagnostics(sandboxes, data):
-    rel = data.draw(st.sampled_from(sorted(_SOURCE_TEXT)), label="file")
-    root, _, _ = sandboxes(rel)
-    compile_designer(root, mutate(data.draw, rel))
+    rel = data.draw(st.sampled_from(sorted(SOURCE_TEXT)), label="file")
+    compile_designer(sandboxes(rel).root, mutate(data.draw, rel))
 
 
 @fuzz_settings(80)
 @given(data=st.data())
 def test_mutated_rules_that_compile_give_valid_python(sandboxes, data):
-    clean = [rel for rel in sorted(_SOURCE_TEXT) if sandboxes(rel)[2]]
+    clean = [rel for rel in sorted(SOURCE_TEXT) if sandboxes(rel).clean]
     rel = data.draw(st.sampled_from(clean), label="file")
-    root, _, _ = sandboxes(rel)
-    b = compile_designer(root, mutate(data.draw, rel, gentle=True))
+    b = compile_designer(sandboxes(rel).root, mutate(data.draw, rel, gentle=True))
     if b.errors:
         return
     for name, src in sources_of(b).items():
         compile(src, f"<sgsdsl:{name}>", "exec")
 
 
+@fuzz_settings(150)
+@given(rel=st.sampled_from(sorted(SOURCE_TEXT)), seed=st.integers(0, 2**32), kind=st.sampled_from(["bytes", "tokens"]))
+def test_byte_and_token_mutants_give_diagnostics(sandboxes, tmp_path_factory, rel, seed, kind):
+    """The mutations of the long profile: random byte edits (invalid UTF-8, NUL, control bytes) and
+    token edits, each as a designer's file beside the rest of the shipped rules."""
+    rng = random.Random(seed)
+    data = (fuzz.byte_mutant(rng, SOURCE_TEXT[rel].encode("utf-8")) if kind == "bytes"
+            else fuzz.token_mutant(rng, SOURCE_TEXT[rel]).encode("utf-8", "surrogatepass"))
+    assert_judged_ok(fuzz.judge(sandboxes(rel).root, sandboxes(rel).root / "designer.sgs", data))
+
+
 def test_unmutated_rules_compile_as_designer_files(sandboxes):
     """The sandboxes work: most shipped files compile as a designer's file, so (c) is not vacuous."""
-    clean = [rel for rel in _SOURCE_TEXT if sandboxes(rel)[2]]
-    assert len(clean) >= len(_SOURCE_TEXT) // 2, clean
+    clean = [rel for rel in SOURCE_TEXT if sandboxes(rel).clean]
+    assert len(clean) >= len(SOURCE_TEXT) // 2, clean
 
 
 # ---- regressions: inputs that once crashed the compiler ------------------------------------------
 
 REGRESSIONS = {
     # RecursionError in the tree transformer (nested blocks) and the type checker (a long chain).
-    "nested_ifs": (_STMT_AT.format("if true { " * 300 + "draw(self, 1)" + " }" * 300), "SGS001"),
-    "long_sum": (_EXPR_AT.format("+".join(["1"] * 3000)), "SGS001"),
+    "nested_ifs": (STMT_AT.format("if true { " * 300 + "draw(self, 1)" + " }" * 300), "SGS001"),
+    "long_sum": (EXPR_AT.format("+".join(["1"] * 3000)), "SGS001"),
     # Checked cleanly, then the generated Python broke Python's limit of 200 nested brackets.
-    "nested_minus": (_EXPR_AT.format("-" * 300 + "1"), "SGS001"),
-    "nested_lists": (_EXPR_AT.format("[" * 300 + "]" * 300), "SGS001"),
-    # OverflowError: float() of a long hp.
-    "long_hp": ("hero 测试 ceshi { kingdom 魏 hp " + "9" * 400 + ".5 gender 男 skills 奸雄 }", None),
+    "nested_minus": (EXPR_AT.format("-" * 300 + "1"), "SGS001"),
+    "nested_lists": (EXPR_AT.format("[" * 300 + "]" * 300), "SGS001"),
+    # OverflowError: float() of a long hp; now past the documented range of a hero's hp.
+    "long_hp": ("hero 测试 ceshi { kingdom 魏 hp " + "9" * 400 + ".5 gender 男 skills 奸雄 }", "SGS004"),
     # ValueError text from int() as the message, at the declaration instead of the number.
-    "huge_number": (_STMT_AT.format("draw(self, " + "9" * 5000 + ")"), "SGS004"),
+    "huge_number": (STMT_AT.format("draw(self, " + "9" * 5000 + ")"), "SGS004"),
     # A line separator in a comment shifted the quoted source line (the parser counts only \n).
     "line_separator": ("skill 测试 ceshi {\n # a\u2028b\n on 回合开始时 do { drow(self, 1) } }", "SGS113"),
     # The warning filters decided whether an unknown escape compiled.
-    "unknown_escape": (_STMT_AT.format('log "a\\qb"'), None),
+    "unknown_escape": (STMT_AT.format('log "a\\qb"'), None),
 }
 
 
@@ -305,6 +287,19 @@ def test_regression(tmp_path, name):
         compile(generate(b.model, "designer", b.rel), "<sgsdsl:designer>", "exec")
 
 
+# Compiled cleanly, then `sgsdsl check` (the conflict checks) broke. Found by bench/fuzz.py.
+CHECK_REGRESSIONS = {
+    # KeyError in the hero pools per mode: a designer's file that declares a mode and calls itself a variant.
+    "variant_mode": 'event hbc203_ { } mode aimed_by_source i "文本" { } package A "文本" variant '
+                    'package A "文本" variant',
+}
+
+
+@pytest.mark.parametrize("name", sorted(CHECK_REGRESSIONS))
+def test_check_regression(tmp_path, name):
+    assert_judged_ok(fuzz.judge(ROOT, tmp_path / f"{name}.sgs", CHECK_REGRESSIONS[name].encode(), checks=True))
+
+
 def test_unknown_escape_compiles_under_any_warning_filter(tmp_path):
     import warnings
 
@@ -316,7 +311,7 @@ def test_unknown_escape_compiles_under_any_warning_filter(tmp_path):
 
 
 @pytest.mark.parametrize("where,prefix,inner,suffix", NESTERS,
-                         ids=[("log " if w is _LOG_AT else "") + f"{p}{i}{s}".strip() for w, p, i, s in NESTERS])
+                         ids=[("log " if w is LOG_AT else "") + f"{p}{i}{s}".strip() for w, p, i, s in NESTERS])
 def test_deepest_accepted_nesting_gives_valid_python(tmp_path, where, prefix, inner, suffix):
     """Nesting is either refused with a diagnostic or compiles, right up to the limit."""
     path = tmp_path / "deep.sgs"
@@ -358,7 +353,7 @@ INVALID_PYTHON = {
     "twice_the_same_parameter": "quantity 测试量 ceshi_q(p: player, p: player): int = 1",
     "twice_the_same_pattern_name": "quantity 测试量 ceshi_q(p: player, q: player): int = 1\n"
                                    "skill 英才 yingcai { modify 测试量(x, x) += 1 }",
-    "loops_17_deep": _STMT_AT.format("for p in players { " * 17 + "draw(p, 1)" + " }" * 17),
+    "loops_17_deep": STMT_AT.format("for p in players { " * 17 + "draw(p, 1)" + " }" * 17),
 }
 
 
@@ -376,7 +371,7 @@ def test_a_designer_path_with_backslashes_gives_valid_python(tmp_path):
     folder = tmp_path / 'C:\\Users\\"""'
     folder.mkdir()
     path = folder / "x.sgs"
-    path.write_text(_STMT_AT.format("draw(self, 1)"), encoding="utf-8")
+    path.write_text(STMT_AT.format("draw(self, 1)"), encoding="utf-8")
     b = build(extra=[path], root=ROOT)
     assert not b.errors
     src = generate(b.model, "designer", b.rel)

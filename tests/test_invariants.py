@@ -13,3 +13,82 @@ def test_invariants_hold(rules, players, agent, games):
     errors = [r.error for r in results if r.error]
     assert not errors, "\n".join(errors[:5])
     assert all(r.winners or r.reason for r in results)
+
+
+# ---- each invariant catches what it is about ------------------------------------------------------
+
+from sgsdsl.engine.invariants import InvariantError  # noqa: E402
+from sgsdsl.sim import new_game  # noqa: E402
+
+
+def _started(rules):
+    g = new_game(rules, "identity", 5, 99, "random", invariants=True)
+    for p in g.players:
+        g.set_hero(p, "caocao")
+        p.hp = p.max_hp
+    for p in g.players:
+        g.move(g.take_top(2), "hand", p)
+    g.verify()  # a sane start
+    return g
+
+
+def _broken(g, match):
+    with pytest.raises(InvariantError, match=match):
+        g.verify()
+
+
+def test_a_card_in_two_zones(rules):
+    g = _started(rules)
+    g.players[1].hand.append(g.players[0].hand[0])
+    _broken(g, "is both in")
+
+
+def test_a_card_that_lies_about_its_zone(rules):
+    g = _started(rules)
+    g.players[0].hand[0]._zone = "discard"
+    _broken(g, "claims the discard zone")
+
+
+def test_a_lost_card(rules):
+    g = _started(rules)
+    c = g.players[0].hand.pop()
+    _broken(g, "claims .* but is in none")
+    c._zone = None
+    _broken(g, "is in no zone")
+
+
+def test_a_card_the_game_never_created(rules):
+    g = _started(rules)
+    stray = g.new_card("sha", "spade", 1)
+    g.all_cards.remove(stray)
+    g.players[1].hand.append(stray)
+    stray._zone, stray._owner = "hand", g.players[1]
+    _broken(g, "not a card the game created")
+
+
+def test_a_set_aside_zone_counts_its_cards(rules):
+    """A zone the engine does not know (one a mode adds) holds cards by their claim: no violation."""
+    g = _started(rules)
+    c = g.players[0].hand.pop()
+    c._zone, c._owner = "aside", None
+    g.verify()
+
+
+def test_hp_bounds(rules):
+    g = _started(rules)
+    p = g.players[1]
+    p.hp = p.max_hp + 1
+    _broken(g, "HP")
+    p.hp, p.max_hp = 0, 4
+    _broken(g, "alive with 0 HP")
+
+
+def test_the_dead_hold_nothing_and_never_act(rules):
+    g = _started(rules)
+    p = g.players[2]
+    g.kill(p)
+    _broken(g, "dead .* still holds cards")
+    g.discard(None, list(p.hand))
+    g.verify()
+    with pytest.raises(InvariantError, match="takes a turn"):
+        g.play_turn(p)

@@ -160,7 +160,7 @@ class Facts:
         return self._holders()
 
     def modes_of_hero(self, hero: str) -> list:
-        return [mode for mode in self.m.unique(self.m.modes) if hero in self.pools[mode.id.text]]
+        return [mode for mode in self.m.unique(self.m.modes) if hero in self.pools.get(mode.id.text, ())]
 
     def can_be_lord(self, h) -> bool:
         return not h.never_lord and any(mode.lord is not None for mode in self.modes_of_hero(h.name.text))

@@ -21,6 +21,7 @@ from .. import ast
 from .facts import Facts, Rule
 from .findings import CONTINUOUS, meeting, note, ordered, principle_at_window, source, who
 from .findings import finding as make
+from .pairing import sharing
 from .tree import same_expr
 
 
@@ -42,8 +43,8 @@ def modifier_conflicts(facts: Facts) -> list:
             by_q.setdefault(facts.m.quantities[r.facet.quantity.text].id.text, []).append(r)
     for qid, rules in by_q.items():
         q = facts.m.quantities[qid]
-        for i, a0 in enumerate(rules):
-            for b0 in rules[i + 1:]:
+        for a0, partners in sharing(rules, lambda r: ("=",) if r.facet.op == "=" else (), lambda r: ("=",)):
+            for b0 in partners:
                 a, b = a0, b0
                 fa, fb = a.facet, b.facet
                 # Only two `=` of different values can disagree: every `=` applies before the sums.
@@ -106,8 +107,8 @@ def field_conflicts(facts: Facts, skip: set) -> list:
     out = []
     for wid, rules in facts.by_window.items():
         w = facts.m.windows[wid]
-        for i, a0 in enumerate(rules):
-            for b0 in rules[i + 1:]:
+        for a0, partners in sharing(rules, lambda r: (f for f, *_ in r.body.writes), lambda r: r.when_reads):
+            for b0 in partners:
                 a, b = a0, b0
                 if (id(a), id(b)) in skip or facts.cond.disjoint(a.constraints, b.constraints):
                     continue

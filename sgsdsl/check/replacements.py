@@ -15,6 +15,7 @@ from __future__ import annotations
 from .facts import Facts, Rule
 from .findings import finding as make
 from .findings import meeting, note, ordered, principle_at_window, source, who
+from .pairing import sharing
 from .tree import same_expr
 
 
@@ -67,8 +68,8 @@ def all_findings(facts: Facts) -> list:
     out, pairs = [], set()
     for wid, rules in facts.by_window.items():
         w = facts.m.windows[wid]
-        for i, a0 in enumerate(rules):
-            for b0 in rules[i + 1:]:
+        for a0, partners in sharing(rules, lambda r: (f for f, op, *_ in r.body.writes if op == "=")):
+            for b0 in partners:
                 a, b = a0, b0
                 k = _kind(facts, a, b)
                 if k is None or facts.cond.disjoint(a.constraints, b.constraints):

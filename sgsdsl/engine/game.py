@@ -14,11 +14,13 @@ import random
 
 from .history import PLAY, USE, History
 from .inplay import Listener, SkillInst
+from .invariants import acting
 from .log import GameLog
 from .play import Play
 from .primitives import Primitives
 from .requests import Abort, GameOver, PhaseEnd, Request, TurnEnd, Unwind
 from .ruleset import RulesError, Ruleset
+from .runaway import RunLimits, recursion, too_deep, too_long
 from .state import Card, Lens, Player
 from .tables import INF, ModeDef, SkillDef
 from .view import SeatView, answer_of
@@ -39,14 +41,13 @@ class Frame:
         return f"#{self.eid} {self.kind} {self.name}" + (f" ({self.loc})" if self.loc else "")
 
 
-LOOP_LIMIT = 10_000
-
-
 class Game(Zones, Primitives, Play, History):
     def __init__(self, rules: Ruleset, *, players: int, seed: int, agents, mode: ModeDef | None = None,
                  log: GameLog | None = None, turn_cap: int = 200, invariants: bool = False,
-                 hero_pool: list[str] | None = None, variant: int = 0):
+                 hero_pool: list[str] | None = None, variant: int = 0, limits: RunLimits | None = None):
         self.rules = rules
+        self.limits = limits or RunLimits()  # how far runaway rules may go before they are stopped
+        self.limits.allow_recursion()
         self.seed = seed
         self.rng = random.Random(seed)  # the table: shuffles, draws, random heroes
         self.agent_rng = random.Random(seed * 7919 + 1)  # the agents' coin flips, kept apart
@@ -331,6 +332,8 @@ class Game(Zones, Primitives, Play, History):
     # ---- the stack, windows and flows -----------------------------------------------------
     def push(self, kind: str, name: str, event=None, loc: str | None = None, ident: str | None = None,
              owner=None) -> Frame:
+        if len(self.stack) >= self.limits.depth:
+            raise too_deep(self)
         self.next_eid += 1
         f = Frame(self.next_eid, self.stack[-1].eid if self.stack else 0, kind, name, event, loc, ident, owner)
         self.stack.append(f)
@@ -368,6 +371,9 @@ class Game(Zones, Primitives, Play, History):
             fd.fn(self, ev)
         except (GameOver, Abort, Unwind):
             raise
+        except RecursionError as e:
+            self._note_crash()
+            raise recursion(self, e.__traceback__) from None
         except Exception:
             self._note_crash()
             raise
@@ -465,6 +471,8 @@ class Game(Zones, Primitives, Play, History):
 
     def _fire(self, L: Listener, ev) -> None:
         t = L.trigger
+        if self.check_invariants:
+            acting(self, L.owner, f"fires 【{L.skill.name}】")
         if L.inst is not None and not L.inst.live:
             self.reveal_for(L.inst)  # using a face-down hero's skill reveals the hero first
         if L.owner is not None:
@@ -480,6 +488,9 @@ class Game(Zones, Primitives, Play, History):
                 self._use_limit(L.owner, L.skill.id, t.index, t.limit.scope, -1)
         except (GameOver, Unwind):
             raise
+        except RecursionError as e:
+            self._note_crash()
+            raise recursion(self, e.__traceback__) from None
         except Exception:
             self._note_crash()
             raise
@@ -511,11 +522,20 @@ class Game(Zones, Primitives, Play, History):
         while self.later_fns:
             self.later_fns.pop(0)()
 
-    def loop_guard(self) -> bool:
+    def loop_guard(self, loc: str = "?") -> bool:
+        """One round of a `while` (at `loc`, the rules file:line); the rounds of a turn are counted."""
         self.loops += 1
-        if self.loops > LOOP_LIMIT:
-            raise RulesError("a `while` loop of the rules runs away (no progress after many rounds)")
+        if self.loops > self.limits.loop:
+            raise too_long(self, loc, "while")
         return True
+
+    def rounds(self, n, loc: str = "?"):
+        """The rounds of a `repeat`, counted with the `while` rounds of the turn."""
+        for i in range(n):
+            self.loops += 1
+            if self.loops > self.limits.loop:
+                raise too_long(self, loc, "repeat")
+            yield i
 
     # ---- turns and phases ------------------------------------------------------------------
     def begin_phase(self, phase: str) -> bool:
@@ -591,9 +611,11 @@ class Game(Zones, Primitives, Play, History):
                     del p.marks[k]
 
     def play_turn(self, p: Player) -> None:
+        if self.check_invariants:
+            acting(self, p, "takes a turn")
         self.turn_no += 1
         self.turns_of[p.seat] = self.turns_of.get(p.seat, 0) + 1
-        self.loops = 0  # the runaway-loop guard counts `while` rounds within one turn
+        self.loops = 0  # the runaway-loop guard counts `while` and `repeat` rounds within one turn
         self.current = p
         self.phase = None
         self.skipped = set()

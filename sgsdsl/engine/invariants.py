@@ -1,5 +1,14 @@
 """State invariants, checked after every card movement and play action when asked for.
 
+- Card conservation: every card the game created is in exactly one zone, and the zone it claims
+  is the one that holds it. A card that claims a zone this module does not know (a set-aside
+  zone a mode adds) is counted in that zone: a new zone never breaks the count, and a card lost
+  from every zone is found. Between settlements no card is in transit.
+- HP bounds: an alive player has 1..max HP between settlements (below 1 only while one settles,
+  the dying one), never more than max HP, and a max HP of at least 1.
+- The dead never act: they hold no cards, take no turn and fire no skill (`acting`), and are
+  asked no decision (Game.decide).
+
 A violation is a bug in the rules or the engine; it reports the seed and the event stack.
 """
 
@@ -10,37 +19,79 @@ class InvariantError(Exception):
     pass
 
 
-def check(g) -> None:
-    seen: dict[int, str] = {}
-
-    def place(cards, where: str) -> None:
-        for c in cards:
-            if c.uid in seen:
-                fail(g, f"{c.label()} is both in {seen[c.uid]} and in {where}")
-            seen[c.uid] = where
-
-    place(g.draw_pile, "the draw pile")
-    place(g.discard_pile, "the discard pile")
-    place(g.processing, "the processing zone")
-    place(g.removed, "the cards removed from the game")
+def _zones(g):
+    """(zone name, owner, cards) of every zone the engine keeps."""
+    yield "draw", None, g.draw_pile
+    yield "discard", None, g.discard_pile
+    yield "processing", None, g.processing
+    yield "removed", None, g.removed
     for p in g.players:
+        yield "hand", p, p.hand
+        yield "equip", p, p.equip.values()
+        yield "judge", p, p.judges
         for pid, cards in p.piles.items():
-            place(cards, f"{p.name}'s pile {pid}")
-        place(p.hand, f"{p.name}'s hand")
-        place(p.equip.values(), f"{p.name}'s equipment")
-        place(p.judges, f"{p.name}'s judgment zone")
-        if p.alive and p.hp > p.max_hp:
-            fail(g, f"{p.name} has {p.hp}/{p.max_hp} HP")
-        # HP below 1 is legal only while some settlement (the dying one) is under way
-        if p.alive and p.hp < 1 and not g.stack:
-            fail(g, f"{p.name} is alive with {p.hp} HP and nothing is being settled")
-        if not p.alive and (p.hand or p.equip or p.judges or p.pile_cards) and not g.stack:
-            fail(g, f"dead {p.name} still holds cards")
+            yield f"pile:{pid}", p, cards
+
+
+def _where(zone: str, owner) -> str:
+    return f"the {zone} zone" + (f" of {owner.name}" if owner is not None else "")
+
+
+def check(g) -> None:
+    settling = bool(g.stack)
+    created = _created(g)
+    seen: dict[int, tuple] = {}  # uid -> (zone, owner); messages are built only for a violation
+    for zone, owner, cards in _zones(g):
+        for c in cards:
+            uid = c.uid
+            if uid in seen or created.get(uid) is not c or c._zone != zone or c._owner is not owner:
+                _misplaced(g, c, zone, owner, seen, created)
+            seen[uid] = (zone, owner)
     for c in g.all_cards:
-        if c.uid not in seen and c._zone is not None:
-            fail(g, f"{c.label()} claims zone {c._zone} but is in none")
-        if c.uid not in seen and c._zone is None and not g.stack:
+        if c.uid in seen:
+            continue
+        if c._zone in ("draw", "discard", "processing", "removed", "hand", "equip", "judge") or \
+                (c._zone or "").startswith("pile:"):
+            fail(g, f"{c.label()} claims {_where(c._zone, c._owner)} but is in none")
+        if c._zone is None and not settling:
             fail(g, f"{c.label()} is in no zone")
+        # any other zone name: a zone kept elsewhere (set aside); the card is counted there
+    for p in g.players:
+        if p.alive:
+            if p.hp > p.max_hp:
+                fail(g, f"{p.name} has {p.hp}/{p.max_hp} HP")
+            if not settling and p.hp < 1:
+                fail(g, f"{p.name} is alive with {p.hp} HP and nothing is being settled")
+            if not settling and p.max_hp < 1:
+                fail(g, f"{p.name} is alive with a max HP of {p.max_hp}")
+        elif (p.hand or p.equip or p.judges or p.pile_cards) and not settling:
+            fail(g, f"dead {p.name} still holds cards")
+
+
+def _created(g) -> dict:
+    """uid -> card of every card the game created (cached: cards are only ever added)."""
+    cache = g.__dict__.get("_invariant_cards")
+    if cache is None or cache[0] != len(g.all_cards):
+        created = {c.uid: c for c in g.all_cards}
+        if len(created) != len(g.all_cards):
+            fail(g, "two cards share one uid")
+        cache = g._invariant_cards = (len(g.all_cards), created)
+    return cache[1]
+
+
+def _misplaced(g, c, zone, owner, seen, created) -> None:
+    if c.uid in seen:
+        fail(g, f"{c.label()} is both in {_where(*seen[c.uid])} and in {_where(zone, owner)}")
+    if created.get(c.uid) is not c:
+        fail(g, f"{c.label()} in {_where(zone, owner)} is not a card the game created")
+    fail(g, f"{c.label()} lies in {_where(zone, owner)} but claims {_where(c._zone or 'no', c._owner)}")
+
+
+def acting(g, p, what: str) -> None:
+    """`p` is about to act (take a turn, fire a skill): it must be alive (or be asked by a window that asks the
+    dead: 死亡时)."""
+    if p is not None and not p.alive and p is not g.dead_asked:
+        fail(g, f"dead {p.name} {what}")
 
 
 def fail(g, message: str) -> None:

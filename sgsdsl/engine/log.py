@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import json
+import math
 import re
 
 from .state import VALUE_NAMES, Card, Player, visible_to
@@ -58,6 +59,10 @@ class GameLog:
             return "否"
         if isinstance(v, str):
             return self.display(g).get(v, v)
+        if isinstance(v, int) and v.bit_length() > 10_000:
+            # Python refuses to print an integer of more than 4,300 digits: a rule that computes one is
+            # wrong, but its log line must not break the game
+            return f"{'-' if v < 0 else ''}约10^{int(math.log10(abs(v)))}"
         return str(v)
 
     def prefix(self, g) -> str:

@@ -337,7 +337,7 @@ def flow_turn(g, ev):
     def phase_qipai():
         if g.open('discard_start', ev):
             return T.STOP
-        while g.loop_guard() and (ev.player.alive and (ev.player.hand_count > g.q('hand_limit', ev.player)) and (len([it for it in ev.player.hand if g.q('discardable', ev.player, it)]) > 0)):
+        while g.loop_guard('rules/core/flows.sgs:50') and (ev.player.alive and (ev.player.hand_count > g.q('hand_limit', ev.player)) and (len([it for it in ev.player.hand if g.q('discardable', ev.player, it)]) > 0)):
             g.discard(ev.player, g.choose_card(ev.player, [it for it in ev.player.hand if g.q('discardable', ev.player, it)], '弃置一张手牌'))
         if g.open('discard_end', ev):
             return T.STOP
@@ -565,7 +565,7 @@ def flow_dying(g, ev):
         ev.saver = v_p
         if g.open('dying_asking', ev):
             return
-        while g.loop_guard() and (v_p.alive and ev.who.alive and (ev.who.hp < 1)):
+        while g.loop_guard('rules/core/flows.sgs:229') and (v_p.alive and ev.who.alive and (ev.who.hp < 1)):
             v_c = g.ask_card(v_p, 'tao', 'use', '对濒死的角色使用【桃】')
             if (v_c is None):
                 break
@@ -618,7 +618,7 @@ def flow_pindian(g, ev):
 
 def flow_bidian(g, ev):
     # flow 比点 — rules/core/flows.sgs:278
-    while g.loop_guard() and (ev.winner is None):
+    while g.loop_guard('rules/core/flows.sgs:279') and (ev.winner is None):
         v_x = T.first(g.reveal_top(1))
         v_y = T.first(g.reveal_top(1))
         g.say('比点：', ev.a, ' 亮出 ', v_x, '，', ev.b, ' 亮出 ', v_y)

@@ -30,7 +30,7 @@ def sk_rende_active0(g, me, user):
     targets = g.choose_players(user, [it for it in g.alive_from_current() if (it != me)], 1, None, '仁德 active')
     v_before = len(g.given_cards(me, 'phase'))
     g.gain(targets[0], g.choose_cards(me, me.hand, 1, 99, '分给其的手牌'))
-    for _ in range(((len(g.given_cards(me, 'phase')) // 2) - (v_before // 2))):
+    for _ in g.rounds(((len(g.given_cards(me, 'phase')) // 2) - (v_before // 2)), 'rules/first_edition/heroes.sgs:15'):
         g.call_flow('recover', source=me, target=me)
 
 

@@ -63,7 +63,7 @@ def c_sha_effect(g, me, ev, card):
     v_dodged = False
     if (not ev.unavoidable):
         v_dodged = True
-        for _ in range(ev.need):
+        for _ in g.rounds(ev.need, 'rules/standard/basic.sgs:23'):
             if (g.call_flow('respond', who=ev.target, pattern='shan', cause=ev) is None):
                 v_dodged = False
                 break
@@ -89,9 +89,9 @@ def c_juedou_effect(g, me, ev, card):
     # card 决斗 effect — rules/standard/basic.sgs:190
     v_a = ev.target
     v_b = me
-    while g.loop_guard() and True:
+    while g.loop_guard('rules/standard/basic.sgs:193') and True:
         v_ok = True
-        for _ in range((ev.need if (v_a == ev.target) else ev.need_back)):
+        for _ in g.rounds((ev.need if (v_a == ev.target) else ev.need_back), 'rules/standard/basic.sgs:195'):
             if (g.call_flow('respond', who=v_a, pattern='sha', how='play', cause=ev) is None):
                 v_ok = False
                 break
@@ -240,7 +240,7 @@ def c_shandian_effect(g, me, ev, card):
             g.call_flow('damage', target=ev.target, amount=3, nature='thunder', card=ev.card)
             return
     v_next = ev.target.next
-    while g.loop_guard() and ((v_next != ev.target) and (len([it for it in v_next.judges if (it.name == 'shandian')]) > 0)):
+    while g.loop_guard('rules/standard/basic.sgs:632') and ((v_next != ev.target) and (len([it for it in v_next.judges if (it.name == 'shandian')]) > 0)):
         v_next = v_next.next
     g.put(ev.card, 'judge', v_next)
 
@@ -673,7 +673,7 @@ def sk_tiandu_on0(g, me, ev):
 def sk_yiji_on0(g, me, ev):
     # 遗计 on 受到伤害后 — rules/standard/heroes_wei.sgs:318
     v_n = 0
-    while g.loop_guard() and ((v_n < ev.amount) and ((v_n == 0) or g.ask(me, '再发动一次【遗计】？'))):
+    while g.loop_guard('rules/standard/heroes_wei.sgs:320') and ((v_n < ev.amount) and ((v_n == 0) or g.ask(me, '再发动一次【遗计】？'))):
         v_n += 1
         for v_c in list(g.peek(me, 2)):
             g.gain(g.choose_player(me, g.alive_from_current(), '将一张「遗计」牌交给一名角色'), v_c)
@@ -686,7 +686,7 @@ def sk_qingguo_viewas0_where(g, me, it):
 
 def sk_luoshen_on0(g, me, ev):
     # 洛神 on 准备阶段开始时 — rules/standard/heroes_wei.sgs:390
-    while g.loop_guard() and True:
+    while g.loop_guard('rules/standard/heroes_wei.sgs:391') and True:
         v_j = g.call_flow('judge', who=me, reason='洛神')
         if (v_j.color != 'black'):
             return
@@ -856,7 +856,7 @@ def sk_xiaoji_on0_when(g, me, ev):
 def sk_xiaoji_on0(g, me, ev):
     # 枭姬 on 牌移动后 — rules/standard/heroes_wu.sgs:415
     v_n = 0
-    while g.loop_guard() and ((v_n < ev.lost_equip) and ((v_n == 0) or g.ask(me, '再发动一次【枭姬】？'))):
+    while g.loop_guard('rules/standard/heroes_wu.sgs:417') and ((v_n < ev.lost_equip) and ((v_n == 0) or g.ask(me, '再发动一次【枭姬】？'))):
         v_n += 1
         g.draw(me, 2)
 

@@ -1,0 +1,102 @@
+"""Runaway rules at run time: a `while` or `repeat` that never ends, skills, windows and flows
+that keep re-entering each other, a quantity defined through itself.
+
+The interpreter stops them at a limit and raises RunawayError: a rules error that names the
+rules involved (their file:line), the window that was open, the seed and the turn, so that a
+designer can find the loop, and a batch of games reports it like any other broken game. The
+limits are settings (`RunLimits`, `simulate --loop-limit/--depth-limit`).
+"""
+
+from __future__ import annotations
+
+import linecache
+import sys
+import traceback
+
+import attrs
+
+from .ruleset import RulesError
+
+LOOP_LIMIT = 10_000  # rounds of `while` and `repeat` in one turn
+DEPTH_LIMIT = 100  # frames on the event stack; the shipped rules reach about 20
+DEPTH_RANGE = (10, 1_000)  # what the depth setting may be: Python frames per stack frame are bounded
+LOOP_RANGE = (10, 10_000_000)
+_HELP = ("help: make every round use something up (a `limit … per turn`, cards that leave for good, HP that "
+         "only goes down), or give the loop a `when` that ends it")
+
+
+class RunawayError(RulesError):
+    """Rules that would run forever, stopped by a limit. The message names them."""
+
+
+@attrs.frozen
+class RunLimits:
+    loop: int = LOOP_LIMIT
+    depth: int = DEPTH_LIMIT
+
+    def __attrs_post_init__(self):
+        for what, value, (lo, hi) in (("loop", self.loop, LOOP_RANGE), ("depth", self.depth, DEPTH_RANGE)):
+            if not lo <= value <= hi:
+                raise ValueError(f"the {what} limit must be {lo:,}..{hi:,}, not {value:,}")
+
+    def allow_recursion(self) -> None:
+        """Let Python recurse as deep as the depth limit needs (each stack frame is a few Python calls),
+        so that the limit, not a RecursionError, stops a runaway."""
+        need = self.depth * 12 + 1_000
+        if sys.getrecursionlimit() < need:
+            sys.setrecursionlimit(need)
+
+
+def _where(g) -> str:
+    window = g.rules.windows[g.windows_open[-1]].name if g.windows_open else None
+    at = f"at {window}" if window else "with no window open"
+    return f"seed {g.seed}, turn {g.turn_no}, {at}"
+
+
+def _frame(f) -> str:
+    return f"{f.kind} {f.name}" + (f" — {f.loc}" if f.loc else "")
+
+
+def cycle(frames: list) -> list:
+    """The frames that repeat at the top of the stack (one round of the loop, outermost first),
+    or the distinct frames near the top when no round repeats."""
+    keys = [(f.kind, f.name, f.loc) for f in frames]
+    for p in range(1, len(keys) // 3 + 1):  # a round seen three times in a row
+        if keys[-p:] == keys[-2 * p:-p] == keys[-3 * p:-2 * p]:
+            return frames[-p:]
+    seen, out = set(), []
+    for f, k in zip(reversed(frames[-20:]), reversed(keys[-20:])):
+        if k not in seen:
+            seen.add(k)
+            out.append(f)
+    return out[::-1]
+
+
+def too_deep(g) -> RunawayError:
+    rules = [_frame(f) for f in cycle(g.stack) if f.loc]
+    return RunawayError(
+        f"runaway rules ({_where(g)}): the event stack reached {len(g.stack)} frames (the depth limit; "
+        f"--depth-limit)\n  the rules that keep re-entering each other, one round:\n"
+        + "".join(f"    {r}\n" for r in rules) + f"  {_HELP}")
+
+
+def too_long(g, loc: str, kind: str) -> RunawayError:
+    inner = next((f for f in reversed(g.stack) if f.loc), None)
+    within = f" in {_frame(inner)}" if inner is not None else ""
+    return RunawayError(
+        f"runaway rules ({_where(g)}): the `{kind}` at {loc}{within} ran past {g.limits.loop:,} rounds in one turn "
+        f"(the loop limit; --loop-limit)\n  {_HELP}")
+
+
+def recursion(g, tb) -> RunawayError:
+    """A RecursionError that no frame limit saw (a quantity or a condition that calls itself)."""
+    rules: list[str] = []
+    for frame, _ in traceback.walk_tb(tb):
+        code = frame.f_code
+        if "generated" in code.co_filename or code.co_filename.startswith("<sgsdsl:"):
+            line = linecache.getline(code.co_filename, code.co_firstlineno + 1).strip().lstrip("# ")
+            if "—" in line and line not in rules:
+                rules.append(line)
+    return RunawayError(
+        f"runaway rules ({_where(g)}): the rules call themselves without end (Python's recursion limit)\n"
+        "  the rules on that path:\n" + "".join(f"    {r}\n" for r in rules[-8:]) + f"  {_HELP}")

@@ -1,0 +1,110 @@
+"""`simulate --replay`: play a logged game again and say whether it is identical.
+
+A log is JSON lines: a header (what the game was: mode, players, seed, agent, packages …) and
+the game's records. A file that is not such a log, or one written with other rules, gets a
+message saying what is wrong with it (which field, which package) and exit 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+AGENTS = ("heuristic", "random", "first")
+
+
+def _int(v) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _names(v) -> bool:
+    return isinstance(v, list) and all(isinstance(x, str) for x in v)
+
+
+# field -> (what it must be, check); the header write_log writes
+FIELDS = {
+    "mode": ("a mode id (text)", lambda v: isinstance(v, str)),
+    "players": ("a number of players", lambda v: _int(v) and 1 <= v <= 99),
+    "seed": ("an integer seed", _int),
+    "agent": ("one of " + ", ".join(AGENTS), lambda v: v in AGENTS),
+    "turn_cap": ("a number of turns (1 or more)", lambda v: _int(v) and v >= 1),
+    "decks": ("a list of deck ids", _names),
+    "variant": ("a row variant (0 or more)", lambda v: _int(v) and v >= 0),
+    "with": ("a list of variant packages", _names),
+    "packages": ("a list of packages", _names),
+}
+OPTIONAL = {"decks": [], "variant": 0, "with": [], "packages": None}
+
+
+class BadLog(Exception):
+    """What is wrong with a file given to --replay."""
+
+
+def read(path: Path) -> list[tuple[dict, str]]:
+    """Each game of a log: its checked header and its records' text (a log may hold several games)."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as e:
+        raise BadLog(f"{path} is not a game log: not UTF-8 text (byte {e.start})") from None
+    except OSError as e:
+        raise BadLog(f"cannot read {path}: {e.strerror or e}") from None
+    lines = text.splitlines(True)
+    if not lines or not lines[0].strip():
+        raise BadLog(f"{path} is not a game log: it is empty" if not text.strip() else
+                     f"{path} is not a game log: its first line is empty (it should be the header)")
+    games: list[tuple[dict, list[str]]] = []
+    for n, line in enumerate(lines, 1):
+        try:
+            rec = json.loads(line)
+        except ValueError as e:
+            if n == 1:
+                raise BadLog(f"{path} is not a game log: line 1 is not JSON ({e}); a log written by "
+                             "`simulate --log` starts with a JSON header") from None
+            raise BadLog(f"{path}: line {n} is not JSON ({e}); the log is cut short or damaged") from None
+        if isinstance(rec, dict) and rec.get("kind") == "header":
+            games.append((_checked(path, rec), []))
+        elif not games:
+            raise BadLog(f"{path} is not a game log: line 1 is not a header (expected an object with \"kind\": "
+                         "\"header\", as `simulate --log` writes)")
+        else:
+            games[-1][1].append(line)
+    return [(h, "".join(body)) for h, body in games]
+
+
+def _checked(path: Path, header: dict) -> dict:
+    for name, (what, ok) in FIELDS.items():
+        if name not in header:
+            if name in OPTIONAL:
+                header[name] = OPTIONAL[name]
+                continue
+            raise BadLog(f"{path}: the header has no field \"{name}\" ({what})")
+        if header[name] is None and name in OPTIONAL:
+            continue
+        if not ok(header[name]):
+            raise BadLog(f"{path}: the header's field \"{name}\" is {json.dumps(header[name], ensure_ascii=False)}; "
+                         f"it must be {what}")
+    return header
+
+
+def fits(header: dict, rules) -> None:
+    """Raise BadLog when these rules cannot play the logged game (another ruleset, a missing file)."""
+    wanted = header.get("packages")
+    if wanted is not None:
+        missing = [p for p in wanted if p not in rules.packages]
+        if missing:
+            raise BadLog(f"the log was written with package(s) {', '.join(missing)}, which these rules do not have "
+                         f"(packages here: {', '.join(rules.packages)}); if a designer's files declare them, give "
+                         "them as PATHS: `sgsdsl simulate FILES --replay LOG`")
+    mode = rules.modes.get(header["mode"])
+    if mode is None:
+        raise BadLog(f"the log's mode \"{header['mode']}\" is not in these rules (modes: {', '.join(rules.modes)})")
+    lo, hi = mode.players
+    if not lo <= header["players"] <= hi:
+        raise BadLog(f"the log's game has {header['players']} players; mode {mode.id} is for {lo}–{hi}")
+    unknown = [d for d in header["decks"] if d not in rules.decks]
+    if unknown:
+        raise BadLog(f"the log's deck \"{unknown[0]}\" is not in these rules (decks: {', '.join(rules.decks)})")
+    rows = dict(mode.table).get(header["players"], ((),))
+    if header["variant"] >= len(rows):
+        raise BadLog(f"the log's identity variant {header['variant']} does not exist for {header['players']} "
+                     f"players in {mode.id}")
