@@ -526,6 +526,7 @@ class DeckDecl(Decl):
     title: str | None
     entries: tuple[DeckEntry, ...]
     edition: Name | None = None  # `edition E`: must hold exactly the cards of edition E
+    modes: tuple[Name, ...] = ()  # `modes M, N`: the deck belongs to these modes (not a test's default decks)
 
 
 @node
@@ -601,6 +602,7 @@ class Seat:
     marks: tuple[tuple[Name, int], ...]
     span: Span
     dead: bool = False
+    reserve: tuple[Name, ...] = ()  # 备用武将: the seat's next heroes (a hero name of them names the seat)
 
 
 @node

@@ -414,7 +414,8 @@ class ModuleWriter:
                 entries = tuple((SUIT_IDS[e.suit], e.rank, self.m.cards[e.card.text].id.text) for e in d.entries)
                 self.tables["decks"].append(
                     f"T.DeckDef(id={d.id.text!r}, name={d.name.text!r}, title={d.title!r}, entries={entries!r}, "
-                    f"loc={L!r})")
+                    f"loc={L!r}" + (f", modes={tuple(self.m.modes[n.text].id.text for n in d.modes)!r})"
+                                    if d.modes else ")"))
             case ast.ModeDecl():
                 self.mode(d)
             case ast.HintDecl():
@@ -661,9 +662,10 @@ class ModuleWriter:
         k = f"{group}_{self.test_no[group]}"
         heroes = {}
         for s in t.seats:
-            h = self.m.heroes.get(s.hero.text)
-            if h is not None:
-                heroes[s.hero.text] = h.id.text
+            for n in (s.hero, *s.reserve):
+                h = self.m.heroes.get(n.text)
+                if h is not None:
+                    heroes[n.text] = h.id.text
 
         def refs(rs):
             return tuple((SUIT_IDS[r.suit] if r.suit else None, r.rank,
@@ -678,7 +680,8 @@ class ModuleWriter:
                 f"T.SeatDef(hero={heroes.get(s.hero.text, s.hero.text)!r}, hp={s.hp!r}, max_hp={s.max_hp!r}, "
                 f"hand={refs(s.hand)!r}, equip={refs(s.equip)!r}, judge={refs(s.judge)!r}, "
                 f"identity={ident.get(s.identity.text) if s.identity else None!r}, flipped={s.flipped!r}, "
-                f"chained={s.chained!r}, marks={marks!r}" + (", dead=True)" if s.dead else ")"))
+                f"chained={s.chained!r}, marks={marks!r}" + (", dead=True" if s.dead else "")
+                + (f", reserve={tuple(heroes.get(n.text, n.text) for n in s.reserve)!r})" if s.reserve else ")"))
         expects = []
         for i, e in enumerate(t.expects):
             fn = self.expr_fn(f"t_{k}_expect{i}", "g", f"test {t.title}", e)

@@ -447,10 +447,10 @@ class _Builder(Transformer):
     # -- decks and modes
     @v_args(meta=True)
     def deck_decl(self, meta, c):
-        name, ident, title, edition, *entries = c
+        name, ident, title, edition, modes, *entries = c
         return ast.DeckDecl(name=self.nm(name), id=self.nm(ident), title=self.s(title) if title else None,
                             entries=tuple(e for e in entries if isinstance(e, ast.DeckEntry)), span=self.sp(meta),
-                            edition=self.nm(edition) if edition is not None else None)
+                            edition=self.nm(edition) if edition is not None else None, modes=modes or ())
 
     @v_args(meta=True)
     def edition_decl(self, meta, c):
@@ -553,7 +553,7 @@ class _Builder(Transformer):
     def t_seat(self, meta, c):
         hero, *opts = c
         d = {"hp": None, "max_hp": None, "hand": (), "equip": (), "judge": (), "identity": None, "flipped": False,
-             "chained": False, "marks": [], "dead": False}
+             "chained": False, "marks": [], "dead": False, "reserve": ()}
         for key, val in opts:
             if key == "marks":
                 d["marks"].append(val)
@@ -615,6 +615,9 @@ class _Builder(Transformer):
 
     def s_dead(self, c):
         return ("dead", True)
+
+    def s_reserve(self, c):
+        return ("reserve", tuple(c[0]))
 
     def s_mark(self, c):
         return ("marks", (self.nm(c[0]), int(c[1])))

@@ -226,6 +226,8 @@ FUNCS: dict[str, Func] = {
     "random": _f("x: list[any]", "elem", "g.random_of({x})", "随机取一个元素 (the game's seeded RNG)"),
     "is_lord": _f("p: player", "bool", "g.is_lord({p})", "主公 (the mode's `lord` identity, and alive)"),
     "turn_count": _f("", "int", "g.turn_no", "第几个回合 (1 in the game's first turn)"),
+    "in_phase": _f("ph: phase", "bool", "(g.phase == {ph})",
+                   "当前处于该阶段 (于出牌阶段内; between two phases, the one that has just ended)"),
     "turns_taken": _f("p: player", "int", "g.turns_of.get({p}.seat, 0)", "p已开始的回合数"),
     "turn_limit": _f("", "int", "g.turn_limit", "the game's time limit in turns (simulate --turn-limit; 0: none)"),
     "same_suit": _f("a: card, b: card", "bool", "T.same_suit({a}, {b})", "花色相同 (false if either has none)"),

@@ -299,6 +299,9 @@ class Game(Zones, Primitives, Play, History):
         for p in self.players:
             if any(h.id == hero for h in p.heroes):
                 return p
+        for p in self.players:  # a hero of the seat's line-up that has not entered play yet, or has died
+            if hero in p.reserve or hero in p.fallen:
+                return p
         raise RulesError(f"no seat plays {hero}")
 
     def player_name(self, p: Player) -> str:

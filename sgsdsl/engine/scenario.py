@@ -263,12 +263,13 @@ def setup(rules: Ruleset, t: TestDef, log: GameLog) -> tuple[Game, list[Scripted
     agents = []
     asked: list[str] = []
     for s in t.seats:
-        decisions = [d for who, ds in t.decides if who == s.hero for d in ds]
+        decisions = [d for who, ds in t.decides if who == s.hero or who in s.reserve for d in ds]
         agents.append(ScriptedAgent(decisions, asked))
     seed = zlib.crc32(t.title.encode("utf-8"))
     g = Game(rules, players=len(t.seats), seed=seed, agents=agents, mode=mode, log=log, invariants=False,
              turn_cap=max(t.turns, 1) + 1)
-    g.build_deck(mode.decks if mode is not None else list(rules.decks))
+    # without a mode: every deck but those that belong to modes (1v1's 52 cards repeat the standard ones)
+    g.build_deck(mode.decks if mode is not None else [d for d, dd in rules.decks.items() if not dd.modes])
     if t.setup:  # the mode sets the table up, with the seats' heroes and identities
         g.hero_pool = rules.hero_pool(mode)
         g.fixed_heroes = {i: s.hero for i, s in enumerate(t.seats)}
@@ -294,6 +295,8 @@ def setup(rules: Ruleset, t: TestDef, log: GameLog) -> tuple[Game, list[Scripted
             g.move(_pull(g, spec), "judge", p)
         for mark, n in s.marks:
             g.set_mark(p, mark, n)
+        for h in s.reserve:
+            g.draft(p, h)
         if s.dead:  # a seat that starts dead: out of the game, holding nothing
             g.discard(None, p.all_cards)
             g.kill(p)

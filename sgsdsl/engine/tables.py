@@ -327,6 +327,7 @@ class DeckDef:
     title: str | None
     entries: tuple[tuple[str, int, str], ...]  # (suit, rank, card id)
     loc: str
+    modes: tuple[str, ...] = ()  # the modes the deck belongs to (none: any game may deal it)
 
 
 @table
@@ -373,6 +374,7 @@ class SeatDef:
     chained: bool
     marks: tuple[tuple[str, int], ...]
     dead: bool = False
+    reserve: tuple[str, ...] = ()
 
 
 @table
