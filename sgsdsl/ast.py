@@ -602,7 +602,7 @@ class Seat:
     marks: tuple[tuple[Name, int], ...]
     span: Span
     dead: bool = False
-    reserve: tuple[Name, ...] = ()  # 备用武将: the seat's next heroes (a hero name of them names the seat)
+    reserve: tuple[Name, ...] = ()  # heroes waiting to enter play (1v1)
 
 
 @node

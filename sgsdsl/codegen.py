@@ -662,10 +662,11 @@ class ModuleWriter:
         k = f"{group}_{self.test_no[group]}"
         heroes = {}
         for s in t.seats:
-            for n in (s.hero, *s.reserve):
-                h = self.m.heroes.get(n.text)
-                if h is not None:
-                    heroes[n.text] = h.id.text
+            h = self.m.heroes.get(s.hero.text)
+            if h is not None:
+                heroes[s.hero.text] = h.id.text
+                for r in s.reserve:  # a reserve hero names its seat (it speaks for it once it enters)
+                    heroes.setdefault(r.text, h.id.text)
 
         def refs(rs):
             return tuple((SUIT_IDS[r.suit] if r.suit else None, r.rank,
@@ -681,7 +682,8 @@ class ModuleWriter:
                 f"hand={refs(s.hand)!r}, equip={refs(s.equip)!r}, judge={refs(s.judge)!r}, "
                 f"identity={ident.get(s.identity.text) if s.identity else None!r}, flipped={s.flipped!r}, "
                 f"chained={s.chained!r}, marks={marks!r}" + (", dead=True" if s.dead else "")
-                + (f", reserve={tuple(heroes.get(n.text, n.text) for n in s.reserve)!r})" if s.reserve else ")"))
+                + (f", reserve={tuple(self.m.heroes[r.text].id.text for r in s.reserve)!r}" if s.reserve else "")
+                + ")")
         expects = []
         for i, e in enumerate(t.expects):
             fn = self.expr_fn(f"t_{k}_expect{i}", "g", f"test {t.title}", e)

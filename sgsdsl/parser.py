@@ -617,7 +617,7 @@ class _Builder(Transformer):
         return ("dead", True)
 
     def s_reserve(self, c):
-        return ("reserve", tuple(c[0]))
+        return ("reserve", tuple(self.nm(x) for x in c))
 
     def s_mark(self, c):
         return ("marks", (self.nm(c[0]), int(c[1])))

@@ -1238,16 +1238,15 @@ class DeclChecker(Checker):
             if h.name.text in heroes:
                 self.err("SGS211", f"hero '{h.name.text}' sits twice", s.hero.span)
             heroes[h.name.text] = heroes[h.id.text] = h.id.text
-            for n in s.reserve:  # a reserve hero's name names the seat it will sit in
-                r = self.m.heroes.get(n.text)
-                if r is None:
-                    self.err("SGS112", f"unknown hero '{n.text}'", n.span,
-                             help=suggest(n.text, [k for k, v in self.m.values.items() if v.kind == "hero"])
+            for r in s.reserve:
+                rh = self.m.heroes.get(r.text)
+                if rh is None:
+                    self.err("SGS112", f"unknown hero '{r.text}'", r.span,
+                             help=suggest(r.text, [k for k, v in self.m.values.items() if v.kind == "hero"])
                              or "a seat's reserve lists declared heroes, in the order they enter play")
-                elif r.name.text in heroes:
-                    self.err("SGS211", f"hero '{r.name.text}' sits twice", n.span)
-                else:
-                    heroes[r.name.text] = heroes[r.id.text] = r.id.text
+                else:  # a reserve hero names its seat too, once it has entered play
+                    heroes.setdefault(rh.name.text, h.id.text)
+                    heroes.setdefault(rh.id.text, h.id.text)
             for ref in s.hand + s.equip + s.judge:
                 self.card_ref(ref)
             if s.identity is not None:

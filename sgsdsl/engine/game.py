@@ -299,8 +299,8 @@ class Game(Zones, Primitives, Play, History):
         for p in self.players:
             if any(h.id == hero for h in p.heroes):
                 return p
-        for p in self.players:  # a hero of the seat's line-up that has not entered play yet, or has died
-            if hero in p.reserve or hero in p.fallen:
+        for p in self.players:  # a test names a 1v1 seat by any hero of its line-up
+            if hero in p.fallen or hero in p.reserve:
                 return p
         raise RulesError(f"no seat plays {hero}")
 

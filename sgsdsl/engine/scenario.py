@@ -263,7 +263,7 @@ def setup(rules: Ruleset, t: TestDef, log: GameLog) -> tuple[Game, list[Scripted
     agents = []
     asked: list[str] = []
     for s in t.seats:
-        decisions = [d for who, ds in t.decides if who == s.hero or who in s.reserve for d in ds]
+        decisions = [d for who, ds in t.decides if who == s.hero for d in ds]
         agents.append(ScriptedAgent(decisions, asked))
     seed = zlib.crc32(t.title.encode("utf-8"))
     g = Game(rules, players=len(t.seats), seed=seed, agents=agents, mode=mode, log=log, invariants=False,
