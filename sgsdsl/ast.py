@@ -529,6 +529,7 @@ class DeckDecl(Decl):
     title: str | None
     entries: tuple[DeckEntry, ...]
     edition: Name | None = None  # `edition E`: must hold exactly the cards of edition E
+    modes: tuple[Name, ...] = ()  # `modes M, N`: the deck belongs to these modes (not a test's default decks)
 
 
 @node

@@ -431,7 +431,8 @@ class ModuleWriter:
                 entries = tuple((SUIT_IDS[e.suit], e.rank, self.m.cards[e.card.text].id.text) for e in d.entries)
                 self.tables["decks"].append(
                     f"T.DeckDef(id={d.id.text!r}, name={d.name.text!r}, title={d.title!r}, entries={entries!r}, "
-                    f"loc={L!r})")
+                    f"loc={L!r}" + (f", modes={tuple(self.m.modes[n.text].id.text for n in d.modes)!r})"
+                                    if d.modes else ")"))
             case ast.ModeDecl():
                 self.mode(d)
             case ast.HintDecl():

@@ -463,10 +463,10 @@ class _Builder(Transformer):
     # -- decks and modes
     @v_args(meta=True)
     def deck_decl(self, meta, c):
-        name, ident, title, edition, *entries = c
+        name, ident, title, edition, modes, *entries = c
         return ast.DeckDecl(name=self.nm(name), id=self.nm(ident), title=self.s(title) if title else None,
                             entries=tuple(e for e in entries if isinstance(e, ast.DeckEntry)), span=self.sp(meta),
-                            edition=self.nm(edition) if edition is not None else None)
+                            edition=self.nm(edition) if edition is not None else None, modes=modes or ())
 
     @v_args(meta=True)
     def edition_decl(self, meta, c):

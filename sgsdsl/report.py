@@ -46,7 +46,7 @@ def info_data(rules: Ruleset) -> dict:
         "events": [{"id": e.id, "title": e.title, "fields": [f[0] for f in e.fields]} for e in rules.events.values()],
         "modes": [{"id": m.id, "name": m.name, "players": list(m.players), "decks": list(m.decks),
                    "deck_size": sum(len(rules.decks[d].entries) for d in m.decks),
-                   "heroes": list(m.hero_packages), "lord": m.lord,
+                   "heroes": list(m.hero_packages), "pool": rules.hero_pool(m), "lord": m.lord,
                    "identities": {str(n): [list(v) for v in variants] for n, variants in m.table}}
                   for m in rules.modes.values()],
         "tests": len(rules.tests),
@@ -67,7 +67,7 @@ def info_text(data: dict) -> str:
         if heroes:
             out.append(f"heroes of {pkg}: " + " ".join(f"{h['name']}({h['kingdom_name']}{h['hp']:g})" for h in heroes))
     out.append("modes: " + ", ".join(f"{m['name']} {m['id']} {m['players'][0]}–{m['players'][1]} players, "
-                                    f"{m['deck_size']} cards" for m in data["modes"]))
+                                    f"{m['deck_size']} cards, {len(m['pool'])} heroes" for m in data["modes"]))
     out.append(f"windows: {len(data['windows'])}; flows: {', '.join(f['name'] for f in data['flows'])}")
     return "\n".join(out)
 

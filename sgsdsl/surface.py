@@ -236,6 +236,8 @@ FUNCS: dict[str, Func] = {
     "diff_kingdom": _f("a: player, b: player", "bool", "T.diff_kingdom({a}, {b})",
                        "势力不同: both kingdoms known and not the same (careerists differ from everyone)"),
     "turn_count": _f("", "int", "g.turn_no", "第几个回合 (1 in the game's first turn)"),
+    "in_phase": _f("ph: phase", "bool", "(g.phase == {ph})",
+                   "当前处于该阶段 (于出牌阶段内; between two phases, the one that has just ended)"),
     "turns_taken": _f("p: player", "int", "g.turns_of.get({p}.seat, 0)", "p已开始的回合数"),
     "turn_limit": _f("", "int", "g.turn_limit", "the game's time limit in turns (simulate --turn-limit; 0: none)"),
     "same_suit": _f("a: card, b: card", "bool", "T.same_suit({a}, {b})", "花色相同 (false if either has none)"),

@@ -1201,6 +1201,10 @@ class DeclChecker(Checker):
             self.card_name(e.card)
             if not 1 <= e.rank <= 13:
                 self.err("SGS209", f"rank {e.rank} does not exist", e.span, help="ranks run A, 2–10, J, Q, K")
+        for n in d.modes:  # like a test's `mode`: a mode is named across packages (the modes use the decks)
+            if n.text not in self.m.modes:
+                self.err("SGS101", f"unknown mode '{n.text}'", n.span, help=suggest(n.text, self.m.modes)
+                         or f"modes: {', '.join(sorted({m.name.text for m in self.m.modes.values()}))}")
         if d.edition is not None and d.edition.text not in self.m.editions:
             self.err("SGS101", f"unknown edition '{d.edition.text}'", d.edition.span,
                      help=suggest(d.edition.text, self.m.editions) or "declare it with `edition NAME id { 杀: ♠7 … }`")
@@ -1293,6 +1297,15 @@ class DeclChecker(Checker):
             if h.name.text in heroes:
                 self.err("SGS211", f"hero '{h.name.text}' sits twice", s.hero.span)
             heroes[h.name.text] = heroes[h.id.text] = h.id.text
+            for r in s.reserve:
+                rh = self.m.heroes.get(r.text)
+                if rh is None:
+                    self.err("SGS112", f"unknown hero '{r.text}'", r.span,
+                             help=suggest(r.text, [k for k, v in self.m.values.items() if v.kind == "hero"])
+                             or "a seat's reserve lists declared heroes, in the order they enter play")
+                else:  # a reserve hero names its seat too, once it has entered play
+                    heroes.setdefault(rh.name.text, h.id.text)
+                    heroes.setdefault(rh.id.text, h.id.text)
             for ref in s.hand + s.equip + s.judge:
                 self.card_ref(ref)
             for r in s.reserve + s.fallen:

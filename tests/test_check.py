@@ -85,12 +85,14 @@ def _findings_of(path: Path) -> tuple[list, str]:
 def test_corpus(path: Path, snapshot):
     diags, out = findings_of(path)
     family = FAMILY[path.stem.split("_")[0]]
+    # a finding with a shipped hero that the shipped rules acknowledge (天香: a ♥ card a round) is not the file's
+    own = [d for d in diags if not d.acknowledged or path.stem == "acknowledged"]
     if path.stem.endswith("near_miss"):
         # a near miss raises no alarm: at most notes the engine's order settles (a mode's rule comes first)
-        assert [d for d in diags if d.severity != "note" or "mode's rule" not in (d.principle or "")] == [], out
+        assert [d for d in own if d.severity != "note" or "mode's rule" not in (d.principle or "")] == [], out
     else:
-        assert diags, f"{path.name} must have findings"
-        assert all(d.code.startswith(family) for d in diags), out
+        assert own, f"{path.name} must have findings"
+        assert all(d.code.startswith(family) for d in own), out
     if path.stem == "acknowledged":
         assert all(d.acknowledged for d in diags)
     assert _shipped_lines(out) == snapshot
@@ -193,7 +195,8 @@ def test_cli_exit_codes():
 
 def test_cli_notes_are_listed_and_do_not_fail():
     r = run("check", C + "/replacements_cancel.sgs")
-    assert r.exit_code == 0 and r.output.count("note[SGS3") == 4 and "no problems (4 note(s))" in r.output
+    # the fifth: 护心镜 and 小乔's 天香 (王者之战) both prevent the damage at 受到伤害时
+    assert r.exit_code == 0 and r.output.count("note[SGS3") == 5 and "no problems (5 note(s))" in r.output
     r = run("check")
     assert r.exit_code == 0 and "note[SGS312]" in r.output  # 护驾 and 八卦阵: ③ settles it
 

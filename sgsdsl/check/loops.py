@@ -128,7 +128,14 @@ def _label(resource: str) -> str:
     return RESOURCE.get(resource) or f"the counter {resource.split(':', 1)[1]}"
 
 
-def _stop(rules: tuple, sites: tuple) -> tuple[str | None, str]:
+def _death_event(facts: Facts) -> str | None:
+    """The event type the `die` role's flow settles: a window carrying it opens only when someone dies."""
+    die = facts.m.role_target("die")
+    return die.event.text if isinstance(die, ast.FlowDecl) else None
+
+
+def _stop(rules: tuple, sites: tuple, death_event: str | None = None,
+          windows: dict | None = None) -> tuple[str | None, str]:
     """(why the loop ends, kind): kind is "bounded" (it uses something up), "death" (only HP goes
     down, so it ends when someone dies) or "endless"."""
     free = {(res, d) for r in rules for res, d, paid in r.body.deltas if not paid}
@@ -150,6 +157,11 @@ def _stop(rules: tuple, sites: tuple) -> tuple[str | None, str]:
     chance = [r for r, s in zip(rules[1:] + rules[:1], sites) if s.chance]
     if chance:
         return f"each round needs a judgment to come out one way (to reach {chance[0].name})", "bounded"
+    # a player dies once, and a seat's line-up (1v1) holds finitely many heroes
+    deaths = [r for r, s in zip(rules[1:] + rules[:1], sites)
+              if death_event is not None and windows[s.window].event.text == death_event]
+    if deaths:
+        return f"each round needs someone to die (to reach {deaths[0].name}), and a table has finitely many heroes", "bounded"
     if ("hp", progress.DOWN) in free and ("hp", progress.UP) not in free:
         return None, "death"
     return None, "endless"
@@ -158,7 +170,9 @@ def _stop(rules: tuple, sites: tuple) -> tuple[str | None, str]:
 def analyse(facts: Facts) -> list[Cycle]:
     memo = facts.memo
     if "cycles" not in memo:
-        memo["cycles"] = [Cycle(rules, sites, *_stop(rules, sites)) for rules, sites in _cycles(facts)]
+        death = _death_event(facts)
+        memo["cycles"] = [Cycle(rules, sites, *_stop(rules, sites, death, facts.m.windows))
+                          for rules, sites in _cycles(facts)]
     return memo["cycles"]
 
 

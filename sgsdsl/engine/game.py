@@ -453,6 +453,8 @@ class Game(Zones, Primitives, Play, History):
 
     def _ready(self, L: Listener, ev) -> bool:
         t = L.trigger
+        if L.owner is not None and ev.eid and ev.eid < L.owner.entered_at:
+            return False  # a hero that entered during this settlement does not answer its predecessor's events
         inst = L.inst
         if inst is not None and not inst.live and not (inst.usable_hidden and L.skill.id in L.owner.armed):
             return False  # a face-down hero's skill: offered only when pre-shown (预亮)

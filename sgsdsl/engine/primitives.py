@@ -81,6 +81,7 @@ class Primitives:
             p.skills.remove(inst)
             self._deactivate(inst)
         p.alive = True
+        p.entered_at = self.next_eid + 1  # events settling now belong to the hero that left
         self.set_hero(p, hero)
         self.say(p, " 登场")
 

@@ -279,7 +279,8 @@ def setup(rules: Ruleset, t: TestDef, log: GameLog) -> tuple[Game, list[Scripted
     g = Game(rules, players=len(t.seats), seed=seed, agents=agents, mode=mode, log=log, invariants=False,
              turn_cap=max(t.turns, 1) + 1)
     g.turn_limit = t.turn_limit
-    g.build_deck(mode.decks if mode is not None else list(rules.decks))
+    # without a mode: every deck but those that belong to modes (1v1's 52 cards repeat the standard ones)
+    g.build_deck(mode.decks if mode is not None else [d for d, dd in rules.decks.items() if not dd.modes])
     if t.setup:  # the mode sets the table up, with the seats' heroes and identities
         g.hero_pool = rules.hero_pool(mode)
         g.fixed_heroes = {i: s.hero for i, s in enumerate(t.seats)}

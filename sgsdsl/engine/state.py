@@ -177,7 +177,7 @@ class Card:
 class Player:
     __slots__ = ("seat", "heroes", "hp", "max_hp", "alive", "hand", "equip", "judges", "flipped", "chained",
                  "identity", "identity_shown", "kingdom", "gender", "marks", "skills", "game", "shown", "piles",
-                 "reserve", "fallen", "armed", "hero_known")
+                 "reserve", "fallen", "armed", "hero_known", "entered_at")
 
     def __init__(self, game, seat: int):
         self.game = game
@@ -203,6 +203,7 @@ class Player:
         self.fallen: list[str] = []  # heroes of this seat that died (阵亡)
         self.armed: set[str] = set()  # skills of face-down heroes pre-shown (预亮): offered when they could fire
         self.hero_known: set[tuple[int, int]] = set()  # (seat, slot): a face-down hero card that seat has seen
+        self.entered_at = 0  # the event id when the hero in play entered (1v1): older events are not its own
 
     # -- attributes the rules read (see surface.ATTRS["player"])
     @property

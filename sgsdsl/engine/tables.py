@@ -348,6 +348,7 @@ class DeckDef:
     title: str | None
     entries: tuple[tuple[str, int, str], ...]  # (suit, rank, card id)
     loc: str
+    modes: tuple[str, ...] = ()  # the modes the deck belongs to (none: any game may deal it)
 
 
 @table
