@@ -520,6 +520,7 @@ class DeckEntry:
     rank: int
     card: Name
     span: Span
+    sign: Name | None = None  # a mark printed on this physical card (连横)
 
 
 @node

@@ -483,7 +483,8 @@ class _Builder(Transformer):
     @v_args(meta=True)
     def deck_entry(self, meta, c):
         sr = str(c[0])
-        return ast.DeckEntry(suit=sr[0], rank=parse_rank(sr[1:]), card=self.nm(c[1]), span=self.sp(meta))
+        return ast.DeckEntry(suit=sr[0], rank=parse_rank(sr[1:]), card=self.nm(c[1]), span=self.sp(meta),
+                             sign=self.nm(c[2]) if c[2] is not None else None)
 
     @v_args(meta=True)
     def mode_decl(self, meta, c):
@@ -1096,8 +1097,8 @@ def _syntax_diagnostic(path: str, text: str, e: UnexpectedInput) -> Diagnostic:
     span = Span(path, line, col, line, col + (len(shown) or 1))
     if tok.type == "SUIT" and "SUITRANK" in e.expected:
         word = shown + re.compile(r"\w*").match(text, tok.end_pos or 0).group()
-        # Only a deck's entries expect a suit and rank but no card name.
-        code = "SGS209" if "NAME" not in e.expected else "SGS004"
+        # A deck's entries expect a suit and rank but no card name, or a sign (a name) and a comma.
+        code = "SGS209" if "NAME" not in e.expected or "COMMA" in e.expected else "SGS004"
         return Diagnostic(code, f"'{word}' is not a suit and rank", Span(path, line, col, line, col + len(word)),
                           help="the rank follows the suit: A, 2–10, J, Q or K, as in ♠A, ♥10, ♣K")
     prev = _previous_token(e)

@@ -17,6 +17,7 @@ from .inplay import Listener, SkillInst
 from .invariants import acting
 from .log import GameLog
 from .play import Play
+from .relations import Relations
 from .primitives import Primitives
 from .requests import Abort, GameOver, PhaseEnd, Request, TurnEnd, Unwind
 from .ruleset import RulesError, Ruleset
@@ -41,7 +42,7 @@ class Frame:
         return f"#{self.eid} {self.kind} {self.name}" + (f" ({self.loc})" if self.loc else "")
 
 
-class Game(Zones, Primitives, Play, History):
+class Game(Zones, Primitives, Play, History, Relations):
     def __init__(self, rules: Ruleset, *, players: int, seed: int, agents, mode: ModeDef | None = None,
                  log: GameLog | None = None, turn_cap: int = 200, invariants: bool = False,
                  hero_pool: list[str] | None = None, variant: int = 0, limits: RunLimits | None = None):

@@ -54,7 +54,8 @@ def visible_to(card: Card, seat: int) -> bool:
 class Card:
     """A physical card (uid >= 0) or a virtual one made of subcards (uid < 0)."""
 
-    __slots__ = ("uid", "_cdef", "_suit", "_rank", "_zone", "_owner", "subcards", "skill", "base", "known", "lens")
+    __slots__ = ("uid", "_cdef", "_suit", "_rank", "_zone", "_owner", "subcards", "skill", "base", "known", "lens",
+                 "signs")
 
     def __init__(self, uid: int, cdef: CardDef, suit: str | None, rank: int, subcards=(), skill=None,
                  lens: Lens = NO_LENS):
@@ -69,6 +70,7 @@ class Card:
         self.skill = skill  # the view-as skill that made a virtual card
         self.base = cdef  # what the card really is; cdef may differ while it lies disguised
         self.known = 0  # bit set of the seats that know what this card is (see view.py)
+        self.signs: tuple[str, ...] = ()  # marks printed on this physical card (连横); a virtual card: its cards' 
 
     def disguise(self, cdef: CardDef | None) -> None:
         """Treat this physical card as another (a view-as delayed trick in a judgment zone); None restores it."""
@@ -121,6 +123,12 @@ class Card:
     @property
     def rank(self) -> int:
         return self._rank
+
+    @property
+    def sign_list(self) -> list[str]:
+        if self.uid >= 0:
+            return list(self.signs)
+        return list(dict.fromkeys(s for c in self.subcards for s in c.signs))
 
     @property
     def color(self):

@@ -349,6 +349,7 @@ class DeckDef:
     entries: tuple[tuple[str, int, str], ...]  # (suit, rank, card id)
     loc: str
     modes: tuple[str, ...] = ()  # the modes the deck belongs to (none: any game may deal it)
+    signs: tuple[tuple[int, str], ...] = ()  # (entry index, sign): marks printed on physical cards (连横)
 
 
 @table

@@ -21,9 +21,13 @@ class Zones:
 
     def build_deck(self, deck_ids) -> None:
         for did in deck_ids:
-            for suit, rank, cid in self.rules.decks[did].entries:
+            deck = self.rules.decks[did]
+            signs = dict(deck.signs)
+            for i, (suit, rank, cid) in enumerate(deck.entries):
                 c = self.new_card(cid, suit, rank)
                 c._zone = "draw"
+                if i in signs:
+                    c.signs = (signs[i],)
                 self.draw_pile.append(c)
         self.rng.shuffle(self.draw_pile)
 
