@@ -476,6 +476,12 @@ Facet = Trigger | Active | ViewAs | Modify | Allow | CardFilter
 
 
 @node
+class RuleDecl(Decl):
+    """A package's rule: in effect in every game that loads the package (a mode's rules: ModeDecl.rules)."""
+    rule: SkillDecl
+
+
+@node
 class SkillDecl(Decl):
     name: Name
     id: Name
@@ -498,6 +504,9 @@ class CardDecl(Decl):
     limit: Limit | None
     hooks: tuple[tuple[str, Block], ...]  # effect / before / after
     facets: tuple[Facet, ...]
+    parent: Name | None = None  # `is 杀`: a kind of that card
+    nature: Name | None = None  # the 属性 of the damage it deals (火杀)
+    recast: bool = False  # may be 重铸
 
 
 @node

@@ -333,7 +333,7 @@ class ModuleWriter:
         self.events: list[dict] = []
         self.tables: dict[str, list[str]] = {k: [] for k in (
             "enums", "events", "windows", "flows", "quantities", "counters", "binds", "cards", "heroes", "skills",
-            "decks", "modes", "tests", "hints", "option_hints")}
+            "decks", "modes", "rules", "tests", "hints", "option_hints")}
         self.triggers: dict[str, list[str]] = {}
         self.test_no: dict[str, int] = {}  # per skill (or per file for top-level tests)
 
@@ -436,6 +436,10 @@ class ModuleWriter:
                                     if d.modes else "") + (f", signs={signs!r}" if signs else "") + ")")
             case ast.ModeDecl():
                 self.mode(d)
+            case ast.RuleDecl():
+                for c in d.rule.counters:
+                    self.counter(c)
+                self.tables["rules"].append(self.skill(d.rule, owner=False, prefix=f"r_{_safe(d.rule.id.text)}"))
             case ast.HintDecl():
                 for n in d.targets:
                     sym = self.m.values[n.text]
@@ -633,11 +637,18 @@ class ModuleWriter:
             fake = ast.SkillDecl(name=d.name, id=d.id, types=(), texts=d.texts, facets=d.facets, counters=(),
                                  tests=(), span=d.span)
             skill = self.skill(fake, owner=True, prefix=f"{prefix}_skill").replace("\n", "\n    ")
+        extra = ""
+        if d.parent is not None:
+            extra += f"    parent={self.m.cards[d.parent.text].id.text!r},\n"
+        if d.nature is not None:
+            extra += f"    nature={self.m.values[d.nature.text].decl.id.text!r},\n"
+        if d.recast:
+            extra += "    recast=True,\n"
         self.tables["cards"].append(
             f"T.CardDef(\n    id={cid!r}, name={d.name.text!r}, kind={d.kind!r}, slot={d.slot!r}, "
             f"range={d.range or 0},\n    text={' '.join(d.texts)!r},\n    target={target}, limit={limit},\n"
             f"    effect={hooks['effect']}, before={hooks['before']}, after={hooks['after']},\n"
-            f"    skill={skill},\n    loc={self.loc(d.span)!r},\n)")
+            f"    skill={skill},\n    loc={self.loc(d.span)!r},\n{extra})")
 
     def mode(self, d: ast.ModeDecl) -> None:
         mid = _safe(d.id.text)

@@ -64,6 +64,7 @@ class Model:
     tests: list[ast.TestDecl] = attrs.Factory(list)
     extensions: dict[tuple[str, str], ast.Field] = attrs.Factory(dict)  # (event, field) -> an attached field
     hints: list[ast.HintDecl] = attrs.Factory(list)
+    rules: list[ast.SkillDecl] = attrs.Factory(list)  # packages' own rules (`rule` at the top level)
     owner: dict[int, str] = attrs.Factory(dict)  # id(decl) -> package
     # Filled by the type checker for the code generator: node -> annotation.
     notes: dict[object, object] = attrs.Factory(dict)

@@ -251,11 +251,14 @@ class _Builder(Transformer):
 
     @v_args(meta=True)
     def card_decl(self, meta, c):
-        name, ident, (kind, slot, rng), *items = c
+        name, ident, (kind, slot, rng), parent, *items = c
         texts, facets, hooks = [], [], []
-        target = limit = None
+        target = limit = nature = None
+        recast = False
         for it in items:
-            if isinstance(it, Token):
+            if isinstance(it, tuple) and it[0] in ("nature", "recast"):
+                nature, recast = (it[1], recast) if it[0] == "nature" else (nature, True)
+            elif isinstance(it, Token):
                 texts.append(self.s(it))
             elif isinstance(it, ast.TargetSpec):
                 target = it
@@ -267,7 +270,16 @@ class _Builder(Transformer):
                 facets.append(it)
         return ast.CardDecl(name=self.nm(name), id=self.nm(ident), kind=kind, slot=slot, range=rng,
                             texts=tuple(texts), target=target, limit=limit, hooks=tuple(hooks),
-                            facets=tuple(facets), span=self.sp(meta))
+                            facets=tuple(facets), span=self.sp(meta), parent=parent, nature=nature, recast=recast)
+
+    def card_is(self, c):
+        return self.nm(c[0])
+
+    def card_nature(self, c):
+        return ("nature", self.nm(c[0]))
+
+    def card_recast(self, c):
+        return ("recast", None)
 
     def card_block(self, c):
         return (str(c[0]), c[1])
@@ -545,6 +557,11 @@ class _Builder(Transformer):
     @v_args(meta=True)
     def mode_win(self, meta, c):
         return ("wins", ast.Win(identities=c[0], cond=c[1], span=self.sp(meta)))
+
+    @v_args(meta=True)
+    def rule_decl(self, meta, c):
+        name, ident, *items = c
+        return ast.RuleDecl(rule=self._skill_like(meta, name, ident, ["locked"], items), span=self.sp(meta))
 
     @v_args(meta=True)
     def mode_rule(self, meta, c):

@@ -172,6 +172,12 @@ class Resolver:
                     self.check_id(r.id, "a mode rule")
                     for c in r.counters:
                         self.counter(c)
+            case ast.RuleDecl():
+                self.m.owner[id(d.rule)] = pkg
+                self.check_id(d.rule.id, "a rule")
+                m.rules.append(d.rule)
+                for c in d.rule.counters:
+                    self.counter(c)
             case ast.HintDecl():
                 m.hints.append(d)
             case ast.TestDecl():

@@ -92,11 +92,13 @@ ATTRS: dict[str, dict[str, Attr]] = {
         "owner": Attr("player?", "所在区域的角色"),
         "virtual": Attr("bool", "虚拟牌 (视为使用的牌)"),
         "subcards": Attr("list[card]", "一张虚拟牌所用的实体牌"),
+        "nature": Attr("nature", "造成的伤害的属性 (`nature 火`; 普通 for a card that declares none)"),
         "signs": Attr("list[text]", "牌上印的标识 (a deck entry's sign, 国战's 连横)", "sign_list"),
         "skill": Attr("skill?", "转化出这张虚拟牌的技能 (视为技; none for a real card)", "skill_id"),
     },
     "cardname": {
         "kind": Attr("kind", "类别"),
+        "nature": Attr("nature", "造成的伤害的属性"),
         "slot": Attr("slot?", "装备栏"),
         "title": Attr("text", "牌名 (Chinese)"),
     },
@@ -367,6 +369,9 @@ ROLES: dict[str, Role] = {
     "reveal": Role("flow", (("who", "player"), ("slot", "int")), None,
                    "the flow that reveals (明置) a face-down hero card: the engine runs it when a player uses a "
                    "skill of a face-down hero"),
+    "recast": Role("flow", (("who", "player"), ("card", "card")), None,
+                   "the flow that recasts (重铸) a card: the engine offers it in the play phase for every hand "
+                   "card declared `recast`"),
     "play": Role("flow", (("who", "player"), ("card", "card")), None,
                  "the flow that plays (打出) a card; recorded in the history"),
     "damage": Role("flow", (("source", "player?"), ("target", "player"), ("amount", "int")), None,

@@ -989,6 +989,8 @@ class DeclChecker(Checker):
                 self.edition(d)
             case ast.ModeDecl():
                 self.mode(d)
+            case ast.RuleDecl():
+                self.skill(d.rule, owner=False)
             case ast.HintDecl():
                 from .surface import HINT_INTENTS, OPTION_INTENTS
 
@@ -1176,6 +1178,12 @@ class DeclChecker(Checker):
 
     def card(self, d: ast.CardDecl) -> None:
         env = self.env(self_type="player", card=True, where=f"card {d.name.text}")
+        if d.nature is not None:
+            self.value_of(d.nature, "nature", "damage nature")
+        if d.recast and d.kind == "equipment":
+            self.err("SGS208", "equipment is not recast in these rules: only a basic or trick card may be", d.span)
+        if d.parent is not None and self.value_of(d.parent, "cardname", "card") is not None:
+            self.card_parent(d)
         if d.target is not None:
             if d.kind == "equipment":
                 self.err("SGS208", "equipment goes to its user's slot and takes no `target`", d.target.span)
@@ -1195,6 +1203,24 @@ class DeclChecker(Checker):
         if d.kind == "equipment" and d.slot == "weapon" and d.range is None:
             self.err("SGS208", "a weapon needs its attack range: `weapon 3`", d.span)
         self.facets(d.facets, True, f"card {d.name.text}")
+
+    def card_parent(self, d: ast.CardDecl) -> None:
+        """`is P`: P is a card of the same kind and slot, and following `is` never comes back to d."""
+        parent = self.m.cards[d.parent.text]
+        if (parent.kind, parent.slot) != (d.kind, d.slot):
+            self.err("SGS208", f"'{d.name.text}' cannot be a kind of '{parent.name.text}': one is {d.slot or d.kind}, "
+                     f"the other {parent.slot or parent.kind}", d.parent.span,
+                     help="a card is a kind of a card of its own kind (火杀 basic is 杀)")
+            return
+        seen = {d.id.text}
+        while parent.parent is not None and parent.parent.text in self.m.cards:
+            if parent.id.text in seen:
+                break
+            seen.add(parent.id.text)
+            parent = self.m.cards[parent.parent.text]
+        if parent.id.text in seen:
+            self.err("SGS208", f"'{d.name.text}' is, through `is`, a kind of itself", d.parent.span,
+                     help="one of these cards must be a card of its own (no `is`)")
 
     def deck(self, d: ast.DeckDecl) -> None:
         for e in d.entries:

@@ -105,6 +105,8 @@ def _carriers(b: Build) -> list:
                 decls.append(d)
             elif isinstance(d, ast.ModeDecl):
                 decls.extend(d.rules)
+            elif isinstance(d, ast.RuleDecl):
+                decls.append(d.rule)
     for d in decls:
         allows = {f.code.text: f.reason for f in d.facets if isinstance(f, ast.Allow)}
         if allows:

@@ -148,11 +148,21 @@ class Analyzer:
                 new = self.scan([f.body], own_event=f.event.text, owner=False)
                 changed |= _merge(self.flows[f.id.text], new)
             for c in cards:
-                if c.hooks:
-                    new = self.scan([b for _, b in c.hooks], own_event=None, owner=False)
+                hooks = self.card_hooks(c)
+                if hooks:
+                    new = self.scan([b for _, b in hooks], own_event=None, owner=False)
                     changed |= _merge(self.hooks[c.id.text], new)
             if not changed:
                 break
+
+    def card_hooks(self, c: ast.CardDecl) -> tuple:
+        """A card's hooks: its own, and for `is P` those of P it does not declare (火杀 settles as 杀)."""
+        hooks, seen = list(c.hooks), {c.id.text}
+        while c.parent is not None and (p := self.m.cards.get(c.parent.text)) is not None and p.id.text not in seen:
+            seen.add(p.id.text)
+            hooks += [h for h in p.hooks if h[0] not in {k for k, _ in hooks}]
+            c = p
+        return tuple(hooks)
 
     def flow_fields(self, fid: str, bound: set[str]) -> frozenset[str]:
         """Fields of a flow's own event that can be set when it is called binding `bound`."""
@@ -336,7 +346,8 @@ class Analyzer:
                 else:
                     out.hooks = True
             if name in ("play_phase", "ask_use"):  # any card may be used: the use flow and every card's hooks
-                self._play_phase(out)
+                self._play_phase(out, self._cards_named(c.args[1].value) if name == "ask_use" and
+                                 len(c.args) > 1 else None)
         elif note.kind in ("flow", "run"):
             fid = note.target
             f = self.m.flows.get(fid)
@@ -432,13 +443,50 @@ class Analyzer:
             out.deltas |= {(r, d, p or paid) for r, d, p in h.deltas}
             out.resets |= h.resets
 
-    def _play_phase(self, out: BodyFacts) -> None:
+    def _cards_named(self, e) -> set[str] | None:
+        """The card ids `xs where it is X or it is Y` can hold (None: any card)."""
+        if not isinstance(e, ast.Filter) or e.binder is not None:
+            return None
+        out: set[str] = set()
+        todo = [e.pred]
+        while todo:
+            x = todo.pop()
+            if isinstance(x, ast.BoolOp) and x.op == "or":
+                todo.extend(x.items)
+            elif isinstance(x, ast.Compare) and x.op == "is" and is_name(x.left, "it") and \
+                    isinstance(x.right, ast.NameRef) and x.right.text in self.m.cards:
+                top = self.m.cards[x.right.text]
+                out |= {c.id.text for c in self.m.unique(self.m.cards) if self._kind_of(c, top)}
+            else:
+                return None
+        return out
+
+    def _kind_of(self, c: ast.CardDecl, top: ast.CardDecl) -> bool:
+        seen = set()
+        while c is not None and c.id.text not in seen:
+            if c is top:
+                return True
+            seen.add(c.id.text)
+            c = self.m.cards.get(c.parent.text) if c.parent is not None else None
+        return False
+
+    def _play_phase(self, out: BodyFacts, cards: set[str] | None = None) -> None:
         use = self.m.role_target("use")
+        if cards is not None and isinstance(use, ast.FlowDecl) and use.id.text in self.flows:
+            for cid in sorted(cards):  # `ask_use(p, xs where it is 酒)`: the use flow of those cards, from a hand
+                summ = self.special(use.id.text, cid)
+                out.opens |= {OpenSite(w, "any", None, frozenset({("card", ("card", cid))}), paid=True)
+                              for w in summ.own_opens} | _tagged(summ.opens, True, False)
+                out.state |= summ.state
+                self._add_hooks(out, cid, paid=True)
+            return
         if isinstance(use, ast.FlowDecl) and use.id.text in self.flows:
             s = self.flows[use.id.text]
             out.opens |= {OpenSite(w, "any", None) for w in s.own_opens} | s.opens
             out.state |= s.state
-        for h in self.hooks.values():
+        for cid, h in self.hooks.items():
+            if cards is not None and cid not in cards:
+                continue
             out.opens |= {OpenSite(w, "any", None) for w in h.own_opens} | h.opens
             out.state |= h.state
             out.deltas |= h.deltas

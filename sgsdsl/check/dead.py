@@ -59,7 +59,7 @@ def mode_reach(facts: Facts, mode) -> set[str]:
     bodies += [az.hooks[c] for c in cards if c in az.hooks]
     pool = facts.pools.get(mode.id.text, set())
     for r in facts.rules:
-        if r.holder == "mode" and any(r.decl is x for x in mode.rules):
+        if r.holder == "mode" and (r.package_rule or any(r.decl is x for x in mode.rules)):
             bodies.append(r.body)
         elif r.holder == "hero" and any(h.name.text in pool for h in r.heroes):
             bodies.append(r.body)
@@ -93,7 +93,7 @@ def modes_of_rule(facts: Facts, r) -> list:
     if r.holder in ("equipment", "card"):
         return [mode for mode in m.unique(m.modes) if r.decl.id.text in _mode_cards(facts, mode)]
     if r.holder == "mode":
-        return [mode for mode in m.unique(m.modes) if any(r.decl is x for x in mode.rules)]
+        return [mode for mode in m.unique(m.modes) if r.package_rule or any(r.decl is x for x in mode.rules)]
     return []
 
 

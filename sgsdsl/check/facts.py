@@ -31,7 +31,7 @@ class Rule:
     decl: object  # ast.SkillDecl (a skill or a mode rule) or ast.CardDecl
     facet: object  # ast.Trigger | ast.Modify | ast.Active | ast.ViewAs
     index: int
-    holder: str  # hero | equipment | mode | loose
+    holder: str  # hero | equipment | card | mode (a mode's rule or a package's: ownerless) | loose
     heroes: tuple  # ast.HeroDecl having the skill
     slot: str | None = None
     copies: int = 0  # physical copies of an equipment card in all decks
@@ -80,9 +80,12 @@ class Rule:
     def hero_names(self) -> tuple[str, ...]:
         return tuple(h.name.text for h in self.heroes)
 
+    package_rule: bool = False  # `rule` at a package's top level: in effect in every mode
+
     def label(self) -> str:
-        what = {"hero": "skill", "equipment": "equipment", "mode": "mode rule", "loose": "skill"}[self.holder]
-        return f"{what} {self.name}"
+        what = {"hero": "skill", "equipment": "equipment", "card": "card", "mode": "mode rule",
+                "loose": "skill"}[self.holder]
+        return f"{'rule' if self.package_rule else what} {self.name}"
 
     def writes_of(self, field: str) -> list:
         return [w for w in self.body.writes if w[0] == field]
@@ -139,6 +142,8 @@ class Facts:
         for mode in m.unique(m.modes):
             for r in mode.rules:
                 yield "mode", r
+        for r in m.rules:
+            yield "mode", r
 
     def _all_bodies(self):
         m = self.m
@@ -150,6 +155,7 @@ class Facts:
             yield c
         for mode in m.unique(m.modes):
             yield mode
+        yield from m.rules
 
     def _pools(self) -> dict[str, set[str]]:
         """mode id -> hero names it deals (meetings.pool)."""
@@ -195,7 +201,7 @@ class Facts:
         slot = getattr(decl, "slot", None) if holder == "equipment" else None
         r = Rule(decl=decl, facet=f, index=index, holder=holder, heroes=heroes, slot=slot,
                  copies=self.copies.get(decl.id.text, 0) if isinstance(decl, ast.CardDecl) else 0,
-                 designer=self.designer_file(decl.span))
+                 designer=self.designer_file(decl.span), package_rule=any(decl is x for x in m.rules))
         owner = holder != "mode"
         if isinstance(f, ast.Trigger):
             r.windows = tuple(m.windows[w.text] for w in f.windows if w.text in m.windows)

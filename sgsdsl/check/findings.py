@@ -112,7 +112,8 @@ def principle_at_window(a: Rule, b: Rule, t: Together, outcome) -> tuple[str, st
         # Seed 001 does not place a mode's rule, but the engine's documented order does (mode rules first):
         # the outcome is fixed, so the finding is a note.
         m, other = (a, b) if a.holder == "mode" else (b, a)
-        return (f"none: {m.name} is a mode's rule, not a skill; seed 001 does not place it, and the engine "
+        what = "a rule of its package" if m.package_rule else "a mode's rule"
+        return (f"none: {m.name} is {what}, not a skill; seed 001 does not place it, and the engine "
                 f"settles it before every player's skills: {outcome(m, other)}"), NOTE
     parts, settled = [], True
     both = f"{a.name} first: {outcome(a, b)}; {b.name} first: {outcome(b, a)}"

@@ -17,8 +17,8 @@ from .inplay import Listener, SkillInst
 from .invariants import acting
 from .log import GameLog
 from .play import Play
-from .relations import Relations
 from .primitives import Primitives
+from .relations import Relations
 from .requests import Abort, GameOver, PhaseEnd, Request, TurnEnd, Unwind
 from .ruleset import RulesError, Ruleset
 from .runaway import RunLimits, recursion, too_deep, too_long
@@ -129,7 +129,10 @@ class Game(Zones, Primitives, Play, History, Relations):
         self.ev_damage, self.ev_recover, self.ev_death = role_event["damage"], role_event["recover"], role_event["die"]
         self.flow_play = rules.role("play")
         self.flow_reveal = rules.role("reveal")
+        self.flow_recast = rules.role("recast")
         self.flow_conduct = rules.role("conduct")
+        for rule in rules.rules:  # the packages' own rules hold at every table (a mode's join at its setup)
+            self.add_rules(rule)
 
     # ---- the public record of who harmed or helped whom (for agents) -------------------
     def actor(self):
@@ -197,7 +200,7 @@ class Game(Zones, Primitives, Play, History, Relations):
         return any(inst.skill.id == skill for inst in p.skills)
 
     def add_rules(self, skill: SkillDef) -> None:
-        """A mode's ownerless rule: fires by itself, before any player's skill; its `active by` facets are
+        """A package's or a mode's ownerless rule: fires by itself, before any player's skill; its `active by` facets are
         actions the players it names may take in their play phase (国战's marks, 连横)."""
         inst = SkillInst(skill, None, False)
         for t in skill.triggers:

@@ -115,7 +115,10 @@ class HeuristicAgent(Agent):
 
     # ---- values ------------------------------------------------------------------------------
     def hint(self, g, ident: str) -> tuple[str, int]:
-        return g.rules.hints.get(ident, ("self", 1))
+        h = g.rules.hints.get(ident)
+        if h is None and ident in g.rules.cards:  # a kind of card (火杀) is played like what it is a kind of
+            h = next((g.rules.hints[f] for f in g.rules.cards[ident].family if f in g.rules.hints), None)
+        return h or ("self", 1)
 
     def value(self, g, me, c: CardView) -> float:
         if c.cdef is None:
@@ -223,6 +226,8 @@ class HeuristicAgent(Agent):
         kind, what = opt
         if kind == "card":
             return self.card_score(g, me, what)
+        if kind == "recast":  # a card for a random one: when it has no better use, and is worth less than a draw
+            return (0.5 if self.value(g, me, what) < 3.0 else 0.0), None
         if kind == "supply":
             s, intent = self.card_score(g, me, g.virtual(what[1]))
             return s - 1.0, intent  # others must give the card: worth a little less than one in hand

@@ -155,6 +155,8 @@ class HumanAgent(Agent):
             kind, what = opt
             if kind == "card":
                 return f"使用 {what.label()}"
+            if kind == "recast":
+                return f"重铸 {what.label()}"
             if kind == "viewas":
                 return f"发动【{what[0].skill.name}】当{view.show(what[1].card)}使用"
             if kind == "active":

@@ -64,7 +64,7 @@ class Play:
             return True
         if cd.target is None:
             return False
-        if cd.limit is not None and self.used(p, cd.id, -1, cd.limit.scope) >= cd.limit.count(self, p, card):
+        if cd.limit is not None and self.used(p, cd.limit_key, -1, cd.limit.scope) >= cd.limit.count(self, p, card):
             return False
         need = self.target_count(p, card)[0] if cd.target.kind == "some" else 1
         found = 0
@@ -80,7 +80,7 @@ class Play:
             if not inst.live and not inst.usable_hidden:
                 continue
             for v in inst.skill.viewas:
-                if pattern is not None and v.card != pattern:
+                if pattern is not None and not self.rules.cards[v.card].counts_as(pattern):
                     continue
                 if how is not None and v.mode is not None and v.mode != how:
                     continue
@@ -134,6 +134,8 @@ class Play:
         for c in p.hand:
             if self.usable(p, c):
                 acts.append(("card", c))
+        if self.flow_recast is not None:
+            acts.extend(("recast", c) for c in p.hand if c.cdef.recast)
         for inst, v, src in self.viewas_of(p, "use"):
             probe = self.virtual(v.card, self._viewas_first(p, v, src), inst.skill)
             if self.usable(p, probe):
@@ -193,7 +195,7 @@ class Play:
     @staticmethod
     def _action_key(act) -> tuple:
         kind, what = act
-        if kind == "card":
+        if kind in ("card", "recast"):
             return (kind, what.uid)
         if kind == "supply":
             return (kind, what[0].skill.id, what[0].trigger.index, what[1])
@@ -212,10 +214,10 @@ class Play:
                 self.qmemo = None
             if act is None:
                 return
-            if act is None:
-                return
             kind, what = act
-            if kind == "card":
+            if kind == "recast":
+                self.call_flow(self.flow_recast.id, who=p, card=what)
+            elif kind == "card":
                 if not self.use_from_hand(p, what):
                     refused.add(self._action_key(act))
             elif kind == "viewas":
@@ -277,7 +279,7 @@ class Play:
 
     def _count_use(self, p: Player, card: Card) -> None:
         if card.cdef.limit is not None:
-            self._use_limit(p, card.cdef.id, -1, card.cdef.limit.scope, 1)
+            self._use_limit(p, card.cdef.limit_key, -1, card.cdef.limit.scope, 1)
 
     def use_supplied(self, p: Player, L: Listener, card_id: str) -> bool:
         """Declare the use, choose its targets, then let the skill try to supply the card."""
@@ -350,7 +352,7 @@ class Play:
         """Ask p for a card named `pattern` from hand or through a view-as skill; None if declined."""
         if not p.alive:
             return None
-        cards = [c for c in p.hand if c.cdef.id == pattern and self.may_give(p, c, how)]
+        cards = [c for c in p.hand if c.cdef.counts_as(pattern) and self.may_give(p, c, how)]
         views = self.viewas_of(p, how, pattern)
         if views and not self.may_give(p, self.virtual(pattern), how):
             views = []

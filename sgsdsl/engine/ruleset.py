@@ -5,6 +5,8 @@ from __future__ import annotations
 import linecache
 import traceback
 
+import attrs
+
 from .tables import SkillDef, Tables
 
 
@@ -46,6 +48,24 @@ def select(tables: list[Tables], variants=()) -> list[Tables]:
     return out
 
 
+def _inherit(cards: dict, c):
+    """A card declared `is P` takes P's target, limit, hooks and nature where it has none of its own, and
+    counts as P (and as what P counts as)."""
+    if c.parent is None:
+        return c
+    family, fields = [c.id], {}
+    p = c
+    while p.parent is not None and p.parent in cards and p.parent not in family:
+        p = cards[p.parent]
+        family.append(p.id)
+        for f in ("target", "limit", "effect", "before", "after", "nature"):
+            if getattr(c, f) is None and f not in fields and getattr(p, f) is not None:
+                fields[f] = getattr(p, f)
+                if f == "limit":
+                    fields["limit_of"] = p.limit_key
+    return attrs.evolve(c, family=tuple(family), **fields)
+
+
 class Ruleset:
     """Tables merged in dependency order: a later package's declaration replaces an earlier one
     with the same id (that is how a variant package replaces standard heroes and skills)."""
@@ -68,6 +88,7 @@ class Ruleset:
         self.decks = {}
         self.modes = {}
         self.tests = []
+        self.rules: list[SkillDef] = []  # package rules, in package order
         self.triggers: dict[str, tuple[str, ...]] = {}
         self.hints: dict[str, tuple[str, int]] = {}
         self.option_hints: dict[str, tuple[str, int]] = {}  # label of a `choose … option` -> (intent, value)
@@ -91,8 +112,14 @@ class Ruleset:
             self.hints.update({ident: (intent, value) for ident, intent, value in t.hints})
             self.option_hints.update({label: (intent, value) for label, intent, value in t.option_hints})
             self.tests.extend(t.tests)
+            self.rules.extend(t.rules)
             for wid, skills in t.triggers.items():
                 self.triggers[wid] = self.triggers.get(wid, ()) + skills
+        self.cards = {cid: _inherit(self.cards, c) for cid, c in self.cards.items()}
+        natures = self.enums.get("nature")
+        if natures is not None and natures.items:  # a card that declares no 属性 deals the first (普通)
+            plain = natures.items[0][0]
+            self.cards = {cid: c if c.nature else attrs.evolve(c, nature=plain) for cid, c in self.cards.items()}
         # Packages compiled from a designer's files (not from rules/): their heroes join every hero pool.
         self.designer = {t.package for t in tables if t.sources and not all(s.startswith("rules/") for s in t.sources)}
         self.names = {}  # Chinese name or id -> (kind, id), for the CLI

@@ -113,11 +113,13 @@ def show_decision(d) -> str:
 
 def _label(g, x) -> str:
     """A request's option or answer as the log would name it."""
-    if isinstance(x, tuple) and len(x) == 2 and isinstance(x[0], str) and x[0] in ("card", "viewas", "active",
-                                                                                    "supply"):
+    if isinstance(x, tuple) and len(x) == 2 and isinstance(x[0], str) and x[0] in ("card", "recast", "viewas",
+                                                                                    "active", "supply"):
         kind, what = x
         if kind == "card":
             return g.log.show(g, what)
+        if kind == "recast":
+            return "重铸 " + g.log.show(g, what)
         return f"【{what[0].skill.name}】" + (f"({g.rules.cards[what[1]].name})" if kind == "supply" else "")
     if hasattr(x, "skill") and hasattr(x, "trigger"):
         return f"【{x.skill.name}】"
@@ -193,6 +195,9 @@ def match(g, req: Request, d):  # noqa: C901 - one case per request kind
             kind, what = opt
             if kind == "card" and d[0] == "name" and _card_fits(what, d):
                 return True, opt
+            if kind == "recast" and d[0] == "text" and text.split()[:1] == ["重铸"] and \
+                    (len(text.split()) == 1 or text.split()[1] in _names(what)):
+                return True, opt  # `decide P: "重铸 铁索连环"`
             if kind in ("viewas", "active", "supply") and text in (what[0].skill.name, what[0].skill.id):
                 return True, opt
         return False, None

@@ -125,6 +125,10 @@ class Card:
         return self._rank
 
     @property
+    def nature(self) -> str | None:
+        return self.cdef.nature
+
+    @property
     def sign_list(self) -> list[str]:
         if self.uid >= 0:
             return list(self.signs)

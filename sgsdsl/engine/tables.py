@@ -81,7 +81,7 @@ def most(xs, key) -> list:
 
 def is_card(c, name: str) -> bool:
     """`c is 杀`: false for none, so a condition can test a card that may be missing."""
-    return c is not None and c.name == name
+    return c is not None and (c.name == name or c.cdef.counts_as(name))
 
 
 def same_suit(a, b) -> bool:
@@ -304,6 +304,18 @@ class CardDef:
     after: Callable | None
     skill: SkillDef | None  # an equipment's own skill
     loc: str
+    parent: str | None = None  # `is 杀`: a kind of that card (takes what it does not declare from it)
+    nature: str | None = None  # the 属性 of its damage (火杀: fire)
+    recast: bool = False  # 重铸 in the play phase
+    family: tuple[str, ...] = ()  # itself and every card it is a kind of (the Ruleset fills it in)
+    limit_of: str | None = None  # the card whose use limit it shares (杀's, for 火杀)
+
+    @property
+    def limit_key(self) -> str:
+        return self.limit_of or self.id
+
+    def counts_as(self, name: str) -> bool:
+        return name == self.id or name in self.family
 
     @property
     def title(self) -> str:
@@ -440,6 +452,7 @@ class Tables:
     skills: tuple[SkillDef, ...] = ()
     decks: tuple[DeckDef, ...] = ()
     modes: tuple[ModeDef, ...] = ()
+    rules: tuple[SkillDef, ...] = ()  # the package's own rules: in effect in every game that loads it
     tests: tuple[TestDef, ...] = ()
     hints: tuple[tuple[str, str, int], ...] = ()  # (card or skill id, intent, value): advice to bots
     option_hints: tuple[tuple[str, str, int], ...] = ()  # (option label, intent, value): advice to the chooser
