@@ -630,6 +630,10 @@ class Seat:
     reserve: tuple[Name, ...] = ()  # heroes waiting to enter play (1v1)
     fallen: tuple[Name, ...] = ()  # heroes of this seat that died before the test begins
     piles: tuple[tuple[Name, tuple[CardRef, ...]], ...] = ()  # cards set aside on the hero (`pile 田 [杀]`)
+    deputy: Name | None = None  # 国战: the second hero card (the seat's hero is the main one)
+    hidden: tuple[str, ...] = ()  # the hero cards face down: "main", "deputy"
+    kingdom: Name | None = None  # the seat's kingdom, when not the first face-up hero's (野心家)
+    armed: tuple[Name, ...] = ()  # pre-shown skills of face-down heroes (预亮)
 
 
 @node

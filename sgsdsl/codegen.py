@@ -650,6 +650,19 @@ class ModuleWriter:
             f"    effect={hooks['effect']}, before={hooks['before']}, after={hooks['after']},\n"
             f"    skill={skill},\n    loc={self.loc(d.span)!r},\n{extra})")
 
+    def seat_heroes(self, s: ast.Seat) -> str:
+        """A 国战 seat's deputy, face-down cards, kingdom and pre-shown skills, as SeatDef arguments."""
+        out = ""
+        if s.deputy is not None:
+            out += f", deputy={self.m.heroes[s.deputy.text].id.text!r}"
+        if s.hidden:
+            out += f", hidden={tuple(0 if x == 'main' else 1 for x in s.hidden)!r}"
+        if s.kingdom is not None:
+            out += f", kingdom={self.m.values[s.kingdom.text].decl.id.text!r}"
+        if s.armed:
+            out += f", armed={tuple(self.m.skills[n.text].id.text for n in s.armed)!r}"
+        return out
+
     def mode(self, d: ast.ModeDecl) -> None:
         mid = _safe(d.id.text)
         L = self.loc(d.span)
@@ -708,6 +721,8 @@ class ModuleWriter:
                 heroes[s.hero.text] = h.id.text
                 for r in s.reserve + s.fallen:  # a reserve hero names its seat (it speaks for it once it enters)
                     heroes.setdefault(r.text, h.id.text)
+                if s.deputy is not None:  # so does a 国战 seat's deputy hero
+                    heroes.setdefault(s.deputy.text, h.id.text)
 
         def refs(rs):
             return tuple((SUIT_IDS[r.suit] if r.suit else None, r.rank,
@@ -727,7 +742,7 @@ class ModuleWriter:
                 f"chained={s.chained!r}, marks={marks!r}" + (", dead=True" if s.dead else "")
                 + (f", reserve={tuple(self.m.heroes[r.text].id.text for r in s.reserve)!r}" if s.reserve else "")
                 + (f", fallen={tuple(self.m.heroes[r.text].id.text for r in s.fallen)!r}" if s.fallen else "")
-                + (f", piles={piles!r}" if piles else "") + ")")
+                + (f", piles={piles!r}" if piles else "") + self.seat_heroes(s) + ")")
         expects = []
         for i, e in enumerate(t.expects):
             fn = self.expr_fn(f"t_{k}_expect{i}", "g", f"test {t.title}", e)

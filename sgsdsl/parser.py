@@ -596,13 +596,15 @@ class _Builder(Transformer):
     def t_seat(self, meta, c):
         hero, *opts = c
         d = {"hp": None, "max_hp": None, "hand": (), "equip": (), "judge": (), "identity": None, "flipped": False,
-             "chained": False, "marks": [], "dead": False, "reserve": (), "fallen": (), "piles": []}
+             "chained": False, "marks": [], "dead": False, "reserve": (), "fallen": (), "piles": [], "deputy": None,
+             "hidden": [], "kingdom": None, "armed": ()}
         for key, val in opts:
-            if key in ("marks", "piles"):
+            if key in ("marks", "piles", "hidden"):
                 d[key].append(val)
             else:
                 d[key] = val
         d["marks"], d["piles"] = tuple(d["marks"]), tuple(d["piles"])
+        d["hidden"] = tuple(dict.fromkeys(h for hs in d["hidden"] for h in hs))
         return ("seats", ast.Seat(hero=self.nm(hero), span=self.sp(meta), **d))
 
     def t_deck(self, c):
@@ -673,6 +675,27 @@ class _Builder(Transformer):
 
     def s_pile(self, c):
         return ("piles", (self.nm(c[0]), c[1]))
+
+    def s_deputy(self, c):
+        return ("deputy", self.nm(c[0]))
+
+    def s_hidden(self, c):
+        """`hidden` (both hero cards), `hidden main|主将`, `hidden deputy|副将`."""
+        if c[0] is None:
+            return ("hidden", ("main", "deputy"))
+        word = str(c[0])
+        which = {"main": "main", "主将": "main", "deputy": "deputy", "副将": "deputy"}.get(word)
+        if which is None:
+            raise CompileError([Diagnostic("SGS211", f"'{word}' is not a hero card of a seat",
+                                           _tok_span(self.path, c[0]), help="write `hidden` (both), `hidden main` "
+                                           "or `hidden deputy` (also 主将, 副将)")])
+        return ("hidden", (which,))
+
+    def s_kingdom(self, c):
+        return ("kingdom", self.nm(c[0]))
+
+    def s_armed(self, c):
+        return ("armed", tuple(self.nm(x) for x in c))
 
     def card_list(self, c):
         return tuple(x for x in c if x is not None)

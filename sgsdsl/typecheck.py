@@ -1334,6 +1334,7 @@ class DeclChecker(Checker):
                     heroes.setdefault(rh.id.text, h.id.text)
             for ref in s.hand + s.equip + s.judge:
                 self.card_ref(ref)
+            self.seat_heroes(s, h, heroes)
             for r in s.reserve + s.fallen:
                 rh = self.m.heroes.get(r.text)
                 if rh is None:
@@ -1378,6 +1379,30 @@ class DeclChecker(Checker):
             self.err("SGS211", "`setup` runs a mode's setup: name the mode with `mode …`", t.span)
         for e in t.expects:
             self.expr(e, self.env(test_heroes=heroes))
+
+    def seat_heroes(self, s: ast.Seat, h: ast.HeroDecl, heroes: dict) -> None:
+        """国战 seats: the deputy hero names the seat too; what is face down, pre-shown, the kingdom."""
+        deputy = None
+        if s.deputy is not None:
+            deputy = self.value_of(s.deputy, "hero", "hero", "SGS112")
+            if deputy is not None:
+                d = deputy.decl
+                if d.name.text in heroes:
+                    self.err("SGS211", f"hero '{d.name.text}' sits twice", s.deputy.span)
+                heroes[d.name.text] = heroes[d.id.text] = h.id.text
+        if s.hidden and s.deputy is None:
+            self.err("SGS211", "only a seat with two hero cards (`deputy …`) has hero cards face down", s.span,
+                     help="国战 seats: `seat 曹操 deputy 典韦 hidden deputy`")
+        if s.kingdom is not None:
+            self.value_of(s.kingdom, "kingdom", "kingdom")
+        down = [x for x, which in ((h, "main"), (deputy.decl if deputy else None, "deputy"))
+                if which in s.hidden and x is not None]
+        for n in s.armed:
+            sk = self.value_of(n, "skill", "skill", "SGS106")
+            if sk is not None and not any(n.text in (x.name.text, x.id.text) for d in down for x in
+                                          (self.m.skills[k.text] for k in d.skills if k.text in self.m.skills)):
+                self.err("SGS211", f"'{n.text}' is not a skill of a face-down hero of this seat", n.span,
+                         help="`armed [...]` pre-shows (预亮) skills of the seat's hidden heroes")
 
     def card_ref(self, ref: ast.CardRef) -> None:
         sym = self.m.values.get(ref.name.text)

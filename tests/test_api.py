@@ -54,7 +54,7 @@ def test_games_are_deterministic_and_arguments_checked():
     b = sgsdsl.run(sgsdsl.new_game(rules, players=4, seed=11, agent="random"))
     assert a == b and a.log and len(a.seats) == 4
     assert set(a.winners) == {ident for _, ident, won in a.seats if won}
-    for bad in ({"players": 12}, {"mode": "国战"}, {"agent": "genius"}, {"decks": ["nodeck"]}):
+    for bad in ({"players": 12}, {"mode": "斗地主"}, {"agent": "genius"}, {"decks": ["nodeck"]}):
         with pytest.raises(ValueError):
             sgsdsl.new_game(rules, **bad)
     stats = sgsdsl.simulate(rules, games=4, players=4, seed=2, agent="random")

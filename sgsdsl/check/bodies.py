@@ -228,16 +228,16 @@ class Analyzer:
                     out.writes.append((p[0], s.op, s.value, s))
                     if s.op != "=":
                         out.reads.add(p[0])
-                elif p is not None:
-                    out.reads.add(p[0])
                 else:
+                    if p is not None:  # `event.saver.mark -= 1`: the event names the player
+                        out.reads.add(p[0])
                     note = self.m.notes.get(s.target)
                     if isinstance(note, AttrNote) and note.kind == "mark":
                         out.marks.add(note.name)
                         out.state.add(f"mark:{note.name}")
                         out.deltas |= {(r, d, False) for r, d in
                                        progress.assign_deltas(note.name, s.op, s.value, self.cond.const)}
-                    if not isinstance(s.target, ast.NameRef):
+                    if p is None and not isinstance(s.target, ast.NameRef):
                         self._expr(s.target, out, scope, owner)
             case ast.ExprStmt():
                 self._expr(s.expr, out, scope, owner)

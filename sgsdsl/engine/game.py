@@ -762,7 +762,8 @@ class Game(Zones, Primitives, Play, History, Relations):
 
         if self._fmt is None:
             self._fmt = GameLog(records=False)
-        return "".join(x if isinstance(x, str) else self._fmt.show(self, x) for x in parts)
+        # a value that is an id (a hero, a card name) reads as its name; prompt wording is never an ascii id
+        return "".join(self._fmt.show(self, x) if not isinstance(x, str) or x.isascii() else x for x in parts)
 
     def choose_option(self, p: Player, options, prompt: str = "") -> str:
         options = list(options)

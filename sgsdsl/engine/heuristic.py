@@ -82,6 +82,8 @@ class HeuristicAgent(Agent):
             return 5.0
         if g.mode is None:
             return -1.0  # no identities: everyone for themselves
+        if not g.mode.table:
+            return self.kingdom_stance(g, me, q)
         mine = self.role(g, me.identity)
         lord = self.lord(g)
         if q.identity_shown and mine != "loner":
@@ -106,6 +108,34 @@ class HeuristicAgent(Agent):
         if ahead > 0:
             return -1.0 if lean > 0 else 0.0
         return -1.0 if lean < 0 else 0.0
+
+    def my_kingdom(self, g, me):
+        """The kingdom I have or will have (国战): from my own hero cards, which my seat sees face down; a
+        careerist's when revealing would make that kingdom more than half of the table."""
+        if me.kingdom is not None:
+            return me.kingdom
+        hs = [h for h in me.heroes if h is not None]
+        if not hs:
+            return None
+        k = hs[0].kingdom
+        known = sum(1 for p in g.players if p.kingdom == k)
+        return k if (known + 1) * 2 <= len(g.players) else "careerist"
+
+    def kingdom_stance(self, g, me, q) -> float:
+        """Modes without identities (国战): the same kingdom is a friend, another an enemy, a careerist
+        everyone's; a player whose kingdom is not known yet leans by what it did to me and my friends."""
+        mine = self.my_kingdom(g, me)
+        if q.kingdom is not None:
+            if mine is None or mine == "careerist" or q.kingdom == "careerist":
+                return -3.0
+            return 3.0 if q.kingdom == mine else -3.0
+        lean = g.help.get((q.seat, me.seat), 0.0) - g.harm.get((q.seat, me.seat), 0.0)
+        for x in g.players:
+            if x is not me and x is not q and x.alive and x.kingdom is not None and mine not in (None, "careerist"):
+                side = 1.0 if x.kingdom == mine else -1.0
+                lean += 0.5 * side * (g.help.get((q.seat, x.seat), 0.0) - g.harm.get((q.seat, x.seat), 0.0))
+        # most unknown players are of another kingdom: lean slightly against them
+        return lean - 0.25
 
     def enemies(self, g, me, players):
         return [q for q in players if q is not me and self.stance(g, me, q) < 0]
@@ -242,7 +272,7 @@ class HeuristicAgent(Agent):
         intent, v = self.hint(g, inst.skill.id)
         if intent == "never":
             return 0.0, None
-        if inst.owner is not me and self.stance(g, me, inst.owner) <= 0:
+        if inst.owner is not None and inst.owner is not me and self.stance(g, me, inst.owner) <= 0:
             return 0.0, None  # another player's skill that lets me act (制霸): only for an ally
         if intent == "risky":
             return (v if me.hp >= 3 and len(me.hand) < me.hp + 2 else 0.0), intent

@@ -110,6 +110,17 @@ class Primitives:
             for sid in h.skills:
                 self.attach(p, self.rules.skills[sid], slot=slot)
 
+    def seat_two_heroes(self, p: Player, main: str, deputy: str, hidden: tuple[int, ...],
+                        kingdom: str | None, armed: tuple[str, ...]) -> None:
+        """A test seat's 国战 heroes as the test states them, mid-game: no 明置 is logged and no reveal
+        rule fires; the kingdom is the stated one, else the first face-up hero's."""
+        self.set_heroes(p, main, deputy)
+        p.shown = [slot not in hidden for slot in (0, 1)]
+        up = [h for h, s in zip(p.heroes, p.shown) if s]
+        p.gender = up[0].gender if up else None
+        p.kingdom = kingdom if kingdom is not None else (up[0].kingdom if up else None)
+        p.armed = set(armed)
+
     def show_hero(self, p: Player, slot: int) -> None:
         """明置 (raw): the hero card turns face up; its skills take effect; p's gender follows it (the main
         hero's once both are up). The kingdom is the rules' business (set_kingdom)."""

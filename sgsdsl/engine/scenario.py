@@ -297,7 +297,10 @@ def setup(rules: Ruleset, t: TestDef, log: GameLog) -> tuple[Game, list[Scripted
             p.identity = s.identity
             if mode is not None and mode.lord is not None and s.identity == mode.lord:
                 p.identity_shown = True
-            g.set_hero(p, s.hero)
+            if s.deputy is None:
+                g.set_hero(p, s.hero)
+            else:
+                g.seat_two_heroes(p, s.hero, s.deputy, s.hidden, s.kingdom, s.armed)
         if s.max_hp is not None:
             p.max_hp = s.max_hp
         if s.hp is not None or not t.setup:

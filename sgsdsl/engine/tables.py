@@ -413,6 +413,10 @@ class SeatDef:
     reserve: tuple[str, ...] = ()
     fallen: tuple[str, ...] = ()
     piles: tuple[tuple[str, tuple[tuple[str | None, int | None, str], ...]], ...] = ()
+    deputy: str | None = None  # 国战: a second hero card
+    hidden: tuple[int, ...] = ()  # hero card slots face down (0 main, 1 deputy)
+    kingdom: str | None = None  # else the first face-up hero's
+    armed: tuple[str, ...] = ()  # pre-shown skills
 
 
 @table

@@ -145,7 +145,10 @@ class PlayerView:
 
     @property
     def skills(self) -> list:
-        return [self._v.wrap(i) for i in self._p.skills]
+        """Skills in play: this seat's own all; another's only those of face-up heroes and equipment."""
+        p = self._p
+        return [self._v.wrap(i) for i in p.skills
+                if self.is_me or i.slot is None or i.slot >= len(p.shown) or p.shown[i.slot]]
 
     @property
     def name(self) -> str:
