@@ -112,7 +112,7 @@ def _init(paths, variants):
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("paths", nargs="*", help="a designer's rules files, added to the shipped rules")
-    ap.add_argument("--mode", default="identity")
+    ap.add_argument("--mode", default="identity", help="mode id, Chinese name or alias (1v1)")
     ap.add_argument("--players", default="all", help="comma-separated player counts, or 'all' the mode allows")
     ap.add_argument("--games", type=int, default=10_000)
     ap.add_argument("--seed", type=int, default=1)
@@ -132,7 +132,8 @@ def main(argv=None) -> int:
     paths = args.paths or None
     _init(paths, tuple(args.variants))
     rules = _RULES["rules"]
-    mode = next((m.id for m in rules.modes.values() if args.mode in (m.id, m.name)), None)
+    found = rules.find_mode(args.mode)  # an id, a Chinese name or an alias (1v1), as `simulate --mode` takes
+    mode = found.id if found is not None else None
     if mode is None:
         print(f"error: unknown mode {args.mode} (modes: {', '.join(rules.modes)})", file=sys.stderr)
         return 2

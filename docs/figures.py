@@ -8,7 +8,7 @@ Block `simulate` (the walk-through): `sgsdsl simulate examples/yanyan.sgs --hero
 --seed 1 --workers 2 --html …`, its featured comparison and a few skill rows, and a screenshot of
 the page in docs/report.png with Debian's chromium (when playwright and chromium are installed;
 see tests/test_browser.py). Block `workers` (the benchmark section): 1,000 random games on one
-worker and on two. Each block is rewritten between `<!-- figures:NAME -->` and
+worker and on two. Block `lines` (a hero in a dozen lines): rules lines per skill, by bench/lines.py. Each block is rewritten between `<!-- figures:NAME -->` and
 `<!-- /figures:NAME -->` in README.md.
 """
 
@@ -137,6 +137,20 @@ def workers_block() -> str:
     return text
 
 
+def lines_block() -> str:
+    paths = ["examples/expansions.sgs", "rules/"]
+    out = subprocess.run([sys.executable, "bench/lines.py", "--json", *paths], cwd=ROOT, capture_output=True,
+                         text=True, check=True).stdout
+    figs = json.loads(out)
+    ex, every = figs["examples/expansions.sgs"], figs["all"]
+    text = (f"Over the {ex['skills']} skills of examples/expansions.sgs a skill takes a median of {ex['median']:g} "
+            f"rules lines beside its text and tests (mean {ex['mean']:g}); over all {every['skills']} skills there "
+            f"and in rules/, a median of {every['median']:g} (mean {every['mean']:g}) "
+            f"(`python bench/lines.py {' '.join(paths)}`, {datetime.date.today().isoformat()})")
+    print(text)
+    return text
+
+
 def write_block(name: str, block: str) -> None:
     begin, end = f"<!-- figures:{name} -->", f"<!-- /figures:{name} -->"
     readme = ROOT / "README.md"
@@ -152,7 +166,7 @@ def write_block(name: str, block: str) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--only", choices=["simulate", "workers"], help="one block only")
+    ap.add_argument("--only", choices=["simulate", "workers", "lines"], help="one block only")
     ap.add_argument("--games", type=int, default=2000, help="games of the simulate block (README only at 2000)")
     ap.add_argument("--workers", type=int, default=2)
     args = ap.parse_args()
@@ -162,6 +176,8 @@ def main() -> None:
             write_block("simulate", block)
     if args.only in (None, "workers"):
         write_block("workers", workers_block())
+    if args.only in (None, "lines"):
+        write_block("lines", lines_block())
 
 
 if __name__ == "__main__":

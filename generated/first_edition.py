@@ -34,7 +34,7 @@ def sk_rende_active0(g, me, user):
         g.call_flow('recover', source=me, target=me)
 
 
-def sk_feijiang_mod1(g, me, _0, _1):
+def sk_feijiang_mod1(g, me, _0, _1, _2):
     # 飞将 modifies 杀次数上限 — rules/first_edition/heroes.sgs:23
     return T.INF
 
@@ -323,7 +323,7 @@ TABLES = T.Tables(
             actives=(),
             viewas=(),
             modifiers=(
-                T.ModifierDef(skill='feijiang', quantity='sha_limit', pattern=('self', '_'), op='=', value=sk_feijiang_mod1, when=None, loc='rules/first_edition/heroes.sgs:23'),
+                T.ModifierDef(skill='feijiang', quantity='sha_limit', pattern=('self', '_', '_'), op='=', value=sk_feijiang_mod1, when=None, loc='rules/first_edition/heroes.sgs:23'),
             ),
             allows=(('SGS363', 'the first edition printed no 锁定技/限定技 labels: seed 000 words it so'),),
             loc='rules/first_edition/heroes.sgs:20',

@@ -497,6 +497,18 @@ class ModuleWriter:
         fn = self.expr_fn(name, params, doc, lim.count)
         return f"T.LimitDef(count={fn}, scope={lim.scope!r})"
 
+    def card_limit(self, lim: ast.Limit | None, prefix: str, doc: str) -> str:
+        """A card's use limit; one that reads `it` (the target) is counted for each candidate target."""
+        if lim is None:
+            return "None"
+        from .check.tree import walk  # (the check package imports the compiler, hence here)
+
+        it = self.m.notes[lim].py
+        reads_it = any(isinstance(n, ast.NameRef) and self.m.notes.get(n) == Ref(it) for n in walk(lim.count))
+        fn = self.expr_fn(f"{prefix}_limit", f"g, me, card, {it}" if reads_it else "g, me, card", f"{doc}: limit",
+                          lim.count)
+        return f"T.LimitDef(count={fn}, scope={lim.scope!r}" + (", per_target=True)" if reads_it else ")")
+
     def target(self, t: ast.TargetSpec | None, prefix: str, params: str, doc: str) -> str:
         if t is None:
             return "None"
@@ -626,7 +638,7 @@ class ModuleWriter:
         prefix = f"c_{cid}"
         doc = f"card {d.name.text}"
         target = self.target(d.target, prefix, "g, me, card", doc)
-        limit = self.limit(d.limit, f"{prefix}_limit", "g, me, card", f"{doc}: limit")
+        limit = self.card_limit(d.limit, prefix, doc)
         hooks = {"effect": "None", "before": "None", "after": "None"}
         for hook, block in d.hooks:
             w = self.fn(f"{prefix}_{hook}", "g, me, ev, card", f"{doc} {hook}", block.span)

@@ -234,6 +234,8 @@ FUNCS: dict[str, Func] = {
                   "the innermost event of that type being settled, or none"),
     "random": _f("x: list[any]", "elem", "g.random_of({x})", "随机取一个元素 (the game's seeded RNG)"),
     "is_lord": _f("p: player", "bool", "g.is_lord({p})", "主公 (the mode's `lord` identity, and alive)"),
+    "current_lord": _f("", "player?", "g.current_lord()",
+                       "当前主公: the living player with the mode's `lord` identity, or none"),
     "formation": _f("p: player", "list[player]", "g.formation({p})",
                     "p所在的队列: the run of adjacent living players of p's kingdom (2 or more), else empty"),
     "besieged": _f("p: player", "bool", "g.besieged({p})",

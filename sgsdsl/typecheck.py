@@ -1188,8 +1188,8 @@ class DeclChecker(Checker):
             if d.kind == "equipment":
                 self.err("SGS208", "equipment goes to its user's slot and takes no `target`", d.target.span)
             self.target(d.target, env)
-        if d.limit is not None:
-            self.want(d.limit.count, env, "int", "a use limit")
+        if d.limit is not None:  # `it` is a candidate target: a limit may hold against some targets only
+            self.with_it(d.limit, env, "player", lambda: self.want(d.limit.count, env, "int", "a use limit"))
         hooks = {}
         for name, block in d.hooks:
             if name in hooks:

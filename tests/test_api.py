@@ -67,3 +67,11 @@ def test_license_matches_the_metadata():
     assert md["License-Expression"] == "MIT" and "LICENSE" in (md.get_all("License-File") or [])
     assert (ROOT / "LICENSE").read_text(encoding="utf-8").startswith("MIT License")
     assert md.get_all("Classifier") and md["Keywords"]
+    # no public URL exists yet (see pyproject.toml): no Project-URL may be a relative path, and the README,
+    # which links the docs, is the description a package index shows
+    for entry in md.get_all("Project-URL") or []:
+        label, _, url = entry.partition(", ")
+        assert url.startswith("https://"), f"Project-URL {label} is not an absolute URL: {url!r}"
+    assert md["Description-Content-Type"] == "text/markdown"
+    description = md.get_payload() or md["Description"] or ""
+    assert all(f"({doc})" in description for doc in ("docs/language.md", "docs/checks.md", "docs/api.md"))

@@ -1,6 +1,7 @@
 """The designer files in examples/ check clean (a finding they acknowledge with `allow` and notes
 aside) and every scenario test they carry passes, as README and docs/language.md promise."""
 
+import re
 from pathlib import Path
 
 import pytest
@@ -35,3 +36,10 @@ def test_example_scenario(job):
     _, (rules, t) = job
     r = run_test(rules, t)
     assert r.ok, "\n".join(r.failures) + "\n--- log ---\n" + r.log.text()
+
+
+def test_readme_counts_the_heroes_of_the_expansions_file():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    said = re.search(r"examples/expansions\.sgs\]\(examples/expansions\.sgs\) goes further: (\d+) official heroes", readme)
+    heroes = re.findall(r"^hero ", (ROOT / "examples/expansions.sgs").read_text(encoding="utf-8"), re.M)
+    assert said is not None and int(said.group(1)) == len(heroes)

@@ -155,6 +155,10 @@ class Game(Zones, Primitives, Play, History, Relations):
     def is_lord(self, p: Player) -> bool:
         return self.mode is not None and self.mode.lord is not None and p.identity == self.mode.lord
 
+    def current_lord(self) -> Player | None:
+        """当前主公: the living player who holds the mode's `lord` identity, if any."""
+        return next((p for p in self.players if p.alive and self.is_lord(p)), None)
+
     def attach(self, p: Player, skill: SkillDef, equip: bool = False, card=None, gained: bool = False,
                slot: int | None = None) -> None:
         if skill.lord and not gained and not self.is_lord(p):

@@ -33,8 +33,11 @@ class Play:
                 yield p
             return
         where = t.where
+        lim = card.cdef.limit if card.cdef.limit is not None and card.cdef.limit.per_target else None
+        used = self.used(p, card.cdef.limit_key, -1, lim.scope) if lim is not None else 0
         for q in ((p,) if t.kind == "self" else self.alive_from_current()):
-            if (where is None or where(self, p, card, q)) and self.targetable(p, q, card):
+            if (where is None or where(self, p, card, q)) and self.targetable(p, q, card) and \
+                    (lim is None or used < lim.count(self, p, card, q)):
                 yield q
 
     def target_count(self, p: Player, card: Card) -> tuple[int, int]:
@@ -64,8 +67,9 @@ class Play:
             return True
         if cd.target is None:
             return False
-        if cd.limit is not None and self.used(p, cd.limit_key, -1, cd.limit.scope) >= cd.limit.count(self, p, card):
-            return False
+        if cd.limit is not None and not cd.limit.per_target and \
+                self.used(p, cd.limit_key, -1, cd.limit.scope) >= cd.limit.count(self, p, card):
+            return False  # (a limit per target is read for each candidate target instead)
         need = self.target_count(p, card)[0] if cd.target.kind == "some" else 1
         found = 0
         for _ in self._candidates(p, card):  # stop at the first `need` legal targets

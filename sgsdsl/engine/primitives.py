@@ -58,12 +58,15 @@ class Primitives:
         p.marks.clear()
 
     def set_identity(self, p: Player, identity: str, shown: bool = True) -> None:
+        ruled = identity
         if self.fixed_identities is not None:  # a scenario test fixed it
             identity = self.fixed_identities[p.seat]
         p.identity = identity
         p.identity_shown = shown
         if shown:
-            self.say(p, " 的身份是 ", self.rules.enum_names.get(identity, identity))
+            names = self.rules.enum_names
+            self.say(p, " 的身份是 ", names.get(identity, identity),
+                     *(() if ruled == identity else ("（测试座位指定；规则给出 ", names.get(ruled, ruled), "）")))
 
     def draft(self, p: Player, hero: str) -> None:
         """p takes a hero into their line-up, behind the ones they have (1v1's 选将)."""

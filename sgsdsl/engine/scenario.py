@@ -273,6 +273,11 @@ def _pull(g: Game, spec) -> Card:
     return g.new_card(cid, suit or "spade", rank or 1)
 
 
+def stack_deck(g: Game, t: TestDef) -> None:
+    for spec in reversed(t.deck):  # the first listed ends on top
+        g.move(_pull(g, spec), "draw")
+
+
 def setup(rules: Ruleset, t: TestDef, log: GameLog) -> tuple[Game, list[ScriptedAgent]]:
     mode = rules.modes.get(t.mode) if t.mode else None
     agents = []
@@ -287,6 +292,7 @@ def setup(rules: Ruleset, t: TestDef, log: GameLog) -> tuple[Game, list[Scripted
     # without a mode: every deck but those that belong to modes (1v1's 52 cards repeat the standard ones)
     g.build_deck(mode.decks if mode is not None else [d for d, dd in rules.decks.items() if not dd.modes])
     if t.setup:  # the mode sets the table up, with the seats' heroes and identities
+        stack_deck(g, t)  # first, so that the mode's own draws (比点, starting hands) take the test's cards
         g.hero_pool = rules.hero_pool(mode)
         g.fixed_heroes = {i: s.hero for i, s in enumerate(t.seats)}
         if all(s.identity is not None for s in t.seats):
@@ -323,8 +329,8 @@ def setup(rules: Ruleset, t: TestDef, log: GameLog) -> tuple[Game, list[Scripted
         if s.dead:  # a seat that starts dead: out of the game, holding nothing
             g.discard(None, p.all_cards)
             g.kill(p)
-    for spec in reversed(t.deck):  # the first listed ends on top
-        g.move(_pull(g, spec), "draw")
+    if not t.setup:
+        stack_deck(g, t)
     if mode is not None and not t.setup:
         for rule in mode.rules:
             g.add_rules(rule)

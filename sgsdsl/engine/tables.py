@@ -176,6 +176,7 @@ class CounterDef:
 class LimitDef:
     count: Callable
     scope: str
+    per_target: bool = False  # a card's limit that reads `it`, the target: count(g, me, card, target)
 
 
 @table

@@ -311,12 +311,12 @@ def sk_tianyi_active0_limit(g, me, user):
     return 1
 
 
-def sk_tianyi_mod1(g, me, _0, a_c):
+def sk_tianyi_mod1(g, me, _0, a_c, _2):
     # 天义 modifies 杀次数上限 — rules/guozhan_heroes/heroes_wu.sgs:67
     return 1
 
 
-def sk_tianyi_mod1_when(g, me, _0, a_c):
+def sk_tianyi_mod1_when(g, me, _0, a_c, _2):
     # 天义 modifies 杀次数上限: when — rules/guozhan_heroes/heroes_wu.sgs:67
     return me.marks.get('gz_tianyi_won', False)
 
@@ -1016,7 +1016,7 @@ TABLES = T.Tables(
             ),
             viewas=(),
             modifiers=(
-                T.ModifierDef(skill='tianyi', quantity='sha_limit', pattern=('self', 'c'), op='+=', value=sk_tianyi_mod1, when=sk_tianyi_mod1_when, loc='rules/guozhan_heroes/heroes_wu.sgs:67'),
+                T.ModifierDef(skill='tianyi', quantity='sha_limit', pattern=('self', 'c', '_'), op='+=', value=sk_tianyi_mod1, when=sk_tianyi_mod1_when, loc='rules/guozhan_heroes/heroes_wu.sgs:67'),
                 T.ModifierDef(skill='tianyi', quantity='in_range', pattern=('self', '_', 'c'), op='=', value=sk_tianyi_mod2, when=sk_tianyi_mod2_when, loc='rules/guozhan_heroes/heroes_wu.sgs:68'),
                 T.ModifierDef(skill='tianyi', quantity='sha_targets', pattern=('self', 'c'), op='+=', value=sk_tianyi_mod3, when=sk_tianyi_mod3_when, loc='rules/guozhan_heroes/heroes_wu.sgs:69'),
                 T.ModifierDef(skill='tianyi', quantity='usable', pattern=('self', 'c'), op='=', value=sk_tianyi_mod4, when=sk_tianyi_mod4_when, loc='rules/guozhan_heroes/heroes_wu.sgs:70'),
