@@ -387,6 +387,8 @@ ROLES: dict[str, Role] = {
                    "whether a player may use a card at all, besides its targets and use limit"),
     "playable": Role("quantity", (("who", "player"), ("card", "card")), "bool",
                      "whether a player may play (打出) a card when asked for one"),
+    "recastable": Role("quantity", (("who", "player"), ("card", "card")), "bool",
+                       "whether a player may recast (重铸) a hand card besides those declared `recast` (连环)"),
     "discardable": Role("quantity", (("who", "player"), ("card", "card")), "bool",
                         "whether a player may discard a card (theirs or another's); `discard` skips the rest"),
     "need_card": Role("window", (("who", "player"), ("pattern", "cardname"), ("how", "how"), ("card", "card?")), None,
