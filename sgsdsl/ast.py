@@ -521,6 +521,9 @@ class HeroDecl(Decl):
     never_lord: bool
     texts: tuple[str, ...]
     modes: tuple[Name, ...] = ()  # `modes M, …`: dealt only in these modes (empty: every mode)
+    # 国战 主将技/副将技 that change the card's 阴阳鱼: its hp (in halves) as the main or the deputy hero
+    main_halves: int | None = None
+    deputy_halves: int | None = None
 
 
 @node

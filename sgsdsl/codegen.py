@@ -422,7 +422,9 @@ class ModuleWriter:
                     f"T.HeroDef(id={d.id.text!r}, name={d.name.text!r}, kingdom={kingdom!r}, "
                     f"hp_halves={d.hp_halves!r}, gender={gender!r}, skills={skills!r}, pairs={pairs!r}, "
                     f"never_lord={d.never_lord!r}, text={' '.join(d.texts)!r}, loc={L!r}"
-                    + (f", modes={tuple(self.m.modes[n.text].id.text for n in d.modes)!r})" if d.modes else ")"))
+                    + (f", modes={tuple(self.m.modes[n.text].id.text for n in d.modes)!r}" if d.modes else "")
+                    + (f", main_halves={d.main_halves!r}" if d.main_halves is not None else "")
+                    + (f", deputy_halves={d.deputy_halves!r}" if d.deputy_halves is not None else "") + ")")
             case ast.SkillDecl():
                 self.tables["skills"].append(self.skill(d, owner=True))
                 for c in d.counters:

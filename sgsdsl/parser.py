@@ -307,10 +307,19 @@ class _Builder(Transformer):
         return ("kingdom", self.nm(c[0]))
 
     def hero_hp(self, c):
+        return ("hp_halves", self._halves(c[0]))
+
+    def hero_main_hp(self, c):
+        return ("main_halves", self._halves(c[0]))
+
+    def hero_deputy_hp(self, c):
+        return ("deputy_halves", self._halves(c[0]))
+
+    def _halves(self, tok) -> int:
         # Exact integer halves: float() overflows on a long digit string (and rounds long ones).
-        text = str(c[0])
+        text = str(tok)
         whole, half = (text[:-2], 1) if text.endswith(".5") else (text, 0)
-        return ("hp_halves", self.num(c[0], "a hero's hp", int(whole) * 2 + half))
+        return self.num(tok, "a hero's hp", int(whole) * 2 + half)
 
     def hero_gender(self, c):
         return ("gender", self.nm(c[0]))

@@ -107,6 +107,7 @@ class Game(Zones, Primitives, Play, History, Relations):
         self.q_usable = rules.role("usable")
         self.q_playable = rules.role("playable")
         self.q_discardable = rules.role("discardable")
+        self.q_recastable = rules.role("recastable")
         if self.flow_use is None or self.flow_turn is None:
             raise RulesError("the rules bind no `turn` or `use` flow (core rules missing?)")
         self.ev_use_cls = rules.events[self.flow_use.event].cls

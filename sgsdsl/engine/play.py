@@ -49,6 +49,10 @@ class Play:
     def may_use(self, p: Player, card: Card) -> bool:
         return self.q_usable is None or self.q(self.q_usable.id, p, card)
 
+    def recastable(self, p: Player, card) -> bool:
+        """Whether a skill lets p recast a card not declared `recast` (the `recastable` role)."""
+        return self.q_recastable is not None and self.q(self.q_recastable.id, p, card)
+
     def may_play(self, p: Player, card: Card) -> bool:
         return self.q_playable is None or self.q(self.q_playable.id, p, card)
 
@@ -139,7 +143,7 @@ class Play:
             if self.usable(p, c):
                 acts.append(("card", c))
         if self.flow_recast is not None:
-            acts.extend(("recast", c) for c in p.hand if c.cdef.recast)
+            acts.extend(("recast", c) for c in p.hand if c.cdef.recast or self.recastable(p, c))
         for inst, v, src in self.viewas_of(p, "use"):
             probe = self.virtual(v.card, self._viewas_first(p, v, src), inst.skill)
             if self.usable(p, probe):

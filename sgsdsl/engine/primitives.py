@@ -106,7 +106,7 @@ class Primitives:
         hs = [self.rules.heroes[main], self.rules.heroes[deputy]]
         p.heroes = hs
         p.shown = [False, False]
-        p.max_hp = p.hp = sum(h.hp_halves for h in hs) // 2
+        p.max_hp = p.hp = (hs[0].as_main + hs[1].as_deputy) // 2
         p.kingdom = p.gender = None
         p.armed = set()
         for slot, h in enumerate(hs):

@@ -336,10 +336,20 @@ class HeroDef:
     text: str
     loc: str
     modes: tuple[str, ...] = ()  # dealt only in these modes (empty: in every mode)
+    main_halves: int | None = None  # 国战: its 阴阳鱼 as the main hero, when a 主将技 changes them
+    deputy_halves: int | None = None  # … as the deputy hero (副将技)
 
     @property
     def title(self) -> str:
         return self.name
+
+    @property
+    def as_main(self) -> int:
+        return self.hp_halves if self.main_halves is None else self.main_halves
+
+    @property
+    def as_deputy(self) -> int:
+        return self.hp_halves if self.deputy_halves is None else self.deputy_halves
 
     @property
     def max_hp(self) -> int:
