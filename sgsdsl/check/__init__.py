@@ -135,6 +135,11 @@ def acknowledge(b: Build, findings: list[Diagnostic]) -> list[Diagnostic]:
     return out
 
 
+# Findings about every mode at once (a lord skill needs some mode with a lord): a variant's pass judges only
+# the modes that play with it, so it says nothing of these about the files it does not own.
+ACROSS_MODES = frozenset({"SGS334"})
+
+
 def run_checks(b: Build, only_designer: bool = False) -> list[Diagnostic]:
     from .facts import facts_of
 
@@ -142,7 +147,10 @@ def run_checks(b: Build, only_designer: bool = False) -> list[Diagnostic]:
     out: list[Diagnostic] = []
     for family in FAMILIES:
         out.extend(family(facts))
-    # A variant package is checked as the table it makes: its declarations over the ones it replaces.
+    # A variant package is checked as the table it makes: its declarations over the ones it replaces. A
+    # mode that always plays with it (`with guozhan_heroes`) is judged in its pass alone, and all of that
+    # pass's findings are about such modes; a variant no mode names adds what concerns its own files.
+    played_with = {v.text for d in b.model.unique(b.model.g_modes) for v in d.variants}
     for name, pkg in b.model.packages.items():
         if not pkg.variant:
             continue
@@ -153,7 +161,9 @@ def run_checks(b: Build, only_designer: bool = False) -> list[Diagnostic]:
             seen = {(d.code, d.message, d.span) for d in out}
             for family in FAMILIES:
                 for d in family(vfacts):
-                    mine = d.span.file in files or any(n.span.file in files for n in d.notes)
+                    mine = name in played_with or d.span.file in files or any(n.span.file in files for n in d.notes)
+                    if d.code in ACROSS_MODES and d.span.file not in files:
+                        continue  # judged over every mode, which only the default pass sees
                     if mine and (d.code, d.message, d.span) not in seen:
                         out.append(d)
         finally:

@@ -68,7 +68,7 @@ def _modes(facts: Facts) -> list:
     out = []
     m = facts.m
     lord_ids = None
-    for mode in m.unique(m.modes):
+    for mode in facts.judged_modes():
         size = getattr(mode, "deck_size", None)
         decks = [m.decks[n.text] for n in mode.decks if n.text in m.decks]
         if size is not None and decks:
@@ -190,7 +190,7 @@ def _overlaps(facts: Facts) -> list:
     """SGS357: the same entry in two decks that one mode combines."""
     m = facts.m
     out = []
-    for mode in m.unique(m.modes):
+    for mode in facts.judged_modes():
         seen: dict = {}
         for n in mode.decks:
             d = m.decks.get(n.text)

@@ -81,7 +81,6 @@ def _mode_cards(facts: Facts, mode) -> set[str]:
 
 
 def modes_of_rule(facts: Facts, r) -> list:
-    m = facts.m
     if r.holder == "hero":
         seen, out = set(), []
         for h in r.heroes:
@@ -91,9 +90,9 @@ def modes_of_rule(facts: Facts, r) -> list:
                     out.append(mode)
         return out
     if r.holder in ("equipment", "card"):
-        return [mode for mode in m.unique(m.modes) if r.decl.id.text in _mode_cards(facts, mode)]
+        return [mode for mode in facts.judged_modes() if r.decl.id.text in _mode_cards(facts, mode)]
     if r.holder == "mode":
-        return [mode for mode in m.unique(m.modes) if r.package_rule or any(r.decl is x for x in mode.rules)]
+        return [mode for mode in facts.judged_modes() if r.package_rule or any(r.decl is x for x in mode.rules)]
     return []
 
 

@@ -157,16 +157,27 @@ class Facts:
             yield mode
         yield from m.rules
 
+    def judged_modes(self) -> list:
+        """The modes this pass judges: those that always play with the current variant package (`with`), or,
+        in the default pass and for variants no mode names, the modes that play with no variant."""
+        m = self.m
+        modes = m.unique(m.modes)
+        if m.current is not None:
+            mine = [x for x in modes if any(v.text == m.current for v in x.variants)]
+            if mine:
+                return mine
+        return [x for x in modes if not x.variants]
+
     def _pools(self) -> dict[str, set[str]]:
-        """mode id -> hero names it deals (meetings.pool)."""
-        return {mode.id.text: meetings.pool(self.m, mode, self.designer_pkgs) for mode in self.m.unique(self.m.modes)}
+        """mode id -> hero names it deals (meetings.pool), for the modes this pass judges."""
+        return {mode.id.text: meetings.pool(self.m, mode, self.designer_pkgs) for mode in self.judged_modes()}
 
     def holders(self):
         """(holder kind, declaration) of every skill, card with rules and mode rule."""
         return self._holders()
 
     def modes_of_hero(self, hero: str) -> list:
-        return [mode for mode in self.m.unique(self.m.modes) if hero in self.pools.get(mode.id.text, ())]
+        return [mode for mode in self.judged_modes() if hero in self.pools.get(mode.id.text, ())]
 
     def can_be_lord(self, h) -> bool:
         return not h.never_lord and any(mode.lord is not None for mode in self.modes_of_hero(h.name.text))
@@ -175,7 +186,7 @@ class Facts:
         """The modes in which two heroes (by name) meet (in that way, TABLE or SEAT, if given)."""
         if not self.pools:  # rules without modes: any two heroes can sit at one table
             return [None] if a != b and way != meetings.SEAT else []
-        return [mode for mode in self.m.unique(self.m.modes)
+        return [mode for mode in self.judged_modes()
                 if (ways := meetings.how_they_meet(self, mode, a, b)) and (way is None or way in ways)]
 
     def can_meet(self, a: str, b: str) -> bool:
@@ -274,7 +285,7 @@ def _granted(n) -> Iterator:
 
 def facts_of(build) -> Facts:
     """The facts of a build, computed once."""
-    key = ("check", "facts")
+    key = ("check", "facts", build.model.current)  # a variant package's pass has facts of its own
     f = build.model.notes.get(key)
     if f is None or f.build is not build:
         f = Facts(build)

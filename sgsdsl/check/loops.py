@@ -305,7 +305,7 @@ def endless_whiles(facts: Facts) -> list:
         blocks += [b for _, b in getattr(decl, "hooks", ())]
         owners += [(f"{'card' if isinstance(decl, ast.CardDecl) else 'skill'} {decl.name.text}", b)
                    for b in blocks if b is not None]
-    for mode in m.unique(m.modes):
+    for mode in facts.judged_modes():
         if mode.setup is not None:
             owners.append((f"mode {mode.name.text}", mode.setup))
     out, seen = [], set()

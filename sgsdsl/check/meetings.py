@@ -28,7 +28,8 @@ def pool(m, mode, designer_pkgs: set[str]) -> set[str]:
     """Hero names a mode deals."""
     pkgs = {n.text for n in mode.heroes if n.text in m.packages} | designer_pkgs
     named = {m.heroes[n.text].name.text for n in mode.heroes if n.text not in m.packages and n.text in m.heroes}
-    out = {h.name.text for h in m.unique(m.heroes) if m.package_of(h) in pkgs} | named
+    # a variant's hero stands in for the one it replaces: both tables, each name read through the current one
+    out = {h.name.text for t in (m.g_heroes, m.heroes) for h in m.unique(t) if m.package_of(h) in pkgs} | named
     out -= {m.heroes[n.text].name.text for n in mode.hero_except if n.text in m.heroes}
     return {h for h in out if _dealt_in(m, m.heroes[h], mode)}
 
