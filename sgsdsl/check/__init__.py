@@ -140,6 +140,31 @@ def acknowledge(b: Build, findings: list[Diagnostic]) -> list[Diagnostic]:
 ACROSS_MODES = frozenset({"SGS334"})
 
 
+def _merge_modes(b: Build, findings: list[Diagnostic]) -> list[Diagnostic]:
+    """One finding for one thing found in several modes: the passes judge modes apart (a mode that plays
+    with a variant package in that variant's pass), and say the same of each; the mode names are joined."""
+    import re
+
+    names = [d.name.text for d in b.model.unique(b.model.g_modes)]
+    if len(names) < 2:
+        return findings
+    run = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
+    pattern = re.compile(f"(?:{run})(?:、(?:{run}))*")
+    groups: dict = {}
+    for d in findings:
+        found = pattern.findall(d.message)
+        key = (d.code, d.span, pattern.sub("\x00", d.message))
+        modes = groups.setdefault(key, (d, []))[1]
+        modes += [n for f in found for n in f.split("、") if n not in modes]
+    out = []
+    for (_, _, template), (first, modes) in groups.items():
+        if "\x00" in template:
+            joined = "、".join(n for n in names if n in modes)
+            first = attrs.evolve(first, message=template.replace("\x00", joined))
+        out.append(first)
+    return out
+
+
 def run_checks(b: Build, only_designer: bool = False) -> list[Diagnostic]:
     from .facts import facts_of
 
@@ -168,7 +193,7 @@ def run_checks(b: Build, only_designer: bool = False) -> list[Diagnostic]:
                         out.append(d)
         finally:
             b.model.current = None
-    out = acknowledge(b, out)
+    out = acknowledge(b, _merge_modes(b, out))
     if only_designer:
         out = [d for d in out if not d.span.file.startswith("rules/") or
                any(not n.span.file.startswith("rules/") for n in d.notes)]
