@@ -211,7 +211,7 @@ def test_cli_json():
     d = data["diagnostics"][0]
     assert {"code", "name", "severity", "message", "file", "line", "col", "help", "notes", "principle"} <= set(d)
     assert d["code"] == "SGS382" and d["name"] == "pair-competing-replacements" and "②" in d["principle"]
-    assert d["severity"] == "note" and data["diagnostics"][1]["severity"] == "warning"
+    assert d["severity"] == "note" and data["diagnostics"][2]["severity"] == "warning"
 
 
 def test_cli_explains_unknown_fields():
