@@ -104,7 +104,8 @@ class SkillStats:
                 if not L.trigger.forced:
                     self.add(L.skill.id, "offered")
         elif k == "play":  # each decision of the play phase at which a skill could be used
-            for sid in {what[0].skill.id for kind, what in req.options if kind != "card"}:
+            # cards to use or to recast are no skill's
+            for sid in {what[0].skill.id for kind, what in req.options if kind not in ("card", "recast")}:
                 self.add(sid, "offered")
         elif k == "respond":
             for sid in {o[1][0].skill.id for o in req.options if isinstance(o, tuple) and o[0] == "viewas"}:
