@@ -543,6 +543,7 @@ class DeckDecl(Decl):
     entries: tuple[DeckEntry, ...]
     edition: Name | None = None  # `edition E`: must hold exactly the cards of edition E
     modes: tuple[Name, ...] = ()  # `modes M, N`: the deck belongs to these modes (not a test's default decks)
+    facets: tuple[Allow, ...] = ()  # `allow CODE "reason"`: the deck's data findings acknowledged
 
 
 @node

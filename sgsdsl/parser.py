@@ -487,7 +487,8 @@ class _Builder(Transformer):
         name, ident, title, edition, modes, *entries = c
         return ast.DeckDecl(name=self.nm(name), id=self.nm(ident), title=self.s(title) if title else None,
                             entries=tuple(e for e in entries if isinstance(e, ast.DeckEntry)), span=self.sp(meta),
-                            edition=self.nm(edition) if edition is not None else None, modes=modes or ())
+                            edition=self.nm(edition) if edition is not None else None, modes=modes or (),
+                            facets=tuple(e for e in entries if isinstance(e, ast.Allow)))
 
     @v_args(meta=True)
     def edition_decl(self, meta, c):

@@ -1107,10 +1107,14 @@ class DeclChecker(Checker):
                     self.with_it(f, env, "card", lambda: (self.want(f.value, env, kinds[f.what.text], "the new value"),
                                                           self.expr(f.where, env)))
                 case ast.Allow():
-                    from .diagnostics import CODES
+                    self.allows([f])
 
-                    if f.code.text not in CODES and not f.code.text.startswith("SGS3"):
-                        self.err("SGS101", f"unknown diagnostic code '{f.code.text}'", f.code.span)
+    def allows(self, facets) -> None:
+        from .diagnostics import CODES
+
+        for f in facets:
+            if f.code.text not in CODES and not f.code.text.startswith("SGS3"):
+                self.err("SGS101", f"unknown diagnostic code '{f.code.text}'", f.code.span)
 
     def clauses(self, f, env: Env) -> None:
         if f.when is not None:
@@ -1223,6 +1227,7 @@ class DeclChecker(Checker):
                      help="one of these cards must be a card of its own (no `is`)")
 
     def deck(self, d: ast.DeckDecl) -> None:
+        self.allows(d.facets)
         for e in d.entries:
             self.card_name(e.card)
             if not 1 <= e.rank <= 13:

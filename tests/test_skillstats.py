@@ -57,3 +57,15 @@ def test_counts_over_bot_games_are_consistent(rules):
         assert t["used"] <= t["offered"], (sid, t)  # nothing is used without being offered
         assert all(v >= 0 for v in t.values())
     assert sum(t["damage"] for t in totals.values()) > 0 and sum(t["drawn"] for t in totals.values()) > 0
+
+
+def test_a_recast_offer_is_no_skill_s(rules):
+    # the play phase offers recasting a card (铁索连环, 知己知彼): the observer counts skills only, and a
+    # recast offer is a card; the 国战 deck has them from the first turn on
+    from sgsdsl.engine.requests import Request
+
+    g = new_game(rules, "guozhan", 4, 3, "heuristic")
+    g.observer = SkillStats(rules)
+    card = next(c for c in g.draw_pile if c.cdef.recast)
+    g.observer.on_request(g, Request("play", g.players[0], [("recast", card)], lo=0, prompt="出牌阶段"))
+    assert g.observer.counts == {} or all(rec.get("offered", 0) == 0 for rec in g.observer.counts.values())

@@ -96,12 +96,12 @@ def catalogue() -> dict[str, tuple[str, str]]:
 
 
 def _carriers(b: Build) -> list:
-    """(span, {code: reason}) of every skill, card and mode rule that acknowledges a finding."""
+    """(span, {code: reason}) of every skill, card, deck and mode rule that acknowledges a finding."""
     out = []
     decls = []
     for pkg in b.model.packages.values():  # every package, variants included
         for d in pkg.decls:
-            if isinstance(d, (ast.SkillDecl, ast.CardDecl)):
+            if isinstance(d, (ast.SkillDecl, ast.CardDecl, ast.DeckDecl)):
                 decls.append(d)
             elif isinstance(d, ast.ModeDecl):
                 decls.extend(d.rules)

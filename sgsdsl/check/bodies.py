@@ -81,6 +81,7 @@ class OpenSite:
     rels: frozenset = frozenset()  # (field, self/other): player fields bound relative to the owner
     paid: bool = False  # opened only through a card used from a hand (it leaves the hand)
     chance: bool = False  # opened only if a judgment (a card revealed from the pile) comes out one way
+    passes: frozenset = frozenset()  # (field, own field): the call passes on a field of the rule's own event
 
     def value(self, field: str):
         return next((v for f, v in self.values if f == field), None)
@@ -337,8 +338,8 @@ class Analyzer:
                 out.resets.add(self._skill_arg(c))
             if name in MOVED_FIELDS and self.moved is not None:
                 rels = self._moved_rels(name, c, scope) if owner else frozenset()
-                out.opens.add(OpenSite(self.moved, "any", MOVED_FIELDS[name], frozenset(), rels,
-                                       chance=scope.chance))
+                out.opens.add(OpenSite(self.moved, "any", MOVED_FIELDS[name] - self._moved_not_lost(name, c, scope),
+                                       frozenset(), rels, chance=scope.chance))
             if name in HOOK_PRIMITIVES:
                 card = self.known_card(c.args[0].value, scope) if c.args else None
                 if card is not None:
@@ -373,10 +374,11 @@ class Analyzer:
                                            if (cid := self.known_card(v, scope)) is not None}
             rels = self._rels(kept, scope) if owner else frozenset()
             paid = any(self.is_paid(v, scope) for k, v in bound.items() if k == "card")
+            passes = frozenset((k, p[0]) for k, v in kept.items() if (p := event_path(v)) is not None and len(p) == 1)
             for wid in summ.own_opens:
                 w = self.m.windows[wid]
                 rel = dict(rels).get(w.subject.text, "any") if w.subject is not None else "any"
-                out.opens.add(OpenSite(wid, rel, fields, values, rels, paid=paid, chance=scope.chance))
+                out.opens.add(OpenSite(wid, rel, fields, values, rels, paid=paid, chance=scope.chance, passes=passes))
             out.opens |= _tagged(summ.opens, paid, scope.chance)
             out.state |= summ.state
             out.calls |= summ.calls
@@ -413,6 +415,25 @@ class Analyzer:
         if name == "equip" and args:
             out["loser"] = self.relation(args[0], scope)
         return frozenset((k, r) for k, r in out.items() if r != "any")
+
+    def _moved_not_lost(self, name: str, c: ast.Call, scope: Scope) -> frozenset:
+        """The lost_hand/lost_equip field a moving primitive cannot set, when the cards it moves are read
+        from hands only (`choose … from p.hand`) or from equipment only (`p.equips`, `p.armor` …)."""
+        args = [a.value for a in c.args if a.name is None]
+        i = {"gain": 1, "discard": 1, "put": 0, "put_bottom": 0}.get(name)
+        if i is None or len(args) <= i:
+            return frozenset()
+        zones = set()
+        for n in walk(args[i]):
+            if isinstance(n, ast.Attr) and n.name.text in CARD_ZONES:
+                zones.add(n.name.text)
+            elif isinstance(n, ast.NameRef) and n.text in scope.owner:
+                return frozenset()  # cards held in a local: from wherever they came
+        if zones == {"hand"}:
+            return frozenset({"lost_equip"})
+        if zones and zones <= {"equips", "weapon", "armor", "plus_horse", "minus_horse"}:
+            return frozenset({"lost_hand"})
+        return frozenset()
 
     def owner_rel(self, e, scope: Scope) -> str:
         """Whose cards an expression takes, relative to the rule's owner."""
@@ -631,9 +652,9 @@ def _neq_self(e) -> bool:
 
 
 def _tagged(sites, paid: bool, chance: bool) -> set:
-    if not (paid or chance):
-        return set(sites)
-    return {attrs.evolve(s, paid=s.paid or paid, chance=s.chance or chance) for s in sites}
+    """Sites opened inside a called flow or card hook, as the caller's: what they pass on is the callee's
+    own event's, not the caller's (`passes` is dropped)."""
+    return {attrs.evolve(s, paid=s.paid or paid, chance=s.chance or chance, passes=frozenset()) for s in sites}
 
 
 def _merge(into: BodyFacts, new: BodyFacts) -> bool:

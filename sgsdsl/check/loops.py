@@ -111,13 +111,28 @@ def _cycles(facts: Facts) -> list[tuple]:
         for nxt, site in g["edges"][id(cur)]:
             j = index[id(nxt)]
             if nxt is start:
-                out.append((tuple(path), tuple(sites + [site])))
+                if _passes_hold(path, sites + [site]):
+                    out.append((tuple(path), tuple(sites + [site])))
             elif j > index[id(start)] and nxt not in path and len(path) < MAX_CYCLE:
                 dfs(start, nxt, path + [nxt], sites + [site])
 
     for r in nodes:
         dfs(r, r, [r], [])
     return out
+
+
+def _passes_hold(path: list, sites: list) -> bool:
+    """Around a cycle, a field a rule passes on from its own event (天香's `card: event.card`) is only set if
+    the opening before it could set it: a field it never sets is none, and a `when` that needs it fails
+    (三尖两刃刀's damage carries no card, so the damage passed on from it is no 【杀】's)."""
+    n = len(path)
+    for i in range(n):
+        before, site, nxt = sites[i - 1], sites[i], path[(i + 1) % n]
+        if before.fields is None:
+            continue
+        if any(k in nxt.required and f not in before.fields for k, f in site.passes):
+            return False
+    return True
 
 
 RESOURCE = {"hp": "HP", "cards": "the number of cards in hands",

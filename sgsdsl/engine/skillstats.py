@@ -104,6 +104,7 @@ class SkillStats:
                 if not L.trigger.forced:
                     self.add(L.skill.id, "offered")
         elif k == "play":  # each decision of the play phase at which a skill could be used
+            # cards to use or to recast are no skill's
             for sid in {what[0].skill.id for kind, what in req.options if kind not in ("card", "recast")}:
                 self.add(sid, "offered")
         elif k == "respond":

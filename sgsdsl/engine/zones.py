@@ -69,14 +69,19 @@ class Zones:
         return table[zone]()
 
     # ---- moving cards: the one way cards change zones -------------------------------
-    def _remove(self, c: Card) -> None:
+    def _remove(self, c: Card, parting: list | None = None) -> None:
         z, o = c._zone, c._owner
         if z == "hand":
             o.hand.remove(c)
         elif z == "equip":
             del o.equip[c._cdef.slot]
-            if c._cdef.skill is not None:
-                self.detach(o, c._cdef.skill, card=c)
+            sk = c._cdef.skill
+            if sk is not None:
+                if parting is not None and self.win_moved is not None and \
+                        any(self.win_moved.id in t.windows for t in sk.triggers):
+                    parting.append((o, sk, c))  # detached once the moved window has seen it go
+                else:
+                    self.detach(o, sk, card=c)
         elif z == "judge":
             o.judges.remove(c)
         elif z == "draw":
@@ -144,6 +149,9 @@ class Zones:
             self.observer.on_move(self, phys, zone, owner)
         lost: dict[int, list] = {}
         lost_cards: dict[int, list] = {}
+        # An equipment's trigger at the moved window sees the move that takes the card away (失去装备区里的
+        # 【白银狮子】后): its skill stays until that window has opened.
+        parting: list = []
         from_zone = phys[0]._zone
         for c in phys:
             o = c._owner
@@ -152,7 +160,7 @@ class Zones:
                 rec[1 if c._zone == "hand" else 2] += 1
                 lost_cards.setdefault(o.seat, []).append(c)
             if c._zone is not None:
-                self._remove(c)
+                self._remove(c, parting)
             if c.uid in disguises:
                 c.disguise(disguises[c.uid])
             if zone == "equip":
@@ -186,6 +194,8 @@ class Zones:
             if not lost:
                 self.open(self.win_moved.id, self.ev_move_cls(cards=phys, loser=None, gainer=gainer, to=zone,
                                                               from_zone=from_zone or origin))
+        for o, sk, c in parting:
+            self.detach(o, sk, card=c)
 
     # ---- primitive actions that move cards (surface.FUNCS kind="primitive") ----------
     def draw(self, p: Player, n: int = 1) -> list[Card]:
