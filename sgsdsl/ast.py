@@ -615,6 +615,7 @@ class CardRef:
     rank: int | None
     name: Name
     span: Span
+    sign: Name | None = None  # a sign printed on the card (国战's 连横): `hand [♠7 杀 连横]`
 
 
 @node
@@ -666,6 +667,7 @@ class TestDecl(Decl):
     asked: tuple[tuple[tuple[Name, ...], Span], ...] = ()  # `expect asked A, B`: requests in this order
     setup: bool = False  # run the mode's setup with the seats' heroes and identities
     turn_limit: int = 0  # the game's time limit in turns (turn_limit())
+    options: tuple[tuple[Name, Expr], ...] = ()  # `option aozhan_mode = true`: the mode's options this game sets
 
 
 @node

@@ -738,9 +738,10 @@ class ModuleWriter:
                 if s.deputy is not None:  # so does a 国战 seat's deputy hero
                     heroes.setdefault(s.deputy.text, h.id.text)
 
-        def refs(rs):
+        def refs(rs):  # (suit, rank, card id), and the sign when the card bears one
             return tuple((SUIT_IDS[r.suit] if r.suit else None, r.rank,
                           self.m.cards[r.name.text].id.text if r.name.text in self.m.cards else r.name.text)
+                         + ((r.sign.text,) if r.sign is not None else ())
                          for r in rs)
 
         ident = {k2: v.decl.id.text for k2, v in self.m.values.items() if v.type == "identity"}
@@ -774,6 +775,10 @@ class ModuleWriter:
         extra = (f"    asked={asked!r},\n" if asked else "") + ("    setup=True,\n" if t.setup else "") \
             + (f"    turn_limit={t.turn_limit!r},\n" if t.turn_limit else "")
         mode = self.m.modes[t.mode.text].id.text if t.mode and t.mode.text in self.m.modes else None
+        if t.options and mode is not None:
+            ids = {n: o.id.text for o in self.m.modes[t.mode.text].options for n in (o.id.text, o.name.text)}
+            opts = tuple((ids[n.text], _literal(v)) for n, v in t.options if n.text in ids)
+            extra += f"    options={opts!r},\n"
         self.tables["tests"].append(
             f"T.TestDef(\n    title={t.title!r}, owner={t.owner!r}, mode={mode!r},\n    seats=("
             + "".join(f"\n        {s}," for s in seats) + "\n    ),\n"

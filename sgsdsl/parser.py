@@ -590,7 +590,7 @@ class _Builder(Transformer):
     def test_decl(self, meta, c):
         title, *items = c
         d = {"mode": None, "seats": [], "deck": (), "start": None, "turns": 1, "decides": [], "expects": [], "logs": [],
-             "asked": [], "setup": False, "turn_limit": 0}
+             "asked": [], "setup": False, "turn_limit": 0, "options": []}
         for key, val in items:
             if isinstance(d[key], list):
                 d[key].append(val)
@@ -680,6 +680,9 @@ class _Builder(Transformer):
     def t_turn_limit(self, c):
         return ("turn_limit", int(c[0]))
 
+    def t_option(self, c):
+        return ("options", (self.nm(c[0]), c[1]))
+
     def s_mark(self, c):
         return ("marks", (self.nm(c[0]), self.num(c[1], "a test seat's mark")))
 
@@ -712,11 +715,12 @@ class _Builder(Transformer):
 
     @v_args(meta=True)
     def card_ref(self, meta, c):
-        sr, name = c
+        sr, name, sign = c
+        sign = self.nm(sign) if sign is not None else None
         if sr is None:
-            return ast.CardRef(suit=None, rank=None, name=self.nm(name), span=self.sp(meta))
+            return ast.CardRef(suit=None, rank=None, name=self.nm(name), span=self.sp(meta), sign=sign)
         s = str(sr)
-        return ast.CardRef(suit=s[0], rank=parse_rank(s[1:]), name=self.nm(name), span=self.sp(meta))
+        return ast.CardRef(suit=s[0], rank=parse_rank(s[1:]), name=self.nm(name), span=self.sp(meta), sign=sign)
 
     @v_args(meta=True)
     def d_name(self, meta, c):

@@ -1318,6 +1318,7 @@ class DeclChecker(Checker):
             self.skill(r, owner=False)
 
     def test(self, t: ast.TestDecl) -> None:
+        self.test_options(t)
         heroes = {}
         for s in t.seats:
             h = self.m.heroes.get(s.hero.text)
@@ -1408,6 +1409,22 @@ class DeclChecker(Checker):
                                           (self.m.skills[k.text] for k in d.skills if k.text in self.m.skills)):
                 self.err("SGS211", f"'{n.text}' is not a skill of a face-down hero of this seat", n.span,
                          help="`armed [...]` pre-shows (预亮) skills of the seat's hidden heroes")
+
+    def test_options(self, t: ast.TestDecl) -> None:
+        """`option ID = VALUE`: an option of the test's mode, with a value of its default's type."""
+        mode = self.m.modes.get(t.mode.text) if t.mode is not None else None
+        for n, v in t.options:
+            opts = {x: o for o in (mode.options if mode is not None else ()) for x in (o.id.text, o.name.text)}
+            o = opts.get(n.text)
+            if o is None:
+                where = f"mode '{mode.name.text}'" if mode is not None else "a test without `mode`"
+                self.err("SGS211", f"{where} has no option '{n.text}'", n.span,
+                         help=suggest(n.text, list(opts)) or "options are declared in a mode: `option NAME id = VALUE`")
+                continue
+            want, got = self.expr(o.default, self.env()), self.expr(v, self.env())
+            if want != got:
+                self.err("SGS211", f"option '{n.text}' takes {_show(want)}, not {_show(got)}", v.span,
+                         help="a mode option's value has the type of its default")
 
     def card_ref(self, ref: ast.CardRef) -> None:
         sym = self.m.values.get(ref.name.text)

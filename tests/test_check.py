@@ -86,6 +86,8 @@ def test_corpus(path: Path, snapshot):
     family = FAMILY[path.stem.split("_")[0]]
     # a finding with a shipped hero that the shipped rules acknowledge (天香: a ♥ card a round) is not the file's
     own = [d for d in diags if not d.acknowledged or path.stem == "acknowledged"]
+    # nor is one with a 国战 hero of the shipped variant (名士 writes event.amount where 护心镜 reads it)
+    own = [d for d in own if not any(n.span.file.startswith("rules/guozhan_heroes/") for n in d.notes)]
     if path.stem.endswith("near_miss"):
         # a near miss raises no alarm: at most notes the engine's order settles (a mode's rule comes first)
         assert [d for d in own if d.severity != "note" or "mode's rule" not in (d.principle or "")] == [], out
@@ -196,7 +198,7 @@ def test_cli_notes_are_listed_and_do_not_fail():
     r = run("check", C + "/replacements_cancel.sgs")
     # among them: 护心镜 and 小乔's 天香 (王者之战) both prevent the damage at 受到伤害时; the 国战 heroes and
     # first_edition's versions meet these designer heroes too (each variant's pass)
-    assert r.exit_code == 0 and r.output.count("note[SGS3") == 8 and "no problems (8 note(s))" in r.output
+    assert r.exit_code == 0 and r.output.count("note[SGS3") == 7 and "no problems (7 note(s))" in r.output
     r = run("check")
     assert r.exit_code == 0 and "note[SGS312]" in r.output  # 护驾 and 八卦阵: ③ settles it
 

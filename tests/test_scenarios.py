@@ -36,6 +36,6 @@ def test_every_skill_and_card_has_a_scenario():
     named = set()
     for _, t in JOBS:
         for seat in t.seats:
-            named.update(c for _, _, c in seat.hand + seat.equip + seat.judge)
-        named.update(c for _, _, c in t.deck)
+            named.update(c[2] for c in seat.hand + seat.equip + seat.judge)
+        named.update(c[2] for c in t.deck)
     assert not [c.name for c in rules.cards.values() if c.id not in named]

@@ -115,6 +115,7 @@ class Facts:
         self.granted = {a.value.text for n in self._all_bodies() for a in _granted(n)}
         self.designer_pkgs = {name for name, p in m.packages.items() if not p.shipped}
         self.pools = self._pools()
+        self._met: dict[tuple, list] = {}  # (hero, hero, way) -> the modes they meet in (meeting_modes)
         self.memo: dict = {}  # what the families compute once and share
         self.rules: list[Rule] = []
         for holder, decl in self._holders():
@@ -186,8 +187,12 @@ class Facts:
         """The modes in which two heroes (by name) meet (in that way, TABLE or SEAT, if given)."""
         if not self.pools:  # rules without modes: any two heroes can sit at one table
             return [None] if a != b and way != meetings.SEAT else []
-        return [mode for mode in self.judged_modes()
-                if (ways := meetings.how_they_meet(self, mode, a, b)) and (way is None or way in ways)]
+        key = (a, b, way)
+        out = self._met.get(key)
+        if out is None:  # asked for every pair of rules two heroes hold: once per pair of heroes
+            out = self._met[key] = [mode for mode in self.judged_modes()
+                                    if (ways := meetings.how_they_meet(self, mode, a, b)) and (way is None or way in ways)]
+        return out
 
     def can_meet(self, a: str, b: str) -> bool:
         """At one table, on two seats."""
@@ -242,8 +247,7 @@ class Facts:
         if {a.holder, b.holder} & {"mode", "card"}:
             return False
         if a.holder == "hero" and b.holder == "hero":
-            return bool({id(h) for h in a.heroes} & {id(h) for h in b.heroes}) or any(
-                self.share_seat(x.name.text, y.name.text) for x in a.heroes for y in b.heroes)
+            return bool({id(h) for h in a.heroes} & {id(h) for h in b.heroes}) or self.seat_heroes(a, b) is not None
         if "loose" in (a.holder, b.holder):
             return all(self._granted(r) for r in (a, b) if r.holder == "loose")
         if a.holder == "equipment" and b.holder == "equipment":
@@ -266,6 +270,19 @@ class Facts:
 
     def _granted(self, r: Rule) -> bool:
         return r.decl.name.text in self.granted or r.decl.id.text in self.granted
+
+    def seat_heroes(self, a: Rule, b: Rule) -> tuple | None:
+        """Two distinct heroes, one with each rule, that one player holds together (国战's main and deputy),
+        when no single hero has both rules: what makes them meet is then a pair of heroes."""
+        if a.holder != "hero" or b.holder != "hero" or {id(h) for h in a.heroes} & {id(h) for h in b.heroes}:
+            return None
+        for x in a.heroes:
+            for y in b.heroes:
+                # a lord skill exists only in a mode with a lord
+                if any(mode.lord is not None or not (a.lord or b.lord)
+                       for mode in self.meeting_modes(x.name.text, y.name.text, meetings.SEAT)):
+                    return (x, y)
+        return None
 
     def meeting_heroes(self, a: Rule, b: Rule) -> tuple | None:
         """Two distinct heroes, one with each rule, that can meet (for pair findings)."""

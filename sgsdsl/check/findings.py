@@ -71,9 +71,11 @@ def together(facts: Facts, a: Rule, b: Rule, window=None) -> Together:
 
 
 def pair_heroes(facts: Facts, a: Rule, b: Rule, t: Together):
-    """Two heroes when the conflict needs two different heroes at the table, else None."""
-    if t.same or a.holder != "hero" or b.holder != "hero":
+    """Two heroes when the conflict needs two different heroes at the table, or on one seat, else None."""
+    if a.holder != "hero" or b.holder != "hero":
         return None
+    if t.same:
+        return facts.seat_heroes(a, b)
     return facts.meeting_heroes(a, b)
 
 

@@ -229,7 +229,8 @@ def all_findings(facts: Facts) -> list:
             continue
         seen.add(key)
         heroes, pair = _heroes(facts, c.rules)
-        if pair and not facts.can_meet(heroes[0].name.text, heroes[1].name.text):
+        if pair and not (facts.can_meet(heroes[0].name.text, heroes[1].name.text)
+                         or facts.share_seat(heroes[0].name.text, heroes[1].name.text)):
             continue
         rules = c.rules
         designer = [i for i, r in enumerate(rules) if r.designer]

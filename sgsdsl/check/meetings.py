@@ -11,8 +11,8 @@ Two heroes of a pool *meet* in a mode in one of two ways:
 - `SEAT`: on one seat, as one player's heroes (国战's main and deputy hero, of one kingdom).
 
 `how_they_meet(facts, mode, a, b)` says which; `pairs(facts, mode)` yields every pair with the
-ways. A mode whose seats hold two heroes extends `_share_a_seat`: no shipped mode does yet, so
-today every player is one hero and a seat pairs no one.
+ways. A mode seats two heroes when its setup calls `set_heroes` (国战); there two heroes of one
+kingdom share a seat, and so does a careerist hero (野心家, 不臣篇) with any hero of another kingdom.
 """
 
 from __future__ import annotations
@@ -20,8 +20,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 from itertools import combinations
 
+from .. import ast
+from .tree import is_name, walk
+
 TABLE = "table"
 SEAT = "seat"
+CAREERIST = "careerist"  # the kingdom id of 野心家 (rules/core/vocabulary.sgs), as the engine's kingdom tests read it
 
 
 def pool(m, mode, designer_pkgs: set[str]) -> set[str]:
@@ -42,10 +46,37 @@ def max_players(mode) -> int:
     return mode.players[1] if mode.players else 12
 
 
+_TWO_HEROES: dict[int, tuple[object, bool]] = {}
+
+
+def seats_two_heroes(mode) -> bool:
+    """Does the mode deal each player two hero cards (国战)? Its setup says so: it calls `set_heroes`."""
+    hit = _TWO_HEROES.get(id(mode))
+    if hit is None or hit[0] is not mode:  # keyed by identity: the mode's tree is large to hash
+        two = mode.setup is not None and any(isinstance(x, ast.Call) and is_name(x.func, "set_heroes")
+                                             for x in walk(mode.setup))
+        hit = _TWO_HEROES[id(mode)] = (mode, two)
+    return hit[1]
+
+
+def _kingdom(m, hero) -> str | None:
+    """A hero's kingdom as its enum id (the name may be written in Chinese or as the id)."""
+    sym = m.values.get(hero.kingdom.text) if hero.kingdom is not None else None
+    return sym.decl.id.text if sym is not None and sym.kind == "enum_item" else None
+
+
 def _share_a_seat(facts, mode, a, b) -> bool:
-    """Can one player hold both heroes in this mode? Every mode seats one hero per player today; a
-    mode with two heroes per seat (国战: main and deputy of one kingdom) answers here."""
-    return False
+    """Can one player hold both heroes in this mode? In a mode that seats two heroes (国战), main and deputy
+    are of one kingdom (seed 002: 选出两张势力相同的武将牌); a careerist hero (不臣篇) is a main hero that
+    goes with a deputy of any kingdom but its own."""
+    if not seats_two_heroes(mode):
+        return False
+    ka, kb = _kingdom(facts.m, a), _kingdom(facts.m, b)
+    if ka is None or kb is None:
+        return False
+    if CAREERIST in (ka, kb):
+        return ka != kb
+    return ka == kb
 
 
 def how_they_meet(facts, mode, a: str, b: str) -> frozenset[str]:

@@ -60,7 +60,9 @@ def modifier_conflicts(facts: Facts) -> list:
                     continue
                 a, b = ordered(a, b)
                 fa, fb = a.facet, b.facet
-                heroes = None if same else (facts.meeting_heroes(a, b) if a.holder == b.holder == "hero" else None)
+                seat = facts.seat_heroes(a, b) if same else None
+                heroes = seat or (None if same else (facts.meeting_heroes(a, b) if a.holder == b.holder == "hero"
+                                                     else None))
                 if not same and a.holder == b.holder == "hero" and heroes is None:
                     continue
                 qn = q.name.text
@@ -69,7 +71,8 @@ def modifier_conflicts(facts: Facts) -> list:
                        f"`{source(facts, fb.value)}` depending on the order")
                 sa = {k for k, x in enumerate(fa.args) if x.text == "self"}
                 sb = {k for k, x in enumerate(fb.args) if x.text == "self"}
-                where = ("when both heroes are at one table" if heroes else
+                where = ("when one player has both heroes, main and deputy" if seat else
+                         "when both heroes are at one table" if heroes else
                          "when one player has both" if sa & sb else "when both are in play")
                 msg += f" ({where})"
                 code = "SGS381" if heroes else "SGS301"

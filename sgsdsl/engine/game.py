@@ -75,6 +75,7 @@ class Game(Zones, Primitives, Play, History, Relations):
         self.extra_turns: list[Player] = []
         self.listeners: dict[str, list[Listener]] = {}
         self.shared_actives: list = []
+        self.shared_viewas: list = []  # ownerless rules' conversions, open to every player (鏖战: 桃当杀或闪)
         self.lent_skills: list = []
         self.phase_bodies: dict = {}  # phase -> the turn flow's function for it (extra_phase runs it again)
         self.dead_asked: Player | None = None  # the dead player a 死亡时-style window is asking
@@ -206,7 +207,8 @@ class Game(Zones, Primitives, Play, History, Relations):
 
     def add_rules(self, skill: SkillDef) -> None:
         """A package's or a mode's ownerless rule: fires by itself, before any player's skill; its `active by` facets are
-        actions the players it names may take in their play phase (国战's marks, 连横)."""
+        actions the players it names may take in their play phase (国战's marks, 连横), and its `viewas` facets
+        conversions every player may make (鏖战)."""
         inst = SkillInst(skill, None, False)
         for t in skill.triggers:
             for wid in t.windows:
@@ -218,6 +220,8 @@ class Game(Zones, Primitives, Play, History, Relations):
         for a in skill.actives:
             if a.by is not None:
                 self.shared_actives.append((inst, a))
+        if skill.viewas:
+            self.shared_viewas.append(inst)
 
     # ---- quantities ---------------------------------------------------------------------
     def q(self, qid: str, *args):

@@ -84,7 +84,7 @@ class Play:
 
     def viewas_of(self, p: Player, how: str | None = None, pattern: str | None = None):
         out = []
-        for inst in p.skills:
+        for inst in (*p.skills, *self.shared_viewas):
             if not inst.live and not inst.usable_hidden:
                 continue
             for v in inst.skill.viewas:

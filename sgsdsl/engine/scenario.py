@@ -261,16 +261,20 @@ def _option_name(g, o) -> str:
 
 
 def _pull(g: Game, spec) -> Card:
-    """The card a test names: taken from the draw pile if the deck has it, else made for the test."""
-    suit, rank, cid = spec
+    """The card a test names: taken from the draw pile if the deck has it (with the sign it names, if any), else
+    made for the test, bearing that sign."""
+    suit, rank, cid, *sign = spec
     for c in reversed(g.draw_pile):
-        if c.cdef.id == cid and (suit is None or c.suit == suit) and (rank is None or c.rank == rank):
+        if c.cdef.id == cid and (suit is None or c.suit == suit) and (rank is None or c.rank == rank) \
+                and (not sign or sign[0] in c.signs):
             g.draw_pile.remove(c)
             c._zone = None
             return c
     if cid not in g.rules.cards:
         raise RulesError(f"unknown card {cid}")
-    return g.new_card(cid, suit or "spade", rank or 1)
+    c = g.new_card(cid, suit or "spade", rank or 1)
+    c.signs = tuple(sign)
+    return c
 
 
 def stack_deck(g: Game, t: TestDef) -> None:
@@ -289,6 +293,7 @@ def setup(rules: Ruleset, t: TestDef, log: GameLog) -> tuple[Game, list[Scripted
     g = Game(rules, players=len(t.seats), seed=seed, agents=agents, mode=mode, log=log, invariants=False,
              turn_cap=max(t.turns, 1) + 1)
     g.turn_limit = t.turn_limit
+    g.options = dict(t.options)
     # without a mode: every deck but those that belong to modes (1v1's 52 cards repeat the standard ones)
     g.build_deck(mode.decks if mode is not None else [d for d, dd in rules.decks.items() if not dd.modes])
     if t.setup:  # the mode sets the table up, with the seats' heroes and identities

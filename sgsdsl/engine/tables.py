@@ -446,6 +446,7 @@ class TestDef:
     asked: tuple[tuple[tuple[str, ...], str], ...] = ()  # (hero ids asked in this order, loc)
     setup: bool = False  # the mode's setup runs, with the seats' heroes and identities
     turn_limit: int = 0
+    options: tuple[tuple[str, object], ...] = ()  # the mode's options this test sets (by id)
 
 @table
 class Tables:
