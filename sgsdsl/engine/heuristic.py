@@ -17,6 +17,7 @@ from .requests import Request
 from .view import CardView
 
 MAX_ACTIONS = 40  # per play phase: a safety net against a bot that never stops
+MAX_REPEATS = 20  # yes to one question in a row in one turn: the same safety net for repeated questions
 
 
 class HeuristicAgent(Agent):
@@ -27,6 +28,8 @@ class HeuristicAgent(Agent):
         self.intent: str | None = None  # what the action being carried out is for
         self.actions = 0
         self.turn = -1
+        self.asked = 0
+        self.last_asked: tuple | None = None
 
     # ---- allegiances ---------------------------------------------------------------------
     def groups(self, g) -> dict[str, frozenset]:
@@ -170,6 +173,12 @@ class HeuristicAgent(Agent):
 
     def on_confirm(self, g, req):
         listener = req.context
+        if listener is None:  # the same question again and again in one turn (洛神 with 鬼才 keeps its card): stop
+            key = (g.turn_no, req.prompt)
+            self.asked = self.asked + 1 if key == self.last_asked else 1
+            self.last_asked = key
+            if self.asked > MAX_REPEATS:
+                return False
         if listener is None:  # a question asked by a skill ("其可以…"): help its owner if an ally
             owner = self.asker(g)
             if owner is not None and owner is not req.player:

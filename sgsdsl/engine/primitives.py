@@ -254,6 +254,9 @@ class Primitives:
         self.used_heroes.update(picked)
         return picked
 
+    def return_heroes(self, heroes) -> None:
+        self.used_heroes.difference_update(heroes)
+
     def pick_hero(self, p: Player, heroes) -> str:
         heroes = list(dict.fromkeys(heroes))
         fixed = self.fixed_heroes.get(p.seat)
