@@ -59,7 +59,7 @@ def test_a_face_down_opponent_shows_no_hero_skill_kingdom_or_hand(rules):
     g = _guozhan(rules, 7)
     view = SeatView(g, 0)
     me = g.players[0]
-    assert [h for h in view.me.heroes] == me.heroes  # my own face-down heroes: I see both
+    assert view.me.heroes == me.heroes  # my own face-down heroes: I see both
     assert {s.skill.id for s in view.me.skills} == {i.skill.id for i in me.skills}
     for p in g.players[1:]:
         assert not any(p.shown)
