@@ -17,7 +17,7 @@ from .requests import Request
 from .view import CardView
 
 MAX_ACTIONS = 40  # per play phase: a safety net against a bot that never stops
-MAX_REPEATS = 20  # yes to one question in a row in one turn: the same safety net for repeated questions
+MAX_REPEATS = 30  # per turn and question: a safety net against a yes/no question the rules repeat without end
 
 
 class HeuristicAgent(Agent):
@@ -29,8 +29,8 @@ class HeuristicAgent(Agent):
         self.intent: str | None = None  # what the action being carried out is for
         self.actions = 0
         self.turn = -1
-        self.asked = 0
-        self.last_asked: tuple | None = None
+        self.asked_turn = -1
+        self.asked: dict[str, int] = {}  # this turn's yes/no questions, by prompt: how often asked
         self.chosen: list[str] = []  # 国战: the hero cards this agent chose, the main first
 
     # ---- allegiances ---------------------------------------------------------------------
@@ -174,13 +174,16 @@ class HeuristicAgent(Agent):
         return pick_hero(self.pick or "uniform", g, req)
 
     def on_confirm(self, g, req):
+        # a question the rules may ask without end ("再发动一次？" when another skill hands the card back):
+        # a person stops after a while, and so does the bot
+        key = (g.turn_no, req.prompt)
+        if key[0] != self.asked_turn:
+            self.asked_turn, self.asked = key[0], {}
+        self.asked[req.prompt] = self.asked.get(req.prompt, 0) + 1
+        if self.asked[req.prompt] > MAX_REPEATS:
+            return False
         listener = req.context
-        if listener is None:  # the same question again and again in one turn (洛神 with 鬼才 keeps its card): stop
-            key = (g.turn_no, req.prompt)
-            self.asked = self.asked + 1 if key == self.last_asked else 1
-            self.last_asked = key
-            if self.asked > MAX_REPEATS:
-                return False
+        if listener is None:
             if self.two_heroes(g):  # 国战: a question that names one of my face-down heroes is whether to reveal it
                 me = req.player
                 named = [h for h, up in zip(me.heroes, me.shown) if not up and h is not None and h.name in req.prompt]

@@ -217,9 +217,9 @@ class Zones:
                 self.say(p, " 弃置 ", cards)
             else:
                 self.say(cards, " 置入弃牌堆")
-            self.move(cards, "discard")
-            if p is not None:
+            if p is not None:  # in the history before 牌移动后 opens: rules there can tell a discard (礼让)
                 self.remember(DISCARD, p, cards=[x for c in cards for x in c.physical()])
+            self.move(cards, "discard")
 
     def look(self, p: Player, cards) -> None:
         """p looks at cards (知己知彼 on a hand): p's seat knows them; nobody else learns anything."""
