@@ -196,6 +196,21 @@ def delta_ci(c: list | None) -> str:
     return "" if not c else f"{c[0] * 100:+.1f} to {c[1] * 100:+.1f}"
 
 
+PAIR_ROWS = 10  # the best and the worst pairs the table shows (the JSON has all)
+PAIR_GAMES = 10  # games a pair needs to be ranked in the table
+
+
+def print_pairs(pairs: list[dict], table, con) -> None:
+    ranked = [p for p in pairs if p["games"] >= PAIR_GAMES]
+    shown = ranked if len(ranked) <= 2 * PAIR_ROWS else ranked[:PAIR_ROWS] + ranked[-PAIR_ROWS:]
+    title = (f"win rate per hero pair (main+deputy, either order; {len(ranked)} of {len(pairs)} pairs played "
+             f"{PAIR_GAMES}+ times{'; the best and worst ' + str(PAIR_ROWS) if shown is not ranked else ''})")
+    t = table(title, "pair", "games", "rate", "95% CI", "珠联璧合")
+    for p in shown:
+        t.add_row(p["name"], str(p["games"]), pct(p["rate"]), ci(p["ci95"]), "yes" if p["partners"] else "")
+    con.print(t)
+
+
 def print_summary(s: dict, con=None) -> None:
     from rich.console import Console
     from rich.table import Table
@@ -211,10 +226,13 @@ def print_summary(s: dict, con=None) -> None:
     extra = f" (+{s['control_games']} control games)" if s["control_games"] else ""
     con.print(f"{s['games']} games{extra} of {s['mode']}, {s['players']} players, {s['agent']} agents, "
               f"{s['pick']} hero picks, seed {s['seed']}: {s['games_per_second']} games/s")
-    t = table("win rate per identity (95% CI)", "identity", "wins", "rate", "95% CI")
+    two = bool(s["pairs"])  # 国战: a side is not at every table, so also say how often its players won
+    t = table("win rate per identity (95% CI)", "identity", "wins", "rate", "95% CI",
+              *(("players", "players' rate") if two else ()))
     for ident, r in s["identities"].items():
-        t.add_row(f"{r['name']} {ident}", str(r["wins"]), pct(r["rate"]), ci(r["ci95"]))
-    t.add_row("draws (turn cap)", str(s["draws"]), pct(s["draw_rate"]), "")
+        per_seat = (str(r["players"]["games"]), pct(r["players"]["rate"])) if two else ()
+        t.add_row(f"{r['name']} {ident}", str(r["wins"]), pct(r["rate"]), ci(r["ci95"]), *per_seat)
+    t.add_row("draws (turn cap)", str(s["draws"]), pct(s["draw_rate"]), "", *(("", "") if two else ()))
     con.print(t)
     con.print(f"average turns: {s['avg_turns']:.1f}")
     for f in s["featured"]:
@@ -229,7 +247,8 @@ def print_summary(s: dict, con=None) -> None:
         overall = f["rows"][-1]
         con.print(f"{f['name']}: {overall['verdict']}")
     idents = list(s["identities"])[1:] if s["lords"] else list(s["identities"])
-    t = table("win rate per hero outside the lord's seat", "hero", "games", "rate", "95% CI",
+    t = table("win rate per hero outside the lord's seat" if s["lords"] else "win rate per hero", "hero", "games",
+              "rate", "95% CI",
               *(s["identities"][i]["name"] for i in idents))
     for h in s["heroes"]:
         split = [f"{pct(h['identities'][i]['rate'])} ({h['identities'][i]['games']})" if i in h["identities"] else ""
@@ -241,6 +260,8 @@ def print_summary(s: dict, con=None) -> None:
         for h in s["lords"]:
             t.add_row(f"{h['name']} {h['id']}", str(h["games"]), pct(h["rate"]), ci(h["ci95"]))
         con.print(t)
+    if s["pairs"]:
+        print_pairs(s["pairs"], table, con)
     effects = ("drawn", "gained", "damage", "prevented", "recovered", "kills")
     t = table("what each skill did: offered and used per game; effects per game / per use", "skill", "games",
               "offered", "used", "drawn", "gained", "damage", "prevent", "recover", "kills")

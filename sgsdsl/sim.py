@@ -113,6 +113,8 @@ class GameResult:
     skills: dict = attrs.Factory(dict)  # skill id -> counters (SkillStats.result)
     # every hero that entered play, once per game (a 1v1 seat plays several): (hero id, identity, won)
     played: list[tuple[str, str | None, bool]] = attrs.Factory(list)
+    # 国战's two hero cards per seat: (main id, deputy id, identity, won)
+    pairs: list[tuple[str, str, str | None, bool]] = attrs.Factory(list)
 
 
 def new_game(rules: Ruleset, mode_id: str, players: int, seed: int, agent: str | list[str], log: GameLog | None = None,
@@ -156,9 +158,10 @@ def play(rules: Ruleset, s: Setup, index: int, seed: int, rot: Rotation | None =
         seats = [(p.heroes[0].id if p.heroes else "?", p.identity, over.won(p)) for p in g.players]
         played = [(h, p.identity, over.won(p)) for p in g.players
                   for h in dict.fromkeys(p.fallen + [x.id for x in p.heroes])]
+        pairs = [(p.heroes[0].id, p.heroes[1].id, p.identity, over.won(p)) for p in g.players if len(p.heroes) == 2]
         skills = g.observer.result(g) if g.observer is not None else {}
         return GameResult(index, seed, over.winners, over.reason, g.turn_no, seats, skills=skills, played=played,
-                          **tag)
+                          pairs=pairs, **tag)
     except RunawayError as e:  # its message names the rules, the window and the seed
         return GameResult(index, seed, (), "error", g.turn_no if g else 0, [], f"seed {seed}: {e}", **tag)
     except Exception as e:  # a rules bug no check caught: report it, the batch goes on

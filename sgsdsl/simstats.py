@@ -34,18 +34,43 @@ def rate(wins: int, games: int) -> dict:
 
 def identity_order(rules: Ruleset, mode: str) -> list[str]:
     m = rules.modes[mode]
-    return list(dict.fromkeys(i for _, variants in m.table for v in variants for i in v))
+    # a mode without an identity table (国战: the sides are kingdoms) orders its sides as the enums declare them
+    return list(dict.fromkeys([i for _, variants in m.table for v in variants for i in v] + list(rules.enum_names)))
 
 
 def _identities(rules: Ruleset, ok: list[GameResult], mode: str) -> dict:
+    """How often each side won (per game), and how often a player of that side won (per seat: in 国战 a
+    kingdom is not at every table, and each careerist is a side of its own)."""
     wins: Counter = Counter()
-    seen: set[str] = set()
+    seats: Counter = Counter()
+    seat_wins: Counter = Counter()
     for r in ok:
-        seen.update(i for _, i, _ in r.seats if i)
+        for _, i, won in r.seats:
+            if i:
+                seats[i] += 1
+                seat_wins[i] += int(won)
         wins.update(r.winners)
     order = identity_order(rules, mode)
-    idents = sorted(seen | set(wins), key=lambda i: order.index(i) if i in order else 99)
-    return {i: {"name": rules.enum_names.get(i, i), **rate(wins[i], len(ok))} for i in idents}
+    idents = sorted(set(seats) | set(wins), key=lambda i: order.index(i) if i in order else 99)
+    return {i: {"name": rules.enum_names.get(i, i), **rate(wins[i], len(ok)), "players": rate(seat_wins[i], seats[i])}
+            for i in idents}
+
+
+def _pairs(rules: Ruleset, ok: list[GameResult]) -> list[dict]:
+    """Per pair of hero cards a seat played (国战's main + deputy, in either order), best first; `partners`
+    says whether the two are 珠联璧合."""
+    book: dict[tuple[str, str], list[int]] = {}
+    for r in ok:
+        for main, deputy, _, won in r.pairs:
+            rec = book.setdefault(tuple(sorted((main, deputy))), [0, 0])
+            rec[0] += 1
+            rec[1] += int(won)
+    hs = rules.heroes
+    out = []
+    for (a, b), (g, w) in sorted(book.items(), key=lambda kv: (-kv[1][1] / kv[1][0], -kv[1][0], kv[0])):
+        out.append({"ids": [a, b], "name": f"{hs[a].name}+{hs[b].name}",
+                    "partners": b in hs[a].pairs or a in hs[b].pairs, **rate(w, g)})
+    return out
 
 
 def _heroes(rules: Ruleset, ok: list[GameResult], mode: str) -> tuple[list[dict], list[dict]]:
@@ -167,6 +192,7 @@ def summarize(rules: Ruleset, results: list[GameResult], *, seed: int, mode: str
         "turns": [[t, n] for t, n in sorted(turns.items())],
         "heroes": heroes,
         "lords": lords,
+        "pairs": _pairs(rules, ok),
         "skills": _skills(rules, ok, list(featured)),
         "featured": _featured(rules, results, list(featured), mode, baseline) if featured else [],
         "seconds": round(seconds, 3),

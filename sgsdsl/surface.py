@@ -344,6 +344,8 @@ FUNCS: dict[str, Func] = {
     "deal_identities": _p("", "none", "deal_identities", "按模式的身份表随机分发身份牌"),
     "draw_heroes": _p("n: int, exclude: list[hero] = (), for_lord: bool = False", "list[hero]", "draw_heroes",
                       "从武将牌堆随机抽n张 (不抽 exclude 中的武将；for_lord: 不抽不能当主公的武将)"),
+    "return_heroes": _p("heroes: list[hero]", "none", "return_heroes",
+                        "dealt heroes not chosen go back to the 武将牌堆 (a small pool still seats a full table)"),
     "pick_hero": _p("p: player, heroes: list[hero]", "hero", "pick_hero", "p从给出的武将中选择一名; the rest return"),
     "set_hero": _p("p: player, h: hero", "none", "set_hero", "p扮演武将h (体力上限、势力、技能)"),
     "set_gender": _p("p: player, g: gender", "none", "set_gender", "p的性别改为g"),

@@ -725,7 +725,7 @@ class Game(Zones, Primitives, Play, History, Relations):
 
     def ask(self, p: Player, prompt: str) -> bool:
         yes = bool(self.decide(Request("confirm", p, [True, False], prompt=prompt)))
-        self.say(p, f" 选择{'是' if yes else '否'}：{prompt}")  # a choice made aloud: the log says who made it
+        self.say(p, f" 选择{'是' if yes else '否'}：{prompt}", choice=True)  # aloud: the log says who made it
         return yes
 
     def choose_cards(self, p: Player, cards, lo: int, hi: int | None, prompt: str = "") -> list[Card]:
@@ -762,7 +762,7 @@ class Game(Zones, Primitives, Play, History, Relations):
             return []
         picked = self.decide(Request("options", p, options, lo=lo, hi=hi, prompt=prompt))
         if picked:
-            self.say(p, " 选择 「", picked, "」")
+            self.say(p, " 选择 「", picked, "」", choice=True)
         return picked
 
     def text(self, *parts) -> str:
@@ -779,13 +779,15 @@ class Game(Zones, Primitives, Play, History, Relations):
         if not options:
             raise Abort("no option")
         choice = self.decide(Request("option", p, options, prompt=prompt))
-        self.say(p, " 选择 「", choice, "」")
+        self.say(p, " 选择 「", choice, "」", choice=True)
         return choice
 
     # ---- log -------------------------------------------------------------------------------
-    def say(self, *parts, loc: str | None = None) -> None:
+    def say(self, *parts, loc: str | None = None, choice: bool = False) -> None:
+        """A log line; `choice`: a player's choice said aloud, which a seat's log keeps to itself when it names
+        a face-down hero card (log.py)."""
         if self.log is not None:
-            self.log.say(self, parts, loc)
+            self.log.say(self, parts, loc, choice)
 
     # ---- invariants -------------------------------------------------------------------------
     def verify(self) -> None:

@@ -23,6 +23,7 @@ MAX_REPEATS = 30  # per turn and question: a safety net against a yes/no questio
 class HeuristicAgent(Agent):
     name = "heuristic"
     tracks = True
+    unknown_lean = -0.25  # 国战: how a player whose kingdom is not known yet stands with me, before they act
 
     def __init__(self) -> None:
         self.intent: str | None = None  # what the action being carried out is for
@@ -30,6 +31,7 @@ class HeuristicAgent(Agent):
         self.turn = -1
         self.asked_turn = -1
         self.asked: dict[str, int] = {}  # this turn's yes/no questions, by prompt: how often asked
+        self.chosen: list[str] = []  # 国战: the hero cards this agent chose, the main first
 
     # ---- allegiances ---------------------------------------------------------------------
     def groups(self, g) -> dict[str, frozenset]:
@@ -138,7 +140,7 @@ class HeuristicAgent(Agent):
                 side = 1.0 if x.kingdom == mine else -1.0
                 lean += 0.5 * side * (g.help.get((q.seat, x.seat), 0.0) - g.harm.get((q.seat, x.seat), 0.0))
         # most unknown players are of another kingdom: lean slightly against them
-        return lean - 0.25
+        return lean + self.unknown_lean
 
     def enemies(self, g, me, players):
         return [q for q in players if q is not me and self.stance(g, me, q) < 0]
@@ -181,6 +183,12 @@ class HeuristicAgent(Agent):
         if self.asked[req.prompt] > MAX_REPEATS:
             return False
         listener = req.context
+        if listener is None:
+            if self.two_heroes(g):  # 国战: a question that names one of my face-down heroes is whether to reveal it
+                me = req.player
+                named = [h for h, up in zip(me.heroes, me.shown) if not up and h is not None and h.name in req.prompt]
+                if named:
+                    return self.reveal(g, me, named[0])
         if listener is None:  # a question asked by a skill ("其可以…"): help its owner if an ally
             owner = self.asker(g)
             if owner is not None and owner is not req.player:
@@ -211,6 +219,53 @@ class HeuristicAgent(Agent):
         heroes = g.rules.heroes
         return max(options, key=lambda h: (heroes[h].hp_halves + 2 * len(heroes[h].skills), g.agent_rng.random()))
 
+    # ---- 国战: two hero cards, face down ------------------------------------------------------
+    @staticmethod
+    def two_heroes(g) -> bool:
+        """A mode whose sides are kingdoms (国战): heroes are chosen in pairs and revealed in play."""
+        mode = getattr(g, "mode", None)  # a bare test double of the table has none
+        return mode is not None and not mode.table
+
+    def pair_worth(self, g, a: str, b: str) -> float:
+        """Two hero cards together: whole 阴阳鱼 (a half left over is a mark, worth a little), twice the skills,
+        and 4 more for 珠联璧合 partners."""
+        ha, hb = g.rules.heroes[a], g.rules.heroes[b]
+        halves = ha.hp_halves + hb.hp_halves
+        partners = b in ha.pairs or a in hb.pairs
+        return halves // 2 * 2 + 0.5 * (halves % 2) + 2 * (len(ha.skills) + len(hb.skills)) + 4 * partners
+
+    def pair_hero(self, g, options):
+        """The main: the better card of the best pair of one kingdom among those dealt; the deputy: the best
+        partner of the main chosen (ties at random)."""
+        heroes = g.rules.heroes
+        if self.chosen and all(heroes[o].kingdom == heroes[self.chosen[-1]].kingdom for o in options):
+            main = self.chosen[-1]
+            pick = max(options, key=lambda h: (self.pair_worth(g, main, h), g.agent_rng.random()))
+        else:
+            pairs = [(a, b) for a in options for b in options if a < b and heroes[a].kingdom == heroes[b].kingdom]
+            if not pairs:
+                return self.best_hero(g, options)
+            best = max(pairs, key=lambda ab: (self.pair_worth(g, *ab), g.agent_rng.random()))
+            pick = max(best, key=lambda h: (heroes[h].hp_halves + 2 * len(heroes[h].skills), h))
+        self.chosen.append(pick)
+        return pick
+
+    def reveal(self, g, me, hero) -> bool:
+        """Whether to turn a face-down hero card up when asked (at the start of the turn): not while that would
+        make me a careerist (until the end is near); yes for a locked skill, which works only face up; yes to be
+        the first (先驱) or for the second card (my kingdom is known already; marks); otherwise once a player
+        of my kingdom is known, or I am weak (the unknown get no help), or the game has gone a round twice."""
+        alive = sum(1 for p in g.players if p.alive)
+        if me.kingdom is None and self.my_kingdom(g, me) == "careerist":
+            return alive <= 3
+        if any(g.rules.skills[s].locked for s in hero.skills):
+            return True
+        if any(me.shown) or not any(any(p.shown) for p in g.players):
+            return True
+        mine = self.my_kingdom(g, me)
+        friends = sum(1 for p in g.players if p.alive and p is not me and p.kingdom == mine)
+        return friends > 0 or me.hp <= 2 or g.turn_no > 2 * len(g.players)
+
     def on_option(self, g, req):
         """「选择一项」: each option is worth what its hint says (`hint "text" INTENT VALUE`, see
         surface.OPTION_INTENTS) to this chooser now; unhinted options are worth 0; ties at random."""
@@ -218,6 +273,8 @@ class HeuristicAgent(Agent):
         other = self.counterpart(g, me)
         heroes = g.rules.heroes
         if req.options and all(isinstance(o, str) and o in heroes for o in req.options):
+            if self.two_heroes(g):
+                return self.pair_hero(g, req.options)
             return self.best_hero(g, req.options)  # drafting (1v1's 选将) or choosing who enters play
 
         def worth(o) -> float:

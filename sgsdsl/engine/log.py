@@ -106,8 +106,10 @@ class GameLog:
         if self.windows:
             self.lines.append(self.requests[-1])
 
-    def say(self, g, parts, loc) -> None:
+    def say(self, g, parts, loc, choice: bool = False) -> None:
         text = "".join(self.show(g, p) for p in parts)
+        if choice and self.seat is not None and parts[0].seat != self.seat and _names_a_secret(g, text):
+            text = f"{parts[0].name} 作出了选择"  # e.g. which face-down hero to reveal, which skills to pre-show
         if loc:
             text += f"  ‹{loc}›"
         rec = {"kind": "say"}
@@ -147,3 +149,28 @@ class GameLog:
 
     def jsonl(self) -> str:
         return "".join(json.dumps(r, ensure_ascii=False, sort_keys=True) + "\n" for r in self.records)
+
+
+def _names_a_secret(g, text: str) -> bool:
+    """Whether a choice said aloud names a hero card no seat has face up, or a skill no face-up hero card
+    or other source gives (国战's face-down heroes: the choice of main and deputy, pre-shown skills)."""
+    public_heroes: set[str] = set()
+    public_skills: set[str] = set()
+    for p in g.players:
+        for h, up in zip(p.heroes, p.shown):
+            if up:
+                public_heroes.add(h.name)
+        for inst in p.skills:
+            if inst.slot is None or (inst.slot < len(p.shown) and p.shown[inst.slot]):
+                public_skills.add(inst.skill.name)
+    for p in g.players:
+        for h, up in zip(p.heroes, p.shown):
+            if not up and (h.name not in public_heroes and h.name in text
+                           or any(g.rules.skills[s].name in text and g.rules.skills[s].name not in public_skills
+                                  for s in h.skills)):
+                return True
+    if g.mode is None or g.mode.table:
+        return False
+    # a mode whose sides are kingdoms deals its hero cards face down: a dealt hero not yet face up is secret
+    return any(g.rules.heroes[h].name in text and g.rules.heroes[h].name not in public_heroes
+               for h in g.used_heroes if h in g.rules.heroes)

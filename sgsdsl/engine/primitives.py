@@ -122,6 +122,8 @@ class Primitives:
         up = [h for h, s in zip(p.heroes, p.shown) if s]
         p.gender = up[0].gender if up else None
         p.kingdom = kingdom if kingdom is not None else (up[0].kingdom if up else None)
+        if p.kingdom is not None and self.mode is not None and not self.mode.table and p.identity is None:
+            p.identity, p.identity_shown = p.kingdom, True  # the side that wins, as set_kingdom says
         p.armed = set(armed)
 
     def show_hero(self, p: Player, slot: int) -> None:
@@ -254,6 +256,9 @@ class Primitives:
         picked = self.rng.sample(pool, min(n, len(pool)))
         self.used_heroes.update(picked)
         return picked
+
+    def return_heroes(self, heroes) -> None:
+        self.used_heroes.difference_update(heroes)
 
     def pick_hero(self, p: Player, heroes) -> str:
         heroes = list(dict.fromkeys(heroes))

@@ -1,0 +1,61 @@
+"""`sgsdsl simulate --mode guozhan`: win rates per kingdom and for careerists (per game and per seat), per
+hero and per pair of hero cards (main + deputy), in the table and the JSON; and the 国战 heuristic's choices."""
+
+import json
+from pathlib import Path
+
+import jsonschema
+from click.testing import CliRunner
+
+from sgsdsl.cli import main
+from sgsdsl.sim import Setup, play
+
+SCHEMA = json.loads((Path(__file__).resolve().parents[1] / "sgsdsl" / "schemas" /
+                     "simulate.schema.json").read_text(encoding="utf-8"))
+KINGDOMS = {"wei", "shu", "wu", "qun", "careerist"}
+
+
+def run(*args):
+    return CliRunner().invoke(main, list(args), catch_exceptions=False)
+
+
+def test_guozhan_json_reports_kingdoms_careerists_heroes_and_pairs():
+    r = run("simulate", "--mode", "guozhan", "--players", "6", "--games", "8", "--seed", "1", "--json", "--quiet")
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.stdout)
+    jsonschema.validate(data, SCHEMA, cls=jsonschema.Draft202012Validator)
+    assert not data["errors"] and data["lords"] == []
+    decided = data["games"] - len(data["errors"])
+    idents = data["identities"]
+    assert set(idents) <= KINGDOMS and len(idents) >= 3
+    assert list(idents) == [k for k in ("wei", "shu", "wu", "qun", "careerist") if k in idents]  # enum order
+    seats = sum(i["players"]["games"] for i in idents.values())
+    assert seats == 6 * decided  # every seat ends with a known kingdom (death reveals it)
+    pairs = data["pairs"]
+    assert sum(p["games"] for p in pairs) == 6 * decided
+    assert sum(p["wins"] for p in pairs) == sum(i["players"]["wins"] for i in idents.values())
+    assert sum(h["games"] for h in data["heroes"]) == 2 * 6 * decided  # both hero cards of every seat
+    assert all(len(set(p["ids"])) == 2 and "+" in p["name"] for p in pairs)
+    rates = [p["rate"] for p in pairs]
+    assert rates == sorted(rates, reverse=True)
+
+
+def test_guozhan_table_shows_per_seat_rates_and_pairs():
+    r = run("simulate", "--mode", "guozhan", "--players", "5", "--games", "6", "--seed", "2", "--quiet")
+    assert r.exit_code == 0, r.output
+    assert "players' rate" in r.output and "win rate per hero pair" in r.output
+    assert "win rate per hero" in r.output and "lord's seat" not in r.output
+
+
+def test_identity_table_is_unchanged_by_the_pair_columns():
+    r = run("simulate", "--games", "3", "--seed", "1", "--agent", "random", "--quiet")
+    assert "players' rate" not in r.output and "hero pair" not in r.output and "lord's seat" in r.output
+
+
+def test_a_guozhan_seat_plays_two_heroes_of_one_kingdom_and_the_pair_is_recorded(rules):
+    res = play(rules, Setup("guozhan", 6, "heuristic"), 0, 11)
+    assert res.error is None and len(res.pairs) == 6
+    for main_id, deputy, ident, won in res.pairs:
+        assert rules.heroes[main_id].kingdom == rules.heroes[deputy].kingdom
+        assert ident in KINGDOMS
+        assert not won or ident in res.winners  # a dead careerist does not share a survivor's win
