@@ -124,6 +124,7 @@ def new_game(rules: Ruleset, mode_id: str, players: int, seed: int, agent: str |
     """A game ready to run. `decks` are added to the mode's own (e.g. the EX cards). `agent` names the
     agents of every seat, or is a list with one name per seat."""
     mode = rules.modes[mode_id]
+    rules = rules.for_mode(mode)  # the mode's own versions of heroes and skills (国战's, 1v1's)
     names = [agent] * players if isinstance(agent, str) else list(agent)
     agents = [agent_class(a)() for a in names]
     for a in agents:

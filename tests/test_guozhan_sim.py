@@ -53,6 +53,7 @@ def test_identity_table_is_unchanged_by_the_pair_columns():
 
 
 def test_a_guozhan_seat_plays_two_heroes_of_one_kingdom_and_the_pair_is_recorded(rules):
+    rules = rules.for_mode(rules.modes["guozhan"])  # 国战 plays with its own heroes
     res = play(rules, Setup("guozhan", 6, "heuristic"), 0, 11)
     assert res.error is None and len(res.pairs) == 6
     for main_id, deputy, ident, won in res.pairs:

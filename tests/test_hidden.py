@@ -134,6 +134,7 @@ def test_bots_in_a_guozhan_game_never_see_face_down_heroes(rules, seed):
 
 
 def test_a_seats_log_keeps_the_others_choice_of_heroes_and_pre_shown_skills(rules):
+    rules = rules.for_mode(rules.modes["guozhan"])  # 国战 plays with its own heroes
     log = GameLog(records=False, seat=0)
     g = _guozhan(rules, 11, log=log)
     text = "\n".join(log.read())
