@@ -80,7 +80,7 @@ def games_figures(rules, games: int, repeat: int) -> list[dict]:
 
 def games_table(rows: list[dict], repeat: int) -> str:
     random_turn = {r["mode"]: r["ms_turn"] for r in rows if r["agent"] == "random"}
-    lines = [f"| mode | agents | ms per game | ms per turn | turns per game | target (ms per turn) | met |",
+    lines = ["| mode | agents | ms per game | ms per turn | turns per game | target (ms per turn) | met |",
              "|---|---|---|---|---|---|---|"]
     for r in rows:
         if r["agent"] == "random":

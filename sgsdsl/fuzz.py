@@ -24,7 +24,8 @@ from pathlib import Path
 
 import attrs
 
-from .compiler import build, generate, project_root
+from .codegen import generate
+from .compiler import build, project_root
 from .diagnostics import CODES, render_all
 
 ROOT = project_root()

@@ -1,0 +1,33 @@
+"""Batches stream: jobs are read a chunk at a time and results come back in job order, so a batch of
+any size is played and summarized in bounded memory, with the figures of a list-at-once run."""
+
+import itertools
+
+from sgsdsl import sim
+from sgsdsl.sim import Setup, iter_jobs, run_batch, stream_jobs
+from sgsdsl.simstats import Tally, summarize
+
+
+def _endless(setup):
+    return ((setup, i, sim.game_seed(4, i), None, False) for i in itertools.count())
+
+
+def test_an_endless_batch_streams_on_one_and_two_workers(rules, monkeypatch):
+    monkeypatch.setattr(sim, "WINDOW", 4)  # several chunks in a few games
+    setup = Setup("identity", 5, "random")
+    one = list(itertools.islice(stream_jobs(rules, _endless(setup), workers=1), 10))
+    two = list(itertools.islice(stream_jobs(rules, _endless(setup), workers=2), 10))
+    assert [r.index for r in two] == list(range(10))
+    assert [(r.seed, r.winners, r.turns, r.seats) for r in one] == [(r.seed, r.winners, r.turns, r.seats) for r in two]
+
+
+def test_a_tally_of_streamed_results_is_the_summary_of_the_list(rules, monkeypatch):
+    monkeypatch.setattr(sim, "WINDOW", 7)
+    setup = Setup("identity", 5, "random", stats=True)
+    listed, _ = run_batch(rules, mode="identity", players=5, games=20, seed=6, agent="random", stats=True)
+    tally = Tally(rules, "identity")
+    for r in stream_jobs(rules, iter_jobs(setup, 20, 6), workers=2):
+        tally.add(r)
+    a = tally.summary(seed=6, players=5, agent="random", seconds=1)
+    b = summarize(rules, listed, seed=6, mode="identity", players=5, agent="random", seconds=1)
+    assert a["games"] == 20 and a["identities"] and a["skills"] and a == b
