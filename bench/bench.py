@@ -13,6 +13,8 @@ Figures (each the median of --repeat runs, one process unless said):
   included. Target ≤ 0.5 s.
 - workers: `--workers N` against one worker for N up to the cores present; the speed-up. Target
   ≥ 0.9·N. On a machine other jobs share, the load average printed beside it says how far to trust it.
+- suite: the wall time of the default test suite (`python -m pytest`, the README's test line). Target
+  ≤ 2 minutes on 2 cores.
 
 The machine is shared: compare figures of one run with each other, not with another day's.
 """
@@ -44,6 +46,7 @@ TURN_TARGET_MS = 0.09  # random agents, per turn
 HEURISTIC_FACTOR = 2.0  # heuristic agents within this factor of random
 CHECK_TARGET_S = 0.5
 SCALE_TARGET = 0.9  # speed-up ≥ 0.9·N
+SUITE_TARGET_S = 120
 
 
 def play_games(rules, mode: str, players: int, agent: str, games: int, seed: int) -> tuple[float, int, int]:
@@ -117,6 +120,15 @@ def workers_figures(rules, games: int, repeat: int) -> dict[int, float]:
     return out
 
 
+def suite_figure() -> tuple[float, str]:
+    """Seconds for the default test suite, and pytest's last line (how many passed)."""
+    start = time.perf_counter()
+    out = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"], cwd=ROOT,
+                         capture_output=True, text=True)
+    last = out.stdout.strip().splitlines()[-1] if out.stdout.strip() else f"exit {out.returncode}"
+    return time.perf_counter() - start, last.strip("= ")
+
+
 def shares(rules, mode: str, players: int, agent: str, games: int) -> str:
     """Where the time goes: the engine, the generated rules code, the agents; and the top functions."""
     prof = cProfile.Profile()
@@ -147,7 +159,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--games", type=int, default=200, help="games per run of each mode and agent")
     ap.add_argument("--repeat", type=int, default=3, help="runs per figure; the median is shown")
-    ap.add_argument("--only", choices=["games", "check", "workers"], help="one figure only")
+    ap.add_argument("--only", choices=["games", "check", "workers", "suite"], help="one figure only")
     ap.add_argument("--workers-games", type=int, default=400, help="games per batch of the workers figure")
     ap.add_argument("--profile", action="store_true", help="also show where the time goes")
     ap.add_argument("--readme", action="store_true", help="write the figures into README.md (needs every figure)")
@@ -181,6 +193,11 @@ def main() -> None:
         busy = os.getloadavg()[0] >= (os.cpu_count() or 1)
         parts.append(f"`--workers`: {args.workers_games} random 5-player games: " + "; ".join(cells)
                      + (" — other jobs held the cores, so the extra workers had none to themselves" if busy else ""))
+        print(parts[-1] + "\n")
+    if args.only in (None, "suite"):
+        secs, last = suite_figure()
+        parts.append(f"The default test suite (`python -m pytest`): {secs:.0f} s wall ({last}; target ≤ "
+                     f"{SUITE_TARGET_S} s on 2 cores: {'met' if secs <= SUITE_TARGET_S else 'not met'})")
         print(parts[-1] + "\n")
     if args.readme:
         write_block("bench", f"```\n$ {command}\n```\n\nMeasured {stamp}.\n\n" + "\n\n".join(parts) + "\n")

@@ -426,9 +426,10 @@ class Game(Zones, Primitives, Play, History, Relations):
     def _trigger_at(self, wid: str, ev, lst: list[Listener]) -> None:
         w = self.rules.windows[wid]
         subject = getattr(ev, w.subject) if w.subject else None
-        for L in list(lst):
-            if L.owner is None and L.active and self._ready(L, ev):
-                self._fire(L, ev)
+        if lst[0].owner is None:  # the ownerless rules (a mode's, a package's) come first in the list
+            for L in list(lst):
+                if L.owner is None and L.active and self._ready(L, ev):
+                    self._fire(L, ev)
         if w.subject is not None and not any(L.trigger.any for L in lst):
             order = [subject] if subject is not None and (subject.alive or w.dead) else []
         else:

@@ -77,7 +77,7 @@ class Play:
     def viewas_of(self, p: Player, how: str | None = None, pattern: str | None = None):
         out = []
         for inst in p.skills:
-            if not inst.live and not inst.usable_hidden:
+            if not inst.skill.viewas or (not inst.live and not inst.usable_hidden):
                 continue
             for v in inst.skill.viewas:
                 if pattern is not None and not self.rules.cards[v.card].counts_as(pattern):
