@@ -29,11 +29,3 @@ def test_ray_backend_gives_the_figures_of_workers(capsys):
     finally:
         ray.shutdown()
 
-
-def test_ray_options_that_cannot_apply_are_usage_errors(capsys):
-    from sgsdsl.simcmd import SimOptions, simulate_command
-
-    assert simulate_command(SimOptions(games=2, ray_address="127.0.0.1:6379")) == 2
-    assert "--backend ray" in capsys.readouterr().err
-    assert simulate_command(SimOptions(games=2, backend="ray", workers=2)) == 2
-    assert "drop --workers" in capsys.readouterr().err

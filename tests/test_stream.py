@@ -31,3 +31,13 @@ def test_a_tally_of_streamed_results_is_the_summary_of_the_list(rules, monkeypat
     a = tally.summary(seed=6, players=5, agent="random", seconds=1)
     b = summarize(rules, listed, seed=6, mode="identity", players=5, agent="random", seconds=1)
     assert a["games"] == 20 and a["identities"] and a["skills"] and a == b
+
+
+def test_ray_options_that_cannot_apply_are_usage_errors(capsys):
+    """Checked before Ray is needed: these hold with or without the ray extra."""
+    from sgsdsl.simcmd import SimOptions, simulate_command
+
+    assert simulate_command(SimOptions(games=2, ray_address="127.0.0.1:6379")) == 2
+    assert "--backend ray" in capsys.readouterr().err
+    assert simulate_command(SimOptions(games=2, backend="ray", workers=2)) == 2
+    assert "drop --workers" in capsys.readouterr().err
