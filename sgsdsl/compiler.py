@@ -27,6 +27,15 @@ from .resolve import resolve
 from .typecheck import check
 
 
+def __getattr__(name: str):
+    # codegen (and jinja2 with it) is imported when code is generated: `check` never needs it
+    if name == "generate":
+        from .codegen import generate
+
+        return generate
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 def project_root() -> Path:
     """Where rules/ and generated/ live: a source checkout, or the copy shipped inside the package."""
     env = os.environ.get("SGSDSL_ROOT")
