@@ -100,3 +100,20 @@ def test_hero_data_reaches_the_tables():
     h = rules.heroes["yinyang"]
     assert h.hp_halves == 7 and h.pairs == ("diaochan", "lvbu")
     assert rules.counters["yong"].scope is None  # a mark lasts the game
+
+
+def test_heuristic_bot_stops_answering_yes_to_a_question_repeated_without_end():
+    """洛神 with 鬼才 on one 国战 player hands the judgment card back every round: the rules allow it
+    forever, and the bot (like a person) must stop saying yes."""
+    from types import SimpleNamespace
+
+    from sgsdsl.engine.heuristic import MAX_REPEATS, HeuristicAgent
+    from sgsdsl.engine.requests import Request
+
+    bot = HeuristicAgent()
+    g = SimpleNamespace(turn_no=7, stack=[])
+    ask = Request("confirm", object(), [True, False], prompt="再发动一次【洛神】？")
+    answers = [bot.on_confirm(g, ask) for _ in range(MAX_REPEATS + 1)]
+    assert answers == [True] * MAX_REPEATS + [False]
+    g.turn_no = 8  # a new turn: asked afresh
+    assert bot.on_confirm(g, ask) is True

@@ -17,6 +17,7 @@ from .requests import Request
 from .view import CardView
 
 MAX_ACTIONS = 40  # per play phase: a safety net against a bot that never stops
+MAX_REPEATS = 30  # per turn and question: a safety net against a yes/no question the rules repeat without end
 
 
 def per_decision(fn):
@@ -44,6 +45,8 @@ class HeuristicAgent(Agent):
         self.actions = 0
         self.turn = -1
         self.memo: dict | None = None  # per_decision's, while a decision is being made
+        self.asked_turn = -1
+        self.asked: dict[str, int] = {}  # this turn's yes/no questions, by prompt: how often asked
 
     # ---- allegiances ---------------------------------------------------------------------
     def groups(self, g) -> dict[str, frozenset]:
@@ -192,6 +195,14 @@ class HeuristicAgent(Agent):
         return pick_hero(self.pick or "uniform", g, req)
 
     def on_confirm(self, g, req):
+        # a question the rules may ask without end ("再发动一次？" when another skill hands the card back):
+        # a person stops after a while, and so does the bot
+        key = (g.turn_no, req.prompt)
+        if key[0] != self.asked_turn:
+            self.asked_turn, self.asked = key[0], {}
+        self.asked[req.prompt] = self.asked.get(req.prompt, 0) + 1
+        if self.asked[req.prompt] > MAX_REPEATS:
+            return False
         listener = req.context
         if listener is None:  # a question asked by a skill ("其可以…"): help its owner if an ally
             owner = self.asker(g)
