@@ -8,15 +8,28 @@ from sgsdsl.sim import Setup, iter_jobs, run_batch, stream_jobs
 from sgsdsl.simstats import Tally, summarize
 
 
-def _endless(setup):
-    return ((setup, i, sim.game_seed(4, i), None, False) for i in itertools.count())
+def _jobs(setup, seen: list, n: int | None = None):
+    """Jobs made one at a time (endless with n None); `seen` counts how many were taken."""
+    for i in itertools.count() if n is None else range(n):
+        seen.append(i)
+        yield (setup, i, sim.game_seed(4, i), None, False)
 
 
-def test_an_endless_batch_streams_on_one_and_two_workers(rules, monkeypatch):
+def test_an_endless_batch_streams(rules):
+    seen: list = []
+    out = list(itertools.islice(stream_jobs(rules, _jobs(Setup("identity", 5, "random"), seen), workers=1), 10))
+    assert [r.index for r in out] == list(range(10)) and len(seen) == 10
+
+
+def test_two_workers_read_the_jobs_a_chunk_at_a_time_and_keep_their_order(rules, monkeypatch):
     monkeypatch.setattr(sim, "WINDOW", 4)  # several chunks in a few games
     setup = Setup("identity", 5, "random")
-    one = list(itertools.islice(stream_jobs(rules, _endless(setup), workers=1), 10))
-    two = list(itertools.islice(stream_jobs(rules, _endless(setup), workers=2), 10))
+    seen: list = []
+    stream = stream_jobs(rules, _jobs(setup, seen, 10), workers=2)
+    first = next(stream)
+    assert first.index == 0 and len(seen) <= 2 * sim.WINDOW  # the jobs beyond the next chunk are not read yet
+    two = [first, *stream]
+    one = list(stream_jobs(rules, _jobs(setup, [], 10), workers=1))
     assert [r.index for r in two] == list(range(10))
     assert [(r.seed, r.winners, r.turns, r.seats) for r in one] == [(r.seed, r.winners, r.turns, r.seats) for r in two]
 
