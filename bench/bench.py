@@ -26,6 +26,7 @@ import cProfile
 import datetime
 import os
 import pstats
+import re
 import statistics
 import subprocess
 import sys
@@ -125,7 +126,7 @@ def suite_figure() -> tuple[float, str]:
     start = time.perf_counter()
     out = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"], cwd=ROOT,
                          capture_output=True, text=True)
-    tally = [line for line in out.stdout.splitlines() if " passed" in line or " failed" in line]
+    tally = [line for line in out.stdout.splitlines() if re.search(r"\d+ (passed|failed).* in [\d.]+s", line)]
     return time.perf_counter() - start, tally[-1].strip("= ") if tally else f"exit {out.returncode}"
 
 
