@@ -175,16 +175,7 @@ def main() -> None:
     ap.add_argument("--misses", action="store_true", help="list the mutants that went undetected")
     args = ap.parse_args()
 
-    cache: dict = {}
-    real = compiler.parse
-
-    def parse(text: str, path: str):  # each unchanged file is parsed once
-        key = (text, path)
-        if key not in cache:
-            cache[key] = real(text, path)
-        return cache[key]
-
-    compiler.parse = parse
+    # each unchanged file is parsed once: sgsdsl/parsecache.py keeps the trees for the process
     started = time.perf_counter()
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)

@@ -6,18 +6,18 @@ imported on first use, so that `import sgsdsl` and the command start quickly.
 
 from __future__ import annotations
 
-from importlib import metadata as _metadata
-
-try:
-    __version__ = _metadata.version("sgsdsl")
-except _metadata.PackageNotFoundError:  # run from a source tree that was never installed
-    __version__ = "0+unknown"
-
 _API = ("load", "check", "new_game", "run", "simulate", "Outcome", "CompileError", "Diagnostic")
 __all__ = ["__version__", *_API]
 
 
 def __getattr__(name: str):
+    if name == "__version__":  # importlib.metadata is slow to import: only when asked
+        from importlib import metadata
+
+        try:
+            return metadata.version("sgsdsl")
+        except metadata.PackageNotFoundError:  # run from a source tree that was never installed
+            return "0+unknown"
     if name in _API:
         from . import api
 

@@ -15,14 +15,16 @@ ValueError.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import attrs
 
 from .compiler import rules_paths
 from .diagnostics import CompileError, Diagnostic
-from .engine.game import Game
-from .engine.log import GameLog
-from .engine.ruleset import Ruleset
+
+if TYPE_CHECKING:  # the engine is imported when a game is made: `check` never needs it
+    from .engine.game import Game
+    from .engine.ruleset import Ruleset
 
 
 def load(*paths, variants: tuple[str, ...] = ()) -> Ruleset:
@@ -58,6 +60,7 @@ def check(*paths, select=(), ignore=()) -> list[Diagnostic]:
 def new_game(rules: Ruleset | None = None, *, mode: str = "identity", players: int = 5, seed: int = 1,
              agent: str = "heuristic", heroes: list[str] | None = None, decks=(), log: bool = True) -> Game:
     """A game of bots ready to run: `agent` is heuristic, random or first; `heroes` restricts the pool."""
+    from .engine.log import GameLog
     from .sim import AGENTS
     from .sim import new_game as sim_new_game
 

@@ -14,7 +14,7 @@ import click
 
 from . import compiler
 from .diagnostics import render_all
-from .engine.runaway import DEPTH_LIMIT, DEPTH_RANGE, LOOP_LIMIT, LOOP_RANGE
+from .limits import DEPTH_LIMIT, DEPTH_RANGE, LOOP_LIMIT, LOOP_RANGE
 
 EXIT_HELP = "Exit codes: 0 ok; 1 errors, findings or failures; 2 usage or I/O errors."
 
@@ -179,6 +179,10 @@ def explain(name: str, paths, source: bool) -> None:
 @click.option("--seed", type=int, default=1, show_default=True)
 @click.option("--agent", type=click.Choice(["heuristic", "random", "first"]), default="heuristic", show_default=True)
 @click.option("--workers", type=int, default=1, show_default=True, help="Processes; results equal one worker's.")
+@click.option("--backend", type=click.Choice(["processes", "ray"]), default="processes", show_default=True,
+              help="Where games run: local processes (--workers), or Ray tasks (pip install 'sgsdsl[ray]'); "
+                   "the results are the same.")
+@click.option("--ray-address", metavar="ADDRESS", help="With --backend ray: the cluster to join (default: a local Ray).")
 @click.option("--turn-cap", type=int, default=200, show_default=True, help="Turns after which a game is a draw.")
 @click.option("--turn-limit", type=int, default=0, show_default=True,
               help="A mode's time limit in turns; its rules say how it ends (1v1: 主公 turns, then the tiebreak).")
@@ -213,7 +217,7 @@ def explain(name: str, paths, source: bool) -> None:
 @click.option("--replay-seed", type=int, help="Play the game of this seed (from a broken game's report) and show "
               "its log.")
 @click.option("--control", is_flag=True, help="With --replay-seed and --hero: the control game of that seed.")
-def simulate(paths, mode, players, games, seed, agent, workers, turn_cap, turn_limit, options, as_json, log_file,
+def simulate(paths, mode, players, games, seed, agent, workers, backend, ray_address, turn_cap, turn_limit, options, as_json, log_file,
              replay_file, check_invariants, decks, variants, variant, loop_limit, depth_limit, quiet, heroes, baseline,
              pick, html, log_games, log_where, replay_seed, control) -> None:
     """Play GAMES bot games and print win rates per identity and per hero, and what each skill did.
@@ -226,7 +230,8 @@ def simulate(paths, mode, players, games, seed, agent, workers, turn_cap, turn_l
     sys.exit(simulate_command(SimOptions(
         tuple(_paths(paths)), mode, players, games, seed, agent, workers, turn_cap, as_json, log_file, replay_file,
         check_invariants, quiet, tuple(decks), variant, tuple(variants), tuple(heroes), baseline, pick, html,
-        log_games, log_where, replay_seed, control, turn_limit, tuple(options), loop_limit, depth_limit)))
+        log_games, log_where, replay_seed, control, turn_limit, tuple(options), loop_limit, depth_limit, backend,
+        ray_address)))
 
 
 @main.command(epilog=EXIT_HELP)

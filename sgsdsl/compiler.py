@@ -19,13 +19,21 @@ from pathlib import Path
 import attrs
 
 from . import ast
-from .codegen import generate
 from .diagnostics import CompileError, Diagnostic, SourceCache, Span
 from .limits import FILE_BYTES
 from .model import Model, Package
-from .parser import parse
+from .parsecache import parse
 from .resolve import resolve
 from .typecheck import check
+
+
+def __getattr__(name: str):
+    # codegen (and jinja2 with it) is imported when code is generated: `check` never needs it
+    if name == "generate":
+        from .codegen import generate
+
+        return generate
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def project_root() -> Path:
@@ -114,12 +122,13 @@ def read_rules_text(path: Path, shown: str, sources: SourceCache, diags: list[Di
     return text
 
 
-def _read(path: Path, shown: str, sources: SourceCache, diags: list[Diagnostic]) -> ast.Module | None:
+def _read(path: Path, shown: str, sources: SourceCache, diags: list[Diagnostic],
+          persist: bool = False) -> ast.Module | None:
     text = read_rules_text(path, shown, sources, diags)
     if text is None:
         return None
     try:
-        return parse(text, shown)
+        return parse(text, shown, persist)
     except CompileError as e:
         diags.extend(e.diagnostics)
         return None
@@ -168,7 +177,7 @@ def _load_files(files: list[Path], pkg: Package, root: Path, sources: SourceCach
             continue
         seen.add(key)
         shown = _show(f, root)
-        mod = _read(f, shown, sources, diags)
+        mod = _read(f, shown, sources, diags, persist=pkg.shipped)
         if mod is None:
             continue
         pkg.files.append(shown)
@@ -275,6 +284,8 @@ def order(model: Model) -> list[str]:
 
 def sources_of(b: Build) -> dict[str, str]:
     """package -> generated Python source."""
+    from .codegen import generate
+
     return {name: generate(b.model, name, b.rel) for name in order(b.model)}
 
 

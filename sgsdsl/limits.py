@@ -25,6 +25,12 @@ MAX_DEPTH = 64
 # Items in one `[ … ]` list written in the rules (a deck's entries are not a list literal).
 LIST_ITEMS = 1_000
 
+# ---- run time (engine/runaway.py; `simulate --loop-limit/--depth-limit`) ---------------------
+LOOP_LIMIT = 10_000  # rounds of `while` and `repeat` in one turn
+DEPTH_LIMIT = 100  # frames on the event stack; the shipped rules reach about 20
+DEPTH_RANGE = (10, 1_000)  # what the depth setting may be: Python frames per stack frame are bounded
+LOOP_RANGE = (10, 10_000_000)
+
 
 @attrs.frozen
 class Range:

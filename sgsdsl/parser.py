@@ -24,6 +24,8 @@ RANKS = {"A": 1, "J": 11, "Q": 12, "K": 13}
 
 @functools.cache
 def lark_parser() -> Lark:
+    from .parsecache import lark_cache_file
+
     return Lark(
         GRAMMAR.read_text(encoding="utf-8"),
         parser="lalr",
@@ -32,7 +34,7 @@ def lark_parser() -> Lark:
         propagate_positions=True,
         maybe_placeholders=True,
         start=["start", "expr"],
-        cache=False,
+        cache=lark_cache_file(),  # building the LALR tables takes half a second; lark checks the file
     )
 
 

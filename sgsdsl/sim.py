@@ -180,6 +180,12 @@ def play(rules: Ruleset, s: Setup, index: int, seed: int, rot: Rotation | None =
 
 
 # ---- workers --------------------------------------------------------------------------
+# Jobs are (Setup, index, seed, rotation, control) tuples; every backend plays them with play() and
+# yields the results in job order, so a batch gives the same figures on any backend.
+
+BACKENDS = ("processes", "ray")
+WINDOW = 4096  # jobs in flight at once (a chunk): a batch of any size streams in bounded memory
+RAY_TASK = 64  # games per Ray task: fewer, larger tasks keep the scheduling overhead small
 
 _WORKER: dict = {}
 
@@ -194,16 +200,25 @@ def _work(args) -> GameResult:
     return play(_WORKER["rules"], *args)
 
 
-def run_jobs(rules: Ruleset, jobs: list[tuple], workers: int = 1, paths: list[Path] | None = None,
-             progress=None) -> tuple[list[GameResult], float]:
-    """Play jobs (Setup, index, seed, rotation, control), in order, on `workers` processes."""
-    start = time.perf_counter()
-    results: list[GameResult] = []
-    if workers <= 1:
+def _chunks(jobs, n: int):
+    chunk = []
+    for job in jobs:
+        chunk.append(job)
+        if len(chunk) >= n:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
+
+
+def stream_jobs(rules: Ruleset, jobs, workers: int = 1, paths: list[Path] | None = None, backend: str = "processes",
+                ray_address: str | None = None):
+    """Play jobs (an iterable: it is read a chunk at a time) and yield their results in job order."""
+    if backend == "ray":
+        yield from _stream_ray(rules, jobs, paths, ray_address)
+    elif workers <= 1:
         for job in jobs:
-            results.append(play(rules, *job))
-            if progress:
-                progress()
+            yield play(rules, *job)
     else:
         method = "fork" if "fork" in mp.get_all_start_methods() else "spawn"
         ctx = mp.get_context(method)
@@ -213,20 +228,69 @@ def run_jobs(rules: Ruleset, jobs: list[tuple], workers: int = 1, paths: list[Pa
         else:
             init, initargs = _init_worker, ([str(p) for p in paths] if paths else None, rules.variants)
         with ctx.Pool(workers, initializer=init, initargs=initargs) as pool:
-            chunk = max(1, min(64, len(jobs) // (workers * 8) or 1))
-            for r in pool.imap(_work, jobs, chunksize=chunk):
-                results.append(r)
-                if progress:
-                    progress()
+            for chunk in _chunks(jobs, WINDOW):
+                size = max(1, min(64, len(chunk) // (workers * 8) or 1))
+                yield from pool.imap(_work, chunk, chunksize=size)
+
+
+def _ray_task(paths: list[str] | None, variants: tuple[str, ...], jobs: list[tuple]) -> list[GameResult]:
+    """One Ray task: a few dozen games, with the rules loaded once per worker process."""
+    key = (tuple(paths or ()), tuple(variants))
+    if _WORKER.get("key") != key:
+        _init_worker(paths, variants)
+        _WORKER["key"] = key
+    return [play(_WORKER["rules"], *job) for job in jobs]
+
+
+def _stream_ray(rules: Ruleset, jobs, paths: list[Path] | None, address: str | None):
+    """Ray tasks of RAY_TASK games, at most WINDOW games in flight; results in job order. Each task
+    loads the rules from the same files (a cluster's nodes need sgsdsl and the designer's files at
+    the same paths)."""
+    import collections
+
+    import ray
+
+    if not ray.is_initialized():
+        ray.init(address=address, include_dashboard=False, log_to_driver=False, configure_logging=False)
+    task = ray.remote(_ray_task)
+    args = ([str(p) for p in paths] if paths else None, tuple(rules.variants))
+    pending: collections.deque = collections.deque()
+    for chunk in _chunks(jobs, RAY_TASK):
+        pending.append(task.remote(*args, chunk))
+        if len(pending) * RAY_TASK >= WINDOW:
+            yield from ray.get(pending.popleft())
+    while pending:
+        yield from ray.get(pending.popleft())
+
+
+def run_jobs(rules: Ruleset, jobs: list[tuple], workers: int = 1, paths: list[Path] | None = None,
+             progress=None, backend: str = "processes", ray_address: str | None = None
+             ) -> tuple[list[GameResult], float]:
+    """Play jobs (Setup, index, seed, rotation, control), in order, on `workers` processes (or Ray)."""
+    start = time.perf_counter()
+    results: list[GameResult] = []
+    for r in stream_jobs(rules, jobs, workers, paths, backend, ray_address):
+        results.append(r)
+        if progress:
+            progress()
     return results, time.perf_counter() - start
 
 
-def batch_jobs(s: Setup, games: int, seed: int, rotations: list[Rotation] = (), control: bool = True) -> list[tuple]:
-    """The jobs of a batch: plain games, or per featured hero its games and (with `control`) their controls."""
+def iter_jobs(s: Setup, games: int, seed: int, rotations: list[Rotation] = (), control: bool = True):
+    """The jobs of a batch, one at a time: plain games, or per featured hero its games and (with
+    `control`) their controls."""
     if not rotations:
-        return [(s, i, game_seed(seed, i), None, False) for i in range(games)]
-    return [(s, i, game_seed(seed, i), rot, ctl) for rot in rotations for ctl in ((False, True) if control
-                                                                               else (False,)) for i in range(games)]
+        return ((s, i, game_seed(seed, i), None, False) for i in range(games))
+    return ((s, i, game_seed(seed, i), rot, ctl) for rot in rotations for ctl in ((False, True) if control
+                                                                               else (False,)) for i in range(games))
+
+
+def count_jobs(games: int, rotations: list[Rotation] = (), control: bool = True) -> int:
+    return games * (len(rotations) * (2 if control else 1) if rotations else 1)
+
+
+def batch_jobs(s: Setup, games: int, seed: int, rotations: list[Rotation] = (), control: bool = True) -> list[tuple]:
+    return list(iter_jobs(s, games, seed, rotations, control))
 
 
 def run_batch(rules: Ruleset, *, mode: str, players: int, games: int, seed: int, agent: str, workers: int = 1,

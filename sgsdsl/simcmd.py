@@ -6,12 +6,13 @@ import json
 import re
 import shlex
 import sys
+import time
 from pathlib import Path
 
 import attrs
 
 from .engine.ruleset import RulesError, Ruleset
-from .sim import SEED_STRIDE, Rotation, Setup, batch_jobs, rotation, run_jobs, setup_game
+from .sim import SEED_STRIDE, Rotation, Setup, count_jobs, iter_jobs, rotation, setup_game, stream_jobs
 
 
 @attrs.frozen
@@ -44,6 +45,8 @@ class SimOptions:
     options: tuple[str, ...] = ()  # ID=VALUE: the mode's options
     loop_limit: int | None = None  # runaway guards (engine/runaway.py); None: the defaults
     depth_limit: int | None = None
+    backend: str = "processes"  # or "ray" (sim.BACKENDS)
+    ray_address: str | None = None  # with backend ray: a cluster's address; None: a local Ray
 
 
 class Usage(Exception):
@@ -57,7 +60,7 @@ def command_line(o: SimOptions) -> str:
     for flag, name in (("--mode", "mode"), ("--players", "players"), ("--games", "games"), ("--seed", "seed"),
                        ("--agent", "agent"), ("--pick", "pick"), ("--baseline", "baseline"),
                        ("--turn-cap", "turn_cap"), ("--turn-limit", "turn_limit"), ("--variant", "variant"),
-                       ("--workers", "workers")):
+                       ("--workers", "workers"), ("--backend", "backend")):
         v = getattr(o, name)
         if v != getattr(default, name) or name in ("games", "seed"):
             words += [flag, str(v)]
@@ -153,6 +156,15 @@ def _check(o: SimOptions, rules: Ruleset) -> tuple[str, list[str], str | None, l
         raise Usage("--log-games and --log-where choose the games that --log FILE writes: give --log too")
     if o.control and o.replay_seed is None:
         raise Usage("--control replays a control game: give --replay-seed too")
+    if o.ray_address and o.backend != "ray":
+        raise Usage("--ray-address is where --backend ray sends its tasks: give --backend ray too")
+    if o.backend == "ray":
+        if o.workers != 1:
+            raise Usage("--workers sets local processes; with --backend ray, Ray places the tasks: drop --workers")
+        import importlib.util
+
+        if importlib.util.find_spec("ray") is None:
+            raise Usage("--backend ray needs Ray: pip install 'sgsdsl[ray]'")
     heroes = list(dict.fromkeys(_hero(rules, h, "--hero") for h in o.heroes))
     baseline = _hero(rules, o.baseline, "--baseline") if o.baseline else None
     if baseline is not None and baseline in heroes:
@@ -202,17 +214,22 @@ def simulate_command(o: SimOptions) -> int:
     except (Usage, MissingExtra) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    jobs = batch_jobs(setup, o.games, o.seed, rots)
-    results, seconds = _run(rules, jobs, o)
-    for r in results:
+    from .simstats import Tally
+
+    tally = Tally(rules, mid, heroes)
+    picked = []  # the games --log writes (kept: every other result is added up and let go)
+    start = time.perf_counter()
+    for r in _run(rules, iter_jobs(setup, o.games, o.seed, rots), count_jobs(o.games, rots), o):
         if r.error is not None:
             r.error += f"\n  replay: {command_line(o)} --replay-seed {r.seed}" + (" --control" if r.control else "")
-    from .simstats import summarize
-
-    summary = summarize(rules, results, seed=o.seed, mode=mid, players=o.players, agent=o.agent, seconds=seconds,
-                        pick=o.pick, featured=heroes, baseline=baseline, command=command_line(o),
-                        options={"turn_cap": o.turn_cap, "variant": o.variant, "decks": list(o.decks),
-                                 "with": list(o.variants), "workers": o.workers})
+        tally.add(r)
+        if o.log_file and not r.control and chosen(r):
+            picked.append(r)
+    seconds = time.perf_counter() - start
+    summary = tally.summary(seed=o.seed, players=o.players, agent=o.agent, seconds=seconds, pick=o.pick,
+                            baseline=baseline, command=command_line(o),
+                            options={"turn_cap": o.turn_cap, "variant": o.variant, "decks": list(o.decks),
+                                     "with": list(o.variants), "workers": o.workers, "backend": o.backend})
     if o.as_json:
         print(json.dumps(summary, ensure_ascii=False, indent=2))
     else:
@@ -230,7 +247,6 @@ def simulate_command(o: SimOptions) -> int:
             return 2
         print(f"wrote {o.html}", file=sys.stderr)
     if o.log_file:
-        picked = [r for r in results if not r.control and chosen(r)]
         if not picked:
             print(f"error: no game matches --log-where {o.log_where!r}: nothing written to {o.log_file}",
                   file=sys.stderr)
@@ -244,21 +260,25 @@ def simulate_command(o: SimOptions) -> int:
     return code
 
 
-def _run(rules, jobs, o: SimOptions):
+def _run(rules, jobs, total: int, o: SimOptions):
+    """The results of the jobs, one at a time, in order, with a progress bar on a terminal."""
     progress = bar = None
-    if not o.quiet and len(jobs) >= 50 and sys.stderr.isatty():
+    if not o.quiet and total >= 50 and sys.stderr.isatty():
         from rich.console import Console
         from rich.progress import Progress
 
         bar = Progress(transient=True, console=Console(stderr=True))
-        task = bar.add_task("simulating", total=len(jobs))
+        task = bar.add_task("simulating", total=total)
         bar.start()
 
         def progress():
             bar.advance(task)
 
     try:
-        return run_jobs(rules, jobs, o.workers, list(o.paths), progress)
+        for r in stream_jobs(rules, jobs, o.workers, list(o.paths), o.backend, o.ray_address):
+            if progress:
+                progress()
+            yield r
     finally:
         if bar is not None:
             bar.stop()

@@ -28,24 +28,6 @@ FAMILY = {"modifiers": ("SGS30", "SGS381"), "replacements": ("SGS31", "SGS382"),
           "fields": ("SGS34", "SGS107"), "data": ("SGS35",), "text": ("SGS36",), "pairs": ("SGS38",),
           "acknowledged": ("SGS30",)}
 
-_parsed: dict = {}
-_real_parse = compiler.parse
-
-
-def _parse(text: str, path: str):
-    # The shipped rules are parsed once for the whole module: the trees are frozen, so every build
-    # can share them (each build has its own model and annotations).
-    key = (path, text)
-    if key not in _parsed:
-        _parsed[key] = _real_parse(text, path)
-    return _parsed[key]
-
-
-@pytest.fixture(autouse=True)
-def _fast_parse(monkeypatch):
-    monkeypatch.setattr(compiler, "parse", _parse)
-
-
 def _build(path: Path | None = None):
     return compiler.build(extra=[path] if path else None, root=ROOT)
 

@@ -1,18 +1,33 @@
-"""2,000 seeded games with the state invariants checked after every event: no violation, every game ends."""
+"""Seeded games with the state invariants checked after every event: no violation, every game ends.
+
+The default run plays a sample of each table (a few hundred games in all); the 2,000-game soak is
+marked slow (pytest -m slow), and bench/soak.py plays a hundred thousand."""
 
 import pytest
 
 from sgsdsl.sim import run_batch
 
+TABLES = [(5, "random", 800), (8, "random", 400), (5, "heuristic", 500), (4, "heuristic", 300)]
+SAMPLE = 8  # the default run plays one game in SAMPLE of each table's soak
 
-@pytest.mark.parametrize("players,agent,games", [(5, "random", 800), (8, "random", 400), (5, "heuristic", 500),
-                                                 (4, "heuristic", 300)])
-def test_invariants_hold(rules, players, agent, games):
+
+def _soak(rules, players, agent, games):
     results, _ = run_batch(rules, mode="identity", players=players, games=games, seed=2026, agent=agent,
                            workers=2, invariants=True)
     errors = [r.error for r in results if r.error]
     assert not errors, "\n".join(errors[:5])
     assert all(r.winners or r.reason for r in results)
+
+
+@pytest.mark.parametrize("players,agent,games", TABLES)
+def test_invariants_hold(rules, players, agent, games):
+    _soak(rules, players, agent, games // SAMPLE)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players,agent,games", TABLES)
+def test_invariants_hold_over_a_long_soak(rules, players, agent, games):
+    _soak(rules, players, agent, games)
 
 
 # ---- each invariant catches what it is about ------------------------------------------------------

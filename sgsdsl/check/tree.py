@@ -16,28 +16,50 @@ def _fields(cls) -> tuple[str, ...]:
     return tuple(f.name for f in attrs.fields(cls) if f.name != "span")
 
 
+_IS_NODE: dict[type, bool] = {}  # type -> is it a tree node (an attrs class)?
+
+
+def _is_node(t: type) -> bool:
+    v = _IS_NODE.get(t)
+    if v is None:
+        v = _IS_NODE[t] = hasattr(t, "__attrs_attrs__")
+    return v
+
+
 def children(node) -> list:
+    # the checks walk the whole tree many times over: this is their inner loop
     out: list = []
+    is_node = _IS_NODE.get
     for name in _fields(type(node)):
-        _nodes(getattr(node, name), out)
+        v = getattr(node, name)
+        t = type(v)
+        if t is tuple or t is list:
+            _nodes(v, out)
+        elif is_node(t) or (is_node(t) is None and _is_node(t)):
+            out.append(v)
     return out
 
 
 def _nodes(v, out: list) -> None:
-    if isinstance(v, (tuple, list)):
-        for x in v:
+    for x in v:
+        t = type(x)
+        if t is tuple or t is list:
             _nodes(x, out)
-    elif hasattr(type(v), "__attrs_attrs__"):
-        out.append(v)
+        elif _IS_NODE.get(t) or _is_node(t):
+            out.append(x)
 
 
 def walk(node) -> Iterator:
     """Every node under `node` (itself included), parents before children."""
     stack = [node]
+    extend = stack.extend
     while stack:
         n = stack.pop()
         yield n
-        stack.extend(reversed(children(n)))
+        kids = children(n)
+        if kids:
+            kids.reverse()
+            extend(kids)
 
 
 def same_expr(a, b) -> bool:

@@ -42,11 +42,17 @@ class Frame:
         return f"#{self.eid} {self.kind} {self.name}" + (f" ({self.loc})" if self.loc else "")
 
 
+def _self_params(m) -> tuple[int, ...]:
+    """Where a modifier's pattern says `self`: the arguments that must be its owner."""
+    return tuple(i for i, pat in enumerate(m.pattern) if pat == "self")
+
+
 class Game(Zones, Primitives, Play, History, Relations):
     def __init__(self, rules: Ruleset, *, players: int, seed: int, agents, mode: ModeDef | None = None,
                  log: GameLog | None = None, turn_cap: int = 200, invariants: bool = False,
                  hero_pool: list[str] | None = None, variant: int = 0, limits: RunLimits | None = None):
         self.rules = rules
+        self.quantities = rules.quantities
         self.limits = limits or RunLimits()  # how far runaway rules may go before they are stopped
         self.limits.allow_recursion()
         self.seed = seed
@@ -57,6 +63,7 @@ class Game(Zones, Primitives, Play, History, Relations):
         self.turn_cap = turn_cap
         self.check_invariants = invariants
         self.players = [Player(self, i) for i in range(players)]
+        self.alive_changed()
         self.agents = agents
         self.draw_pile: list[Card] = []  # the top is the end of the list
         self.discard_pile: list[Card] = []
@@ -173,7 +180,7 @@ class Game(Zones, Primitives, Play, History, Relations):
                 inst.listeners.append(lst)
                 self.listeners.setdefault(wid, []).append(lst)
         for m in skill.modifiers:
-            rec = (p, m, inst)
+            rec = (p, m, inst, _self_params(m))
             inst.mods.append(rec)
             self.mods.setdefault(m.quantity, []).append(rec)
         for a in skill.actives:
@@ -216,7 +223,7 @@ class Game(Zones, Primitives, Play, History, Relations):
                 ahead = sum(1 for L in lst if L.owner is None)  # mode rules first, in the order written
                 lst.insert(ahead, Listener(None, skill, t, False, inst))
         for m in skill.modifiers:
-            self.mods.setdefault(m.quantity, []).append((None, m, None))
+            self.mods.setdefault(m.quantity, []).append((None, m, None, _self_params(m)))
         for a in skill.actives:
             if a.by is not None:
                 self.shared_actives.append((inst, a))
@@ -236,20 +243,18 @@ class Game(Zones, Primitives, Play, History, Relations):
         return self._q(qid, args)
 
     def _q(self, qid: str, args):
-        qd = self.rules.quantities[qid]
+        qd = self.quantities[qid]
         v = qd.base(self, *args)
         mods = self.mods.get(qid)
         if mods:
             adds = 0
-            for owner, m, inst in mods:
+            n = len(args)
+            for owner, m, inst, mine in mods:
                 if owner is not None and (not owner.alive or (inst.slot is not None and not owner.shown[inst.slot])):
                     continue  # the dead, and face-down heroes, have no status skills in effect
-                ok = True
-                for pat, arg in zip(m.pattern, args):
-                    if pat == "self" and arg is not owner:
-                        ok = False
-                        break
-                if not ok or (m.when is not None and not m.when(self, owner, *args)):
+                if mine and any(i < n and args[i] is not owner for i in mine):
+                    continue  # a `self` in the pattern names another player
+                if m.when is not None and not m.when(self, owner, *args):
                     continue
                 if m.op == "=":
                     v = m.value(self, owner, *args)
@@ -282,9 +287,18 @@ class Game(Zones, Primitives, Play, History, Relations):
                 return q
         return p
 
+    def alive_changed(self) -> None:
+        """A player died or came back: the seat orders and distances are read afresh (every change of
+        `Player.alive` calls this)."""
+        self._rings = {}
+        self._alive = None
+
     def alive_from(self, p: Player) -> list[Player]:
-        n = len(self.players)
-        return [q for i in range(n) if (q := self.players[(p.seat + i) % n]).alive]
+        ring = self._rings.get(p.seat)
+        if ring is None:
+            n = len(self.players)
+            ring = self._rings[p.seat] = tuple(q for i in range(n) if (q := self.players[(p.seat + i) % n]).alive)
+        return list(ring)
 
     def alive_from_current(self) -> list[Player]:
         """Seat order from the player whose turn it is; between turns, from the next one."""
@@ -299,10 +313,12 @@ class Game(Zones, Primitives, Play, History, Relations):
     def seat_distance(self, a: Player, b: Player) -> int:
         if a is b:
             return 0
-        alive = [p for p in self.players if p.alive]
-        if a not in alive or b not in alive:
+        alive = self._alive
+        if alive is None:
+            alive = self._alive = {p: i for i, p in enumerate(q for q in self.players if q.alive)}
+        i, j = alive.get(a), alive.get(b)
+        if i is None or j is None:
             return INF
-        i, j = alive.index(a), alive.index(b)
         d = abs(i - j)
         return min(d, len(alive) - d)
 
@@ -419,9 +435,10 @@ class Game(Zones, Primitives, Play, History, Relations):
     def _trigger_at(self, wid: str, ev, lst: list[Listener]) -> None:
         w = self.rules.windows[wid]
         subject = getattr(ev, w.subject) if w.subject else None
-        for L in list(lst):
-            if L.owner is None and L.active and self._ready(L, ev):
-                self._fire(L, ev)
+        if lst[0].owner is None:  # the ownerless rules (a mode's, a package's) come first in the list
+            for L in list(lst):
+                if L.owner is None and L.active and self._ready(L, ev):
+                    self._fire(L, ev)
         if w.subject is not None and not any(L.trigger.any for L in lst):
             order = [subject] if subject is not None and (subject.alive or w.dead) else []
         else:

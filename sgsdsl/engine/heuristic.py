@@ -20,6 +20,22 @@ MAX_ACTIONS = 40  # per play phase: a safety net against a bot that never stops
 MAX_REPEATS = 30  # per turn and question: a safety net against a yes/no question the rules repeat without end
 
 
+def per_decision(fn):
+    """Remember fn(g, *players) while one decision is made: the table does not change meanwhile, and
+    the allegiance guesses are asked for again and again (every card scored asks about every target)."""
+    def cached(self, g, *args):
+        memo = self.memo
+        if memo is None:
+            return fn(self, g, *args)
+        key = (fn, *(getattr(a, "seat", a) for a in args))
+        v = memo.get(key, memo)
+        if v is memo:
+            v = memo[key] = fn(self, g, *args)
+        return v
+    cached.__doc__, cached.__name__ = fn.__doc__, fn.__name__
+    return cached
+
+
 class HeuristicAgent(Agent):
     name = "heuristic"
     tracks = True
@@ -29,6 +45,7 @@ class HeuristicAgent(Agent):
         self.intent: str | None = None  # what the action being carried out is for
         self.actions = 0
         self.turn = -1
+        self.memo: dict | None = None  # per_decision's, while a decision is being made
         self.asked_turn = -1
         self.asked: dict[str, int] = {}  # this turn's yes/no questions, by prompt: how often asked
         self.chosen: list[str] = []  # 国战: the hero cards this agent chose, the main first
@@ -47,6 +64,7 @@ class HeuristicAgent(Agent):
             return None
         return next((p for p in g.players if p.identity == g.mode.lord and p.alive), None)
 
+    @per_decision
     def leaning(self, g, q) -> float:
         """> 0: q seems to side with the lord; < 0: against. From public harm/help only."""
         lord = self.lord(g)
@@ -81,6 +99,7 @@ class HeuristicAgent(Agent):
         dead = sum(1 for p in g.players if not p.alive and p.identity_shown and self.role(g, p.identity) == "rebel")
         return total - dead
 
+    @per_decision
     def stance(self, g, me, q) -> float:
         """> 0 ally, < 0 enemy, 0 unknown."""
         if q is me:
@@ -168,7 +187,11 @@ class HeuristicAgent(Agent):
 
     # ---- the dispatcher ----------------------------------------------------------------------
     def decide(self, g, req: Request):
-        return getattr(self, "on_" + req.kind)(g, req)
+        self.memo = {}
+        try:
+            return getattr(self, "on_" + req.kind)(g, req)
+        finally:
+            self.memo = None
 
     def on_hero(self, g, req):
         return pick_hero(self.pick or "uniform", g, req)

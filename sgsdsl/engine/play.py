@@ -85,7 +85,7 @@ class Play:
     def viewas_of(self, p: Player, how: str | None = None, pattern: str | None = None):
         out = []
         for inst in (*p.skills, *self.shared_viewas):
-            if not inst.live and not inst.usable_hidden:
+            if not inst.skill.viewas or (not inst.live and not inst.usable_hidden):
                 continue
             for v in inst.skill.viewas:
                 if pattern is not None and not self.rules.cards[v.card].counts_as(pattern):
@@ -214,9 +214,11 @@ class Play:
         while p.alive and not self.over:
             # Listing the legal actions and letting the agent weigh them changes nothing: quantities
             # (distance, range, legal targets) are memoized until an action is carried out.
-            self.qmemo = {}
+            memo = self.qmemo = {}
             try:
-                acts = [a for a in self.actions(p) if self._action_key(a) not in refused]
+                acts = self.actions(p)
+                if refused:
+                    acts = [a for a in acts if self._action_key(a) not in refused]
                 act = self.decide(Request("play", p, acts, lo=0, prompt="出牌阶段")) if acts else None
             finally:
                 self.qmemo = None
@@ -226,7 +228,7 @@ class Play:
             if kind == "recast":
                 self.call_flow(self.flow_recast.id, who=p, card=what)
             elif kind == "card":
-                if not self.use_from_hand(p, what):
+                if not self.use_from_hand(p, what, memo):
                     refused.add(self._action_key(act))
             elif kind == "viewas":
                 inst, v, src = what
@@ -276,9 +278,15 @@ class Play:
             return self.virtual(c.cdef.id, [c])
         return c
 
-    def use_from_hand(self, p: Player, card: Card) -> bool:
+    def use_from_hand(self, p: Player, card: Card, memo: dict | None = None) -> bool:
+        """`memo`: the play phase's quantities, still true while the targets of a physical card are chosen
+        (nothing has changed since the action was chosen; a converted card sets its cards aside first)."""
         card = self.as_read(card)
-        targets = self.pick_targets(p, card)
+        self.qmemo = memo if card.uid >= 0 else None
+        try:
+            targets = self.pick_targets(p, card)
+        finally:
+            self.qmemo = None
         if targets is None:
             return False
         self._count_use(p, card)

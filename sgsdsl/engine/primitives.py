@@ -42,6 +42,7 @@ class Primitives:
         if not p.alive:
             return
         p.alive = False
+        self.alive_changed()
         ev = self.ongoing(self.ev_death) if self.ev_death else None
         self.remember(KILL, ev.killer if ev is not None and ev.who is p else None, p)
         self.deaths.append((self.turn_no, p))
@@ -84,6 +85,7 @@ class Primitives:
             p.skills.remove(inst)
             self._deactivate(inst)
         p.alive = True
+        self.alive_changed()
         p.entered_at = self.next_eid + 1  # events settling now belong to the hero that left
         self.set_hero(p, hero)
         self.say(p, " 登场")

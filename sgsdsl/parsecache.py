@@ -1,0 +1,115 @@
+"""Parsed rules files kept between builds, so that an unchanged file is not parsed again.
+
+Parsing the shipped rules is most of what `sgsdsl check FILE` used to spend (the type checker and
+the conflict checks are fast next to lark). Syntax trees are frozen attrs objects that nothing
+changes after parsing, and every later pass keys what it learns by node in its own Model, so one
+tree can serve any number of builds:
+
+- in memory, for the life of the process (tests, the language server, `simulate` with a
+  designer's file after `check`): keyed by the file's path and text;
+- on disk, for the shipped rules only (a designer's file changes between runs; the shipped ones
+  do not): one pickle per file in the cache folder, checked against the digest of the text and
+  of the parser's own sources, so an edited rules file or a changed parser is parsed afresh.
+
+The cache folder is $SGSDSL_CACHE, else $XDG_CACHE_HOME/sgsdsl, else ~/.cache/sgsdsl;
+SGSDSL_CACHE=off turns the disk cache off. A cache that cannot be read or written is ignored:
+it never changes a result, only how long it takes.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import os
+import pickle
+import sys
+import tempfile
+from collections import OrderedDict
+from pathlib import Path
+
+MEMORY_ENTRIES = 256  # parsed files kept in memory (the shipped rules are about 40)
+_memory: OrderedDict[tuple[str, str], object] = OrderedDict()
+
+
+def folder() -> Path | None:
+    env = os.environ.get("SGSDSL_CACHE")
+    if env is not None:
+        return None if env.lower() in ("", "0", "off", "no") else Path(env)
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "sgsdsl"
+
+
+@functools.cache
+def parser_digest() -> str:
+    """What a cached tree depends on besides its text: the grammar, the tree builder, the node classes."""
+    here = Path(__file__).resolve().parent
+    h = hashlib.sha256(repr(sys.version_info[:2]).encode())
+    for name in ("grammar.lark", "parser.py", "ast.py", "diagnostics.py", "limits.py"):
+        h.update((here / name).read_bytes())
+    return h.hexdigest()
+
+
+def _disk_path(path: str) -> Path | None:
+    d = folder()
+    if d is None:
+        return None
+    return d / f"tree-{hashlib.sha256(path.encode()).hexdigest()[:24]}.pickle"
+
+
+def _load(file: Path, key: str):
+    try:
+        with file.open("rb") as f:
+            stored, tree = pickle.load(f)
+    except Exception:  # missing, truncated or from another version: parse afresh
+        return None
+    return tree if stored == key else None
+
+
+def _store(file: Path, key: str, tree) -> None:
+    try:
+        file.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=file.parent, prefix=".tree-")
+        with os.fdopen(fd, "wb") as f:
+            pickle.dump((key, tree), f, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(tmp, file)  # whole or not at all: a concurrent reader never sees half a file
+    except Exception:  # a read-only home, a tree too deep to pickle …: the cache is only a shortcut
+        try:
+            os.unlink(tmp)
+        except (OSError, UnboundLocalError):
+            pass
+
+
+def parse(text: str, path: str, persist: bool = False):
+    """parser.parse(text, path), from the cache when the same text was parsed before."""
+    mkey = (path, text)
+    tree = _memory.get(mkey)
+    if tree is not None:
+        _memory.move_to_end(mkey)
+        return tree
+    file = _disk_path(path) if persist else None
+    key = ""
+    if file is not None:
+        key = hashlib.sha256(parser_digest().encode() + b"\0" + text.encode("utf-8")).hexdigest()
+        tree = _load(file, key)
+    if tree is None:
+        from .parser import parse as parse_text
+
+        tree = parse_text(text, path)  # raises CompileError on bad input: errors are never cached
+        if file is not None:
+            _store(file, key, tree)
+    _memory[mkey] = tree
+    if len(_memory) > MEMORY_ENTRIES:
+        _memory.popitem(last=False)
+    return tree
+
+
+def lark_cache_file() -> str | bool:
+    """Where lark keeps the built parser tables (it checks them against the grammar itself)."""
+    d = folder()
+    if d is None:
+        return False
+    try:
+        d.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return False
+    return str(d / f"lark-{parser_digest()[:24]}.cache")
