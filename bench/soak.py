@@ -4,7 +4,7 @@
     python bench/soak.py --mode identity --players 5,8 --agents heuristic --games 2000
 
 Each game is played with the invariants of sgsdsl/engine/invariants.py on (card conservation over
-every zone, HP bounds, the dead never acting) and under a wall-clock timeout, so a game that
+every zone, HP bounds, the dead never acting, hidden information never reaching an agent) and under a wall-clock timeout, so a game that
 hangs is counted, not waited on. Games cycle through the player counts the mode allows (every
 row of its identity table, with each row's variants) unless --players names some. --agents
 mixed gives each seat a random or a heuristic agent (drawn from the game's seed).

@@ -107,3 +107,45 @@ def test_the_dead_hold_nothing_and_never_act(rules):
     g.verify()
     with pytest.raises(InvariantError, match="takes a turn"):
         g.play_turn(p)
+
+
+# ---- hidden information: a view that leaks is caught at the first decision that could read it ----------
+
+from sgsdsl.engine import view as view_module  # noqa: E402
+
+
+def _leaks(rules, mode, players, monkeypatch, attr, value):
+    monkeypatch.setattr(*attr, value)
+    g = new_game(rules, mode, players, 5, "random", invariants=True)
+    with pytest.raises(InvariantError) as e:
+        g.run()
+    return str(e.value)
+
+
+def test_a_view_that_shows_unknown_cards(rules, monkeypatch):
+    msg = _leaks(rules, "identity", 5, monkeypatch, (view_module.CardView, "seen"), property(lambda s: True))
+    assert "a card it does not know" in msg
+
+
+def test_a_view_that_shows_unshown_identities(rules, monkeypatch):
+    real = property(lambda s: s._p.identity)
+    msg = _leaks(rules, "identity", 5, monkeypatch, (view_module.PlayerView, "identity"), real)
+    assert "unshown identity" in msg
+
+
+def test_a_view_that_shows_face_down_heroes(rules, monkeypatch):
+    real = property(lambda s: list(s._p.heroes))
+    msg = _leaks(rules, "guozhan", 5, monkeypatch, (view_module.PlayerView, "heroes"), real)
+    assert "face-down hero card" in msg
+
+
+def test_a_view_that_shows_face_down_skills(rules, monkeypatch):
+    real = property(lambda s: [s._v.wrap(i) for i in s._p.skills])
+    msg = _leaks(rules, "guozhan", 5, monkeypatch, (view_module.PlayerView, "skills"), real)
+    assert "skill of a face-down hero card" in msg
+
+
+def test_the_honest_views_pass_a_whole_game_of_each_mode(rules):
+    for mode, players in (("identity", 8), ("duel", 2), ("guozhan", 6)):
+        g = new_game(rules, mode, players, 6, "heuristic", invariants=True)
+        assert g.run().reason

@@ -14,7 +14,7 @@ import random
 
 from .history import PLAY, USE, History
 from .inplay import Listener, SkillInst
-from .invariants import acting
+from .invariants import acting, hidden
 from .log import GameLog
 from .play import Play
 from .primitives import Primitives
@@ -728,6 +728,8 @@ class Game(Zones, Primitives, Play, History, Relations):
             if view is None:
                 view = self.views[seat] = SeatView(self, seat)
             seen = view.request(req)
+            if self.check_invariants:
+                hidden(self, view, seen)
             try:
                 answer = answer_of(seen, req, agent.decide(view, seen))
             except ValueError as e:

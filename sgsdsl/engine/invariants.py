@@ -8,6 +8,11 @@
   the dying one), never more than max HP, and a max HP of at least 1.
 - The dead never act: they hold no cards, take no turn and fire no skill (`acting`), and are
   asked no decision (Game.decide).
+- Hidden information never reaches an agent (`hidden`, at every decision an agent is asked): in
+  the seat's view another seat's face-down hero cards, their skills, gender and kingdom, that
+  seat's unshown identity and every card the seat does not know show nothing; no card of the
+  request (its options, its context) shows more than the seat knows; the prompt names no
+  face-down hero card of another seat.
 
 A violation is a bug in the rules or the engine; it reports the seed and the event stack.
 """
@@ -92,6 +97,60 @@ def acting(g, p, what: str) -> None:
     dead: 死亡时)."""
     if p is not None and not p.alive and p is not g.dead_asked:
         fail(g, f"dead {p.name} {what}")
+
+
+def hidden(g, view, seen) -> None:
+    """What one seat's agent is about to read (its SeatView and the request as seen through it) holds nothing
+    the seat may not know. The rule is restated here from the table's point of view, not read from view.py."""
+    seat = view.seat
+    secrets = []
+    for p, pv in zip(g.players, view.players):
+        if p.seat == seat:
+            continue
+        for i, (h, up) in enumerate(zip(p.heroes, p.shown)):
+            if not up and (seat, i) not in p.hero_known:
+                if pv.heroes[i] is not None:
+                    fail(g, f"seat {seat + 1} sees {p.name}'s face-down hero card {h.name}")
+                secrets.append(h.name)
+        if p.heroes and not any(p.shown) and (pv.kingdom is not None or pv.gender is not None):
+            fail(g, f"seat {seat + 1} sees the kingdom or gender of {p.name}, whose heroes are all face down")
+        live = {i.skill.id for i in p.skills if i.slot is None or i.slot >= len(p.shown) or p.shown[i.slot]}
+        if any(s.skill.id not in live for s in pv.skills):
+            fail(g, f"seat {seat + 1} sees a skill of a face-down hero card of {p.name}")
+        if pv.identity is not None and not p.identity_shown:
+            fail(g, f"seat {seat + 1} sees the unshown identity of {p.name}")
+        for cv in pv.hand:
+            _card_seen(g, seat, cv, f"in {p.name}'s hand")
+    for x in _views(seen.options, seen.context):
+        _card_seen(g, seat, x, "offered in a request")
+    for name in secrets:
+        if name and name in seen.prompt:
+            fail(g, f"the prompt to seat {seat + 1} names {name}, a face-down hero card: {seen.prompt}")
+
+
+def _card_seen(g, seat: int, cv, where: str) -> None:
+    c = cv._c
+    if c.uid < 0:
+        known = all(s.known & (1 << seat) for s in c.subcards)
+    else:
+        known = bool(c.known & (1 << seat))
+    if not known and (cv.name is not None or cv.suit is not None or cv.rank is not None):
+        fail(g, f"seat {seat + 1} reads {c.label()} {where}, a card it does not know")
+
+
+def _views(*xs):
+    """Every card view in a request's options and context (through tuples, lists and event fields)."""
+    from .view import CardView, EventView
+
+    todo = list(xs)
+    while todo:
+        x = todo.pop()
+        if isinstance(x, CardView):
+            yield x
+        elif isinstance(x, (list, tuple)):
+            todo.extend(x)
+        elif isinstance(x, EventView):
+            todo.extend(getattr(x, f) for f in type(x._e).FIELDS)
 
 
 def fail(g, message: str) -> None:
