@@ -93,6 +93,7 @@ class Game(Zones, Primitives, Play, History, Relations):
         self._fmt = None  # formats interpolated prompts (text())  # (scope, player, skill id): skills gained until a phase or turn ends  # (skill instance, active) that let other players act (`active by`)
         self.mods: dict[str, list] = {}
         self.qmemo: dict | None = None
+        self._qplain: dict | None = None  # qid -> its base, for the quantities nothing modifies now (see q)
         self.windows_open: list[str] = []
         self.winners: tuple[str, ...] | None = None
         self.won_seats: frozenset[int] | None = None  # who won, when not all of the winning identities did
@@ -182,7 +183,7 @@ class Game(Zones, Primitives, Play, History, Relations):
         for m in skill.modifiers:
             rec = (p, m, inst, _self_params(m))
             inst.mods.append(rec)
-            self.mods.setdefault(m.quantity, []).append(rec)
+            self.add_mod(rec)
         for a in skill.actives:
             if a.by is not None:
                 self.shared_actives.append((inst, a))
@@ -204,7 +205,7 @@ class Game(Zones, Primitives, Play, History, Relations):
                 if entries and lst in entries:
                     entries.remove(lst)
         for rec in inst.mods:
-            self.mods[rec[1].quantity].remove(rec)
+            self.drop_mod(rec)
         self.shared_actives = [x for x in self.shared_actives if x[0] is not inst]
         if inst.skill.filters:
             self.lens.filters = [x for x in self.lens.filters if x[2] is not inst]
@@ -223,7 +224,7 @@ class Game(Zones, Primitives, Play, History, Relations):
                 ahead = sum(1 for L in lst if L.owner is None)  # mode rules first, in the order written
                 lst.insert(ahead, Listener(None, skill, t, False, inst))
         for m in skill.modifiers:
-            self.mods.setdefault(m.quantity, []).append((None, m, None, _self_params(m)))
+            self.add_mod((None, m, None, _self_params(m)))
         for a in skill.actives:
             if a.by is not None:
                 self.shared_actives.append((inst, a))
@@ -231,7 +232,29 @@ class Game(Zones, Primitives, Play, History, Relations):
             self.shared_viewas.append(inst)
 
     # ---- quantities ---------------------------------------------------------------------
+    def add_mod(self, rec) -> None:
+        """A modifier (owner, ModifierDef, instance, self params) takes part in its quantity, after those there."""
+        self.mods.setdefault(rec[1].quantity, []).append(rec)
+        self._qplain = None
+
+    def drop_mod(self, rec) -> None:
+        self.mods[rec[1].quantity].remove(rec)
+        self._qplain = None
+
+    def _plain_quantities(self) -> dict:
+        """The quantities no modifier can change now and with no floor: their value is their base's."""
+        mods = self.mods
+        plain = self._qplain = {qid: qd.base for qid, qd in self.quantities.items()
+                                if qd.floor is None and not mods.get(qid)}
+        return plain
+
     def q(self, qid: str, *args):
+        plain = self._qplain
+        if plain is None:
+            plain = self._plain_quantities()
+        base = plain.get(qid)
+        if base is not None:  # nothing to add up: cheaper than the memo
+            return base(self, *args)
         memo = self.qmemo
         if memo is not None:
             key = (qid, *args)

@@ -322,7 +322,7 @@ class Play:
                 del owner.equip[c._cdef.slot]
                 for inst in insts:
                     for rec in inst.mods:
-                        self.mods[rec[1].quantity].remove(rec)
+                        self.drop_mod(rec)
                 gone.append((c, owner, insts))
         try:
             yield
@@ -331,7 +331,7 @@ class Play:
                 owner.equip[c._cdef.slot] = c
                 for inst in insts:
                     for rec in inst.mods:
-                        self.mods[rec[1].quantity].append(rec)
+                        self.add_mod(rec)
 
     def use_card(self, p: Player, card: Card, targets) -> None:
         ev = self.ev_use_cls(source=p, card=card, targets=list(targets))
