@@ -317,18 +317,25 @@ class Game(Zones, Primitives, Play, History, Relations):
         self._alive = None
 
     def alive_from(self, p: Player) -> list[Player]:
+        return list(self.ring(p))
+
+    def ring(self, p: Player) -> tuple[Player, ...]:
+        """The living players in seat order from p (p first when alive), as a tuple to read, not to change."""
         ring = self._rings.get(p.seat)
         if ring is None:
             n = len(self.players)
             ring = self._rings[p.seat] = tuple(q for i in range(n) if (q := self.players[(p.seat + i) % n]).alive)
-        return list(ring)
+        return ring
 
     def alive_from_current(self) -> list[Player]:
         """Seat order from the player whose turn it is; between turns, from the next one."""
+        return list(self.ring_current())
+
+    def ring_current(self) -> tuple[Player, ...]:
         start = self.current
         if start is None:
             start = self.next_alive(self.last_turn) if getattr(self, "last_turn", None) else self.players[0]
-        return self.alive_from(start)
+        return self.ring(start)
 
     def others(self, p: Player) -> list[Player]:
         return [q for q in self.alive_from(p) if q is not p]
@@ -751,8 +758,9 @@ class Game(Zones, Primitives, Play, History, Relations):
             if view is None:
                 view = self.views[seat] = SeatView(self, seat)
             seen = view.request(req)
-            if self.check_invariants:
-                hidden(self, view, seen)
+            if self.check_invariants:  # every option read, as an agent may read them
+                hidden(self, view, Request(seen.kind, seen.player, list(seen.options), seen.lo, seen.hi, seen.prompt,
+                                           seen.context))
             try:
                 answer = answer_of(seen, req, agent.decide(view, seen))
             except ValueError as e:

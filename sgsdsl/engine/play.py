@@ -24,21 +24,27 @@ class Play:
         return self.q_targetable is None or self.q(self.q_targetable.id, user, target, card)
 
     def target_candidates(self, p: Player, card: Card) -> list[Player]:
-        return list(self._candidates(p, card))
+        return self._candidates(p, card, card.cdef)
 
-    def _candidates(self, p: Player, card: Card):
-        t = card.cdef.target
+    def _candidates(self, p: Player, card: Card, cd, stop: int = 0) -> list[Player]:
+        """The legal targets of `card` (whose definition, as read now, is `cd`), in seat order; only the first
+        `stop` of them when `stop` > 0."""
+        t = cd.target
         if t is None:
-            if card.cdef.kind == "equipment":
-                yield p
-            return
+            return [p] if cd.kind == "equipment" else []
         where = t.where
-        lim = card.cdef.limit if card.cdef.limit is not None and card.cdef.limit.per_target else None
-        used = self.used(p, card.cdef.limit_key, -1, lim.scope) if lim is not None else 0
-        for q in ((p,) if t.kind == "self" else self.alive_from_current()):
-            if (where is None or where(self, p, card, q)) and self.targetable(p, q, card) and \
+        lim = cd.limit if cd.limit is not None and cd.limit.per_target else None
+        used = self.used(p, cd.limit_key, -1, lim.scope) if lim is not None else 0
+        qt = self.q_targetable
+        qid = qt.id if qt is not None else None
+        out = []
+        for q in ((p,) if t.kind == "self" else self.ring_current()):
+            if (where is None or where(self, p, card, q)) and (qid is None or self.q(qid, p, q, card)) and \
                     (lim is None or used < lim.count(self, p, card, q)):
-                yield q
+                out.append(q)
+                if len(out) == stop:
+                    break
+        return out
 
     def target_count(self, p: Player, card: Card) -> tuple[int, int]:
         t = card.cdef.target
@@ -74,13 +80,8 @@ class Play:
         if cd.limit is not None and not cd.limit.per_target and \
                 self.used(p, cd.limit_key, -1, cd.limit.scope) >= cd.limit.count(self, p, card):
             return False  # (a limit per target is read for each candidate target instead)
-        need = self.target_count(p, card)[0] if cd.target.kind == "some" else 1
-        found = 0
-        for _ in self._candidates(p, card):  # stop at the first `need` legal targets
-            found += 1
-            if found >= need:
-                return True
-        return need <= 0
+        need = cd.target.count(self, p, card)[0] if cd.target.kind == "some" else 1
+        return need <= 0 or len(self._candidates(p, card, cd, need)) >= need  # the first `need` legal targets
 
     def viewas_of(self, p: Player, how: str | None = None, pattern: str | None = None):
         out = []

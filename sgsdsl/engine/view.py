@@ -14,6 +14,8 @@ peeking seat; a shuffle forgets.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import attrs
 
 from .requests import Request
@@ -200,6 +202,53 @@ class FrameView:
 
 
 _PLAIN = frozenset({str, int, float, bool})
+_UNREAD = object()  # an option not yet wrapped
+
+
+class Options(Sequence):
+    """A request's options as a seat sees them, each wrapped when it is first read: an agent that reads one
+    option (the random agent) pays for one view, not for a view of every option."""
+
+    __slots__ = ("_real", "_view", "_read")
+
+    def __init__(self, real: list, view: SeatView):
+        self._real = real
+        self._view = view
+        self._read = [_UNREAD] * len(real)
+
+    def __len__(self) -> int:
+        return len(self._real)
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(len(self._real)))]
+        w = self._read[i]
+        if w is _UNREAD:
+            w = self._read[i] = self._view.wrap(self._real[i])
+        return w
+
+    def __iter__(self):
+        for i in range(len(self._real)):
+            yield self[i]
+
+    def __eq__(self, other):
+        return list(self) == list(other) if isinstance(other, (list, tuple, Options)) else NotImplemented
+
+    def __repr__(self) -> str:
+        return repr(list(self))
+
+    def index_of(self, a) -> int | None:
+        """The first option whose view is `a` (else the first equal to it), as if every option had been wrapped:
+        an option not read yet can only be `a` when its view is one the seat keeps (a player, a card, a value)."""
+        read, peek = self._read, self._view.kept_view
+        for k, r in enumerate(self._real):
+            w = read[k]
+            if (peek(r) if w is _UNREAD else w) is a:
+                return k
+        for k in range(len(self._real)):
+            if self[k] == a:
+                return k
+        return None
 
 
 class SeatView:
@@ -300,6 +349,17 @@ class SeatView:
             return x  # rules data: public
         raise TypeError(f"no view of a {kind} for an agent")
 
+    def kept_view(self, x):
+        """The view `wrap(x)` would give when it is one the seat keeps (players, cards, plain values), else _UNREAD."""
+        t = type(x)
+        if t is Player:
+            return self._players[x.seat]
+        if x is None or t in _PLAIN:
+            return x
+        if t is Card and x.uid >= 0:
+            return self._cards.get(x.uid, _UNREAD)
+        return _UNREAD
+
     @staticmethod
     def unwrap(x):
         if isinstance(x, CardView):
@@ -309,7 +369,7 @@ class SeatView:
         return x
 
     def request(self, req: Request) -> Request:
-        return Request(req.kind, self.wrap(req.player), [self.wrap(o) for o in req.options], req.lo, req.hi,
+        return Request(req.kind, self.wrap(req.player), Options(req.options, self), req.lo, req.hi,
                        req.prompt, self.wrap(req.context))
 
 
@@ -325,6 +385,11 @@ def answer_of(seen: Request, real: Request, answer):
 
 
 def _real(seen: Request, real: Request, a):
+    if isinstance(seen.options, Options):
+        k = seen.options.index_of(a)
+        if k is not None:
+            return real.options[k]
+        raise ValueError(f"an agent answered {a!r}, which was not offered")
     for w, r in zip(seen.options, real.options):
         if w is a:
             return r
@@ -334,4 +399,4 @@ def _real(seen: Request, real: Request, a):
     raise ValueError(f"an agent answered {a!r}, which was not offered")
 
 
-__all__ = ["CardView", "PlayerView", "SeatView", "answer_of", "visible_to"]
+__all__ = ["CardView", "Options", "PlayerView", "SeatView", "answer_of", "visible_to"]
