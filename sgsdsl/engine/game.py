@@ -448,19 +448,17 @@ class Game(Zones, Primitives, Play, History, Relations):
         return getattr(ev, fd.result) if fd.result is not None else ev
 
     def open(self, wid: str, ev) -> bool:
-        if self.log is not None and self.log.windows:
-            self.log.window(self, self.rules.windows[wid])
+        log = self.log
+        if log is not None and log.windows:
+            log.window(self, self.rules.windows[wid])
         lst = self.listeners.get(wid)
         if lst:
-            self._trigger(wid, ev, lst)
+            self.windows_open.append(wid)  # for the log: the window a skill fires in
+            try:
+                self._trigger_at(wid, ev, lst)
+            finally:
+                self.windows_open.pop()
         return ev.cancelled
-
-    def _trigger(self, wid: str, ev, lst: list[Listener]) -> None:
-        self.windows_open.append(wid)  # for the log: the window a skill fires in
-        try:
-            self._trigger_at(wid, ev, lst)
-        finally:
-            self.windows_open.pop()
 
     def _trigger_at(self, wid: str, ev, lst: list[Listener]) -> None:
         w = self.rules.windows[wid]
@@ -470,21 +468,25 @@ class Game(Zones, Primitives, Play, History, Relations):
                 if L.owner is None and L.active and self._ready(L, ev):
                     self._fire(L, ev)
         if w.subject is not None and not any(L.trigger.any for L in lst):
-            order = [subject] if subject is not None and (subject.alive or w.dead) else []
+            order = (subject,) if subject is not None and (subject.alive or w.dead) else ()
         else:
-            order = self.alive_from_current()
+            order = self.ring_current()
             if w.dead and subject is not None and not subject.alive:
-                order.insert(0, subject)  # the one who just died speaks first (死亡时)
+                order = (subject, *order)  # the one who just died speaks first (死亡时)
         for p in order:
-            if any(L.owner is p for L in lst):
-                if p.alive:
-                    self._settle(p, lst, ev, w.subject is None or subject is p)
-                else:
-                    self.dead_asked = p  # a window that asks the dead (死亡时): its skills still fire
-                    try:
-                        self._settle(p, lst, ev, True)
-                    finally:
-                        self.dead_asked = None
+            for L in lst:  # (read afresh for each player: a skill fired before may have changed the list)
+                if L.owner is p:
+                    break
+            else:
+                continue
+            if p.alive:
+                self._settle(p, lst, ev, w.subject is None or subject is p)
+            else:
+                self.dead_asked = p  # a window that asks the dead (死亡时): its skills still fire
+                try:
+                    self._settle(p, lst, ev, True)
+                finally:
+                    self.dead_asked = None
 
     def _settle(self, p: Player, lst: list[Listener], ev, subject: bool) -> None:
         """One player's simultaneous skills: hero before equipment, the player orders the rest. The

@@ -53,11 +53,19 @@ class Play:
         return t.count(self, p, card)
 
     def may_use(self, p: Player, card: Card) -> bool:
-        return self.q_usable is None or self.q(self.q_usable.id, p, card)
+        qd = self.q_usable
+        if qd is None:
+            return True
+        base = (self._qplain or self._plain_quantities()).get(qd.id)
+        return base(self, p, card) if base is not None else self.q(qd.id, p, card)
 
     def recastable(self, p: Player, card) -> bool:
         """Whether a skill lets p recast a card not declared `recast` (the `recastable` role)."""
-        return self.q_recastable is not None and self.q(self.q_recastable.id, p, card)
+        qd = self.q_recastable
+        if qd is None:
+            return False
+        base = (self._qplain or self._plain_quantities()).get(qd.id)
+        return base(self, p, card) if base is not None else self.q(qd.id, p, card)
 
     def may_play(self, p: Player, card: Card) -> bool:
         return self.q_playable is None or self.q(self.q_playable.id, p, card)
