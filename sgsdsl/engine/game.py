@@ -275,8 +275,14 @@ class Game(Zones, Primitives, Play, History, Relations):
             for owner, m, inst, mine in mods:
                 if owner is not None and (not owner.alive or (inst.slot is not None and not owner.shown[inst.slot])):
                     continue  # the dead, and face-down heroes, have no status skills in effect
-                if mine and any(i < n and args[i] is not owner for i in mine):
-                    continue  # a `self` in the pattern names another player
+                if mine:
+                    other = False
+                    for i in mine:
+                        if i < n and args[i] is not owner:
+                            other = True  # a `self` in the pattern names another player
+                            break
+                    if other:
+                        continue
                 if m.when is not None and not m.when(self, owner, *args):
                     continue
                 if m.op == "=":

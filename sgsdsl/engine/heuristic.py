@@ -59,6 +59,7 @@ class HeuristicAgent(Agent):
                 out[i] = out.get(i, frozenset()) | team
         return out
 
+    @per_decision
     def lord(self, g):
         if g.mode is None or g.mode.lord is None:
             return None

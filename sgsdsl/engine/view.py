@@ -22,6 +22,16 @@ from .requests import Request
 from .state import VALUE_NAMES, Card, Player, visible_to
 
 
+def _shown(attr: str) -> property:
+    """A card's attribute, read only when the seat knows the card (None otherwise)."""
+    def get(s):
+        c = s._c
+        if (c.known & (1 << s._v.seat)) if c.uid >= 0 else visible_to(c, s._v.seat):
+            return getattr(c, attr)
+        return None
+    return property(get)
+
+
 class CardView:
     """A card as one seat sees it: zone and owner always; name, suit and rank only when known."""
 
@@ -41,18 +51,18 @@ class CardView:
     zone = property(lambda s: s._c.zone)
     owner = property(lambda s: s._v.wrap(s._c.owner))
     virtual = property(lambda s: s._c.virtual)
-    uid = property(lambda s: s._c.uid if s.seen else None)
-    cdef = property(lambda s: s._if_seen("cdef"))
-    name = property(lambda s: s._if_seen("name"))
-    title = property(lambda s: s._if_seen("title"))
-    suit = property(lambda s: s._if_seen("suit"))
-    color = property(lambda s: s._if_seen("color"))
+    uid = _shown("uid")
+    cdef = _shown("cdef")
+    name = _shown("name")
+    title = _shown("title")
+    suit = _shown("suit")
+    color = _shown("color")
     red = property(lambda s: bool(s._if_seen("red")))
     black = property(lambda s: bool(s._if_seen("black")))
-    rank = property(lambda s: s._if_seen("rank"))
-    kind = property(lambda s: s._if_seen("kind"))
-    slot = property(lambda s: s._if_seen("slot"))
-    range = property(lambda s: s._if_seen("range"))
+    rank = _shown("rank")
+    kind = _shown("kind")
+    slot = _shown("slot")
+    range = _shown("range")
     subcards = property(lambda s: [s._v.wrap(c) for c in s._c.subcards])
     skill = property(lambda s: s._c.skill)
     skill_id = property(lambda s: s._c.skill_id)
