@@ -2171,9 +2171,9 @@ TABLES = T.Tables(
         T.WindowDef(id='sha_dodged', name='杀被抵消时', event='aim', subject='source', doc='【杀】被【闪】抵消时：【青龙偃月刀】【贯石斧】', loc='rules/standard/basic.sgs:5'),
     ),
     quantities=(
-        T.QuantityDef(id='sha_limit', name='杀次数上限', params=('p', 'c', 't'), type='int', base=q_sha_limit, floor=None, doc='出牌阶段使用【杀】的次数上限 (c: 要使用的【杀】，t: 其目标)', loc='rules/standard/basic.sgs:7'),
-        T.QuantityDef(id='sha_targets', name='杀目标上限', params=('p', 'c'), type='int', base=q_sha_targets, floor=None, doc='一张【杀】可以指定的目标数上限', loc='rules/standard/basic.sgs:8'),
-        T.QuantityDef(id='trick_range', name='锦囊牌距离限制', params=('p', 'c'), type='int', base=q_trick_range, floor=None, doc='【顺手牵羊】等锦囊牌的距离限制', loc='rules/standard/basic.sgs:9'),
+        T.QuantityDef(id='sha_limit', name='杀次数上限', params=('p', 'c', 't'), type='int', base=q_sha_limit, floor=None, doc='出牌阶段使用【杀】的次数上限 (c: 要使用的【杀】，t: 其目标)', loc='rules/standard/basic.sgs:7', const=1),
+        T.QuantityDef(id='sha_targets', name='杀目标上限', params=('p', 'c'), type='int', base=q_sha_targets, floor=None, doc='一张【杀】可以指定的目标数上限', loc='rules/standard/basic.sgs:8', const=1),
+        T.QuantityDef(id='trick_range', name='锦囊牌距离限制', params=('p', 'c'), type='int', base=q_trick_range, floor=None, doc='【顺手牵羊】等锦囊牌的距离限制', loc='rules/standard/basic.sgs:9', const=1),
         T.QuantityDef(id='can_attack', name='可借刀', params=('p',), type='bool', base=q_can_attack, floor=None, doc='其攻击范围内有可以成为【杀】的目标的角色', loc='rules/standard/basic.sgs:10'),
         T.QuantityDef(id='can_attack_target', name='可被借刀杀', params=('p', 'v'), type='bool', base=q_can_attack_target, floor=None, doc='v在p的攻击范围内，且可以成为p使用的【杀】的目标 (空城)', loc='rules/standard/basic.sgs:12'),
     ),

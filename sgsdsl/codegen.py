@@ -402,9 +402,11 @@ class ModuleWriter:
                 floor = self.expr_fn(f"qf_{qid}", f"g, {params}", f"floor of {d.name.text}", d.floor) \
                     if d.floor is not None else None
                 names = tuple(p.name.text for p in d.params)
+                const = _literal(d.base) if isinstance(d.base, (ast.IntLit, ast.NameRef)) else None
+                const = f", const={const!r}" if isinstance(const, (bool, int)) else ""  # the engine need not call it
                 self.tables["quantities"].append(
                     f"T.QuantityDef(id={qid!r}, name={d.name.text!r}, params={names!r}, type={d.type.name.text!r}, "
-                    f"base={base}, floor={floor}, doc={d.doc!r}, loc={L!r})")
+                    f"base={base}, floor={floor}, doc={d.doc!r}, loc={L!r}{const})")
             case ast.CounterDecl() | ast.MarkDecl() | ast.PileDecl():
                 self.counter(d)
             case ast.BindDecl():

@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from .inplay import Listener, SkillInst
 
 
+_USABLE = object()  # usable()'s entries in the play phase's memo of quantities
 VIEWAS_SETS = 2000  # combinations of cards a `together` condition is tried on before giving up
 
 
@@ -52,34 +53,48 @@ class Play:
             return (1, 1)
         return t.count(self, p, card)
 
-    def may_use(self, p: Player, card: Card) -> bool:
-        qd = self.q_usable
+    def role_q(self, qd, default, p: Player, card: Card):
+        """A player-and-card quantity an engine role names (usable, playable …), `default` when unbound; with no
+        modifier on it now, its base written as a literal is not even called."""
         if qd is None:
-            return True
+            return default
         base = (self._qplain or self._plain_quantities()).get(qd.id)
-        return base(self, p, card) if base is not None else self.q(qd.id, p, card)
+        if base is None:
+            return self.q(qd.id, p, card)
+        return qd.const if qd.const is not None else base(self, p, card)
+
+    def may_use(self, p: Player, card: Card) -> bool:
+        return self.role_q(self.q_usable, True, p, card)
 
     def recastable(self, p: Player, card) -> bool:
         """Whether a skill lets p recast a card not declared `recast` (the `recastable` role)."""
-        qd = self.q_recastable
-        if qd is None:
-            return False
-        base = (self._qplain or self._plain_quantities()).get(qd.id)
-        return base(self, p, card) if base is not None else self.q(qd.id, p, card)
+        return self.role_q(self.q_recastable, False, p, card)
 
     def may_play(self, p: Player, card: Card) -> bool:
-        return self.q_playable is None or self.q(self.q_playable.id, p, card)
+        return self.role_q(self.q_playable, True, p, card)
 
     def may_discard(self, p: Player, card: Card) -> bool:
-        return self.q_discardable is None or self.q(self.q_discardable.id, p, card)
+        return self.role_q(self.q_discardable, True, p, card)
 
     def may_give(self, p: Player, card: Card, how: str) -> bool:
         """May p use (or play) this card as an answer?"""
         return self.may_use(p, card) if how == "use" else self.may_play(p, card)
 
     def usable(self, p: Player, card: Card) -> bool:
+        memo = self.qmemo  # the play phase's listing: what it found holds while targets are chosen
+        if memo is None:
+            return self._usable(p, card)
+        key = (_USABLE, p, card)
+        v = memo.get(key, memo)
+        if v is memo:
+            v = memo[key] = self._usable(p, card)
+        return v
+
+    def _usable(self, p: Player, card: Card) -> bool:
         cd = card.cdef
-        if not self.may_use(p, card):
+        qd = self.q_usable
+        if qd is not None and not (qd.const is True and qd.id in (self._qplain or self._plain_quantities())) and \
+                not self.q(qd.id, p, card):
             return False
         if cd.kind == "equipment":
             return True
@@ -153,7 +168,11 @@ class Play:
             if self.usable(p, c):
                 acts.append(("card", c))
         if self.flow_recast is not None:
-            acts.extend(("recast", c) for c in p.hand if c.cdef.recast or self.recastable(p, c))
+            qd = self.q_recastable
+            if qd is None or (qd.const is False and qd.id in (self._qplain or self._plain_quantities())):
+                acts.extend(("recast", c) for c in p.hand if c.cdef.recast)  # no skill lets p recast others
+            else:
+                acts.extend(("recast", c) for c in p.hand if c.cdef.recast or self.recastable(p, c))
         for inst, v, src in self.viewas_of(p, "use"):
             probe = self.virtual(v.card, self._viewas_first(p, v, src), inst.skill)
             if self.usable(p, probe):
@@ -268,18 +287,23 @@ class Play:
 
     def pick_targets(self, p: Player, card: Card):
         """The targets of a card about to be used in the play phase, or None if it is not usable."""
-        with self.set_aside(card.subcards if card.uid < 0 else ()):
-            # cards converted into this one already count as used: a horse or weapon turned into a 杀
-            # no longer lends its distance or range while the targets are chosen
-            if not self.usable(p, card):
-                return None
-            cd = card.cdef
-            if cd.kind == "equipment":
-                return [p]
-            if cd.target.kind in ("self", "all"):
-                return self.target_candidates(p, card)
-            lo, hi = self.target_count(p, card)
-            return self.choose_players(p, self.target_candidates(p, card), lo, hi, f"{cd.name}的目标")
+        if card.uid < 0 and card.subcards:
+            with self.set_aside(card.subcards):
+                # cards converted into this one already count as used: a horse or weapon turned into a 杀
+                # no longer lends its distance or range while the targets are chosen
+                return self._pick_targets(p, card)
+        return self._pick_targets(p, card)
+
+    def _pick_targets(self, p: Player, card: Card):
+        if not self.usable(p, card):
+            return None
+        cd = card.cdef
+        if cd.kind == "equipment":
+            return [p]
+        if cd.target.kind in ("self", "all"):
+            return self.target_candidates(p, card)
+        lo, hi = self.target_count(p, card)
+        return self.choose_players(p, self.target_candidates(p, card), lo, hi, f"{cd.name}的目标")
 
     def as_read(self, c: Card) -> Card:
         """A card that a filter changes is used or played as it reads, as a virtual card of it

@@ -159,6 +159,7 @@ class QuantityDef:
     floor: Callable | None
     doc: str | None
     loc: str
+    const: bool | int | None = None  # the base's value when the rules write it as a literal (true, false, a number)
 
 
 @table
