@@ -221,11 +221,12 @@ class Play:
         for L in self.listeners.get(self.win_need.id, ()):
             if L.owner is not p or not L.active:
                 continue
+            ev = self.ev_need_cls(who=p, pattern=None, how="use")  # one probe, asked about each card in turn
             for cd in self.rules.cards.values():
                 if cd.target is None or cd.kind == "equipment":
                     continue
-                if self._ready(L, self.ev_need_cls(who=p, pattern=cd.id, how="use")) and \
-                        self.usable(p, self.virtual(cd.id)):
+                ev.pattern = cd.id
+                if self._ready(L, ev) and self.usable(p, self.virtual(cd.id)):
                     acts.append(("supply", (L, cd.id)))
         return acts
 

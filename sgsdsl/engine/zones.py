@@ -98,6 +98,13 @@ class Zones:
         c._owner = None
 
     def _place(self, c: Card, zone: str, owner: Player | None, bottom: bool = False) -> None:
+        if zone == "hand" and owner is not None:  # the most common move, in short (the same steps as below)
+            if c._cdef is not c.base:
+                c.disguise(None)
+            c._zone, c._owner = zone, owner
+            c.known |= 1 << owner.seat
+            owner.hand.append(c)
+            return
         pile = zone.startswith("pile:")
         if (zone in ("hand", "equip", "judge") or pile) and owner is None:
             raise RulesError(f"cards put into a {zone} zone need an owner")
@@ -137,12 +144,16 @@ class Zones:
              origin: str | None = None) -> None:
         """Move cards to a zone; `origin` names where cards that are in no zone come from (the draw pile)."""
         phys: list[Card] = []
-        disguises = {}
-        for c in _as_list(cards):
-            if c.uid < 0 and zone == "judge" and len(c.subcards) == 1:
+        disguises = None
+        for c in (cards if isinstance(cards, (list, tuple)) else () if cards is None else (cards,)):
+            if c.uid >= 0:
+                phys.append(c)
+                continue
+            if zone == "judge" and len(c.subcards) == 1:
                 # a card used as a delayed trick (国色) lies in the judgment area as that trick
+                disguises = disguises or {}
                 disguises[c.subcards[0].uid] = c.cdef
-            phys.extend(c.physical())
+            phys.extend(c.subcards)
         if not phys:
             return
         if self.observer is not None:
@@ -161,7 +172,7 @@ class Zones:
                 lost_cards.setdefault(o.seat, []).append(c)
             if c._zone is not None:
                 self._remove(c, parting)
-            if c.uid in disguises:
+            if disguises is not None and c.uid in disguises:
                 c.disguise(disguises[c.uid])
             if zone == "equip":
                 old = owner.equip.get(c._cdef.slot)
