@@ -72,6 +72,7 @@ class Ruleset:
 
     def __init__(self, tables: list[Tables], variants=()):
         self.all_tables = list(tables)  # every package compiled, selected or not
+        self.variant_rules: dict[tuple, Ruleset] = {}  # for_mode's, by the variants selected
         tables = select(tables, variants)
         self.tables = tables
         self.packages = {t.package: t for t in tables}
@@ -151,7 +152,11 @@ class Ruleset:
         """These rules with the mode's own variant packages selected (a mode plays with its versions of skills)."""
         if all(v in self.variants for v in mode.variants):
             return self
-        return Ruleset(self.all_tables, tuple(dict.fromkeys(self.variants + mode.variants)))
+        key = tuple(dict.fromkeys(self.variants + mode.variants))
+        rules = self.variant_rules.get(key)
+        if rules is None:  # made once: every game of the mode plays with the same (unchanging) tables
+            rules = self.variant_rules[key] = Ruleset(self.all_tables, key)
+        return rules
 
     def role(self, role: str):
         """The flow, window, event or quantity bound to an engine role (or None)."""

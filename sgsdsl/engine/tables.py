@@ -81,7 +81,10 @@ def most(xs, key) -> list:
 
 def is_card(c, name: str) -> bool:
     """`c is 杀`: false for none, so a condition can test a card that may be missing."""
-    return c is not None and (c.name == name or c.cdef.counts_as(name))
+    if c is None:
+        return False
+    cd = c.cdef  # (read once: through the card filters in play)
+    return cd.id == name or name in cd.family
 
 
 def same_suit(a, b) -> bool:
