@@ -66,5 +66,6 @@ class RandomAgent(Agent):
             return rng.random() < 0.5
         if k in ("cards", "players", "options"):
             n = rng.randint(req.lo, req.hi)
-            return rng.sample(opts, n)
+            # the same draws as rng.sample(opts, n), which would read (and so make a view of) every option
+            return [opts[i] for i in rng.sample(range(len(opts)), n)]
         return opts[rng.randrange(len(opts))]

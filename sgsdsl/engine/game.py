@@ -774,9 +774,9 @@ class Game(Zones, Primitives, Play, History, Relations):
             except ValueError as e:
                 raise RulesError(f"agent {type(agent).__name__}: {e}") from None
         if req.kind in ("cards", "players", "options"):
-            ids = {id(o) for o in req.options}
-            if not (req.lo <= len(answer) <= req.hi and len({id(a) for a in answer}) == len(answer)
-                    and all(id(a) in ids for a in answer)):
+            ids = set(map(id, req.options))
+            if not (req.lo <= len(answer) <= req.hi and len(set(map(id, answer))) == len(answer)
+                    and all(map(ids.__contains__, map(id, answer)))):
                 raise RulesError(f"agent {type(self.agents[req.player.seat]).__name__} answered a {req.kind} request "
                                  f"({req.lo}..{req.hi} of {len(req.options)}) with {len(answer)} choice(s)")
         return answer

@@ -251,6 +251,10 @@ class Options(Sequence):
         """The first option whose view is `a` (else the first equal to it), as if every option had been wrapped:
         an option not read yet can only be `a` when its view is one the seat keeps (a player, a card, a value)."""
         read, peek = self._read, self._view.kept_view
+        if peek(SeatView.unwrap(a)) is not a:  # a view made afresh (a tuple, a skill …): only a read option is it
+            for k, w in enumerate(read):
+                if w is a:
+                    return k
         for k, r in enumerate(self._real):
             w = read[k]
             if (peek(r) if w is _UNREAD else w) is a:
@@ -360,14 +364,19 @@ class SeatView:
         raise TypeError(f"no view of a {kind} for an agent")
 
     def kept_view(self, x):
-        """The view `wrap(x)` would give when it is one the seat keeps (players, cards, plain values), else _UNREAD."""
+        """The view `wrap(x)` would give when it is one the seat keeps (players, cards, plain values, rules data), else
+        _UNREAD (wrap makes that view afresh)."""
         t = type(x)
         if t is Player:
             return self._players[x.seat]
         if x is None or t in _PLAIN:
             return x
-        if t is Card and x.uid >= 0:
-            return self._cards.get(x.uid, _UNREAD)
+        if t is Card:
+            return self._cards.get(x.uid, _UNREAD) if x.uid >= 0 else _UNREAD
+        if isinstance(x, (list, tuple, dict)):
+            return _UNREAD
+        if attrs.has(t) and t.__module__.endswith("tables"):
+            return x  # rules data, shown as it is
         return _UNREAD
 
     @staticmethod
