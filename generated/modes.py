@@ -35,11 +35,14 @@ def m_duel_setup(g):
     for v_p_2 in [v_lord, v_second]:
         g.enter_hero(v_p_2, g.choose_option(v_p_2, v_p_2.reserve, '选择上场武将'))
     v_start = g.new_event('game')
-    g.open('heroes_shown', v_start)
+    if 'heroes_shown' in g.watched:
+        g.open('heroes_shown', v_start)
     for v_p_3 in [v_lord, v_second]:
         g.draw(v_p_3, v_p_3.max_hp)
-    g.open('dealing', v_start)
-    g.open('game_start', v_start)
+    if 'dealing' in g.watched:
+        g.open('dealing', v_start)
+    if 'game_start' in g.watched:
+        g.open('game_start', v_start)
     g.start_from(v_second)
 
 
@@ -129,11 +132,14 @@ def m_guozhan_setup(g):
             g.preshow(v_p, v_s)
     g.start_from(g.random_of(g.players))
     v_start = g.new_event('game')
-    g.open('heroes_shown', v_start)
+    if 'heroes_shown' in g.watched:
+        g.open('heroes_shown', v_start)
     for v_p_2 in list(g.players):
         g.draw(v_p_2, 4)
-    g.open('dealing', v_start)
-    g.open('game_start', v_start)
+    if 'dealing' in g.watched:
+        g.open('dealing', v_start)
+    if 'game_start' in g.watched:
+        g.open('game_start', v_start)
 
 
 def m_guozhan_victory(g):
@@ -426,11 +432,14 @@ def m_identity_setup(g):
     for v_p_2 in [it for it in g.players if (it.identity != 'lord')]:
         g.pick_hero(v_p_2, g.draw_heroes((2 if (len(g.players) == 10) else 3), (), False))
     v_start = g.new_event('game')
-    g.open('heroes_shown', v_start)
+    if 'heroes_shown' in g.watched:
+        g.open('heroes_shown', v_start)
     for v_p_3 in list(g.players):
         g.draw(v_p_3, 4)
-    g.open('dealing', v_start)
-    g.open('game_start', v_start)
+    if 'dealing' in g.watched:
+        g.open('dealing', v_start)
+    if 'game_start' in g.watched:
+        g.open('game_start', v_start)
 
 
 def m_identity_win0(g):

@@ -69,7 +69,8 @@ def c_sha_effect(g, me, ev, card):
                 break
     if v_dodged:
         g.say(ev.target, ' 抵消了 ', ev.card)
-        g.open('sha_dodged', ev)
+        if 'sha_dodged' in g.watched:
+            g.open('sha_dodged', ev)
     if ((not v_dodged) or ev.hit):
         g.call_flow('damage', source=me, target=ev.target, nature=ev.card.nature, card=ev.card)
 

@@ -240,15 +240,21 @@ class FunctionWriter:
             case ast.Open():
                 wid = _safe(n[s].py)
                 self.opens.append(wid)
-                if s.event is not None:
-                    self.emit(f"g.open({wid!r}, {self.ex(s.event)})")
-                elif self.in_flow:
-                    self.emit(f"if g.open({wid!r}, ev):")
+                # A window nothing listens to (g.watched: the windows with triggers, every window when the log
+                # traces them) is not opened: its event is a variable, so there is nothing to evaluate either.
+                event = self.ex(s.event) if s.event is not None else "ev"
+                if s.event is None and self.in_flow:
+                    self.emit(f"if (g.open({wid!r}, ev) if {wid!r} in g.watched else ev.cancelled):")
                     self.depth += 1
                     self.emit(self.stop())
                     self.depth -= 1
+                elif event.isidentifier():
+                    self.emit(f"if {wid!r} in g.watched:")
+                    self.depth += 1
+                    self.emit(f"g.open({wid!r}, {event})")
+                    self.depth -= 1
                 else:
-                    self.emit(f"g.open({wid!r}, ev)")
+                    self.emit(f"g.open({wid!r}, {event})")
             case ast.PhaseStmt():
                 body = self.phase_fns.get(s)
                 if body is not None:  # defined at the top of the flow, so that `extra_phase` can run it again

@@ -42,6 +42,16 @@ class Frame:
         return f"#{self.eid} {self.kind} {self.name}" + (f" ({self.loc})" if self.loc else "")
 
 
+class _Every:
+    """Contains every window."""
+
+    def __contains__(self, wid) -> bool:
+        return True
+
+
+_EVERY = _Every()
+
+
 def _self_params(m) -> tuple[int, ...]:
     """Where a modifier's pattern says `self`: the arguments that must be its owner."""
     return tuple(i for i, pat in enumerate(m.pattern) if pat == "self")
@@ -81,6 +91,8 @@ class Game(Zones, Primitives, Play, History, Relations):
         self.start_phase: str | None = None
         self.extra_turns: list[Player] = []
         self.listeners: dict[str, list[Listener]] = {}
+        # The windows generated code opens (`wid in g.watched`): those with triggers, or all when the log traces them.
+        self.watched = _EVERY if log is not None and log.windows else self.listeners
         self.shared_actives: list = []
         self.shared_viewas: list = []  # ownerless rules' conversions, open to every player (鏖战: 桃当杀或闪)
         self.lent_skills: list = []

@@ -99,7 +99,7 @@ class Event:
     TITLE = ""
     FIELDS: tuple[str, ...] = ()
 
-    def __init__(self) -> None:
+    def __init__(self) -> None:  # (generated events inline this)
         self.cancelled = False
         self.eid = 0
         self.parent = 0

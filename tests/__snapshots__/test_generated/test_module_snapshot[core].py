@@ -21,7 +21,7 @@ class Ev_game(T.Event):
     __slots__ = FIELDS
 
     def __init__(self):
-        T.Event.__init__(self)
+        self.cancelled, self.eid, self.parent, self.tags = False, 0, 0, None  # Event.__init__, inlined
 
 
 class Ev_turn(T.Event):
@@ -31,7 +31,7 @@ class Ev_turn(T.Event):
     __slots__ = FIELDS
 
     def __init__(self, player=None, draw_count=2, draw_given_up=False):
-        T.Event.__init__(self)
+        self.cancelled, self.eid, self.parent, self.tags = False, 0, 0, None  # Event.__init__, inlined
         self.player = player
         self.draw_count = draw_count
         self.draw_given_up = draw_given_up
@@ -44,7 +44,7 @@ class Ev_use(T.Event):
     __slots__ = FIELDS
 
     def __init__(self, source=None, card=None, targets=None, aims=None, revealed=None, no_nullify=False):
-        T.Event.__init__(self)
+        self.cancelled, self.eid, self.parent, self.tags = False, 0, 0, None  # Event.__init__, inlined
         self.source = source
         self.card = card
         self.targets = [] if targets is None else targets
@@ -60,7 +60,7 @@ class Ev_aim(T.Event):
     __slots__ = FIELDS
 
     def __init__(self, use=None, source=None, target=None, card=None, need=1, need_back=1, unavoidable=False, hit=False, nullified=False):
-        T.Event.__init__(self)
+        self.cancelled, self.eid, self.parent, self.tags = False, 0, 0, None  # Event.__init__, inlined
         self.use = use
         self.source = source
         self.target = target
@@ -79,7 +79,7 @@ class Ev_response(T.Event):
     __slots__ = FIELDS
 
     def __init__(self, who=None, pattern=None, how='use', cause=None, card=None):
-        T.Event.__init__(self)
+        self.cancelled, self.eid, self.parent, self.tags = False, 0, 0, None  # Event.__init__, inlined
         self.who = who
         self.pattern = pattern
         self.how = how
@@ -94,7 +94,7 @@ class Ev_play(T.Event):
     __slots__ = FIELDS
 
     def __init__(self, who=None, card=None):
-        T.Event.__init__(self)
+        self.cancelled, self.eid, self.parent, self.tags = False, 0, 0, None  # Event.__init__, inlined
         self.who = who
         self.card = card
 
@@ -106,7 +106,7 @@ class Ev_judge(T.Event):
     __slots__ = FIELDS
 
     def __init__(self, who=None, reason='', card=None, suit=None, color=None, rank=0):
-        T.Event.__init__(self)
+        self.cancelled, self.eid, self.parent, self.tags = False, 0, 0, None  # Event.__init__, inlined
         self.who = who
         self.reason = reason
         self.card = card
@@ -122,7 +122,7 @@ class Ev_damage(T.Event):
     __slots__ = FIELDS
 
     def __init__(self, source=None, target=None, amount=1, nature='normal', card=None, chain=False, conduct=False):
-        T.Event.__init__(self)
+        self.cancelled, self.eid, self.parent, self.tags = False, 0, 0, None  # Event.__init__, inlined
         self.source = source
         self.target = target
         self.amount = amount
@@ -139,7 +139,7 @@ class Ev_recover(T.Event):
     __slots__ = FIELDS
 
     def __init__(self, source=None, target=None, amount=1, card=None):
-        T.Event.__init__(self)
+        self.cancelled, self.eid, self.parent, self.tags = False, 0, 0, None  # Event.__init__, inlined
         self.source = source
         self.target = target
         self.amount = amount
@@ -153,7 +153,7 @@ class Ev_hp_loss(T.Event):
     __slots__ = FIELDS
 
     def __init__(self, target=None, amount=1):
-        T.Event.__init__(self)
+        self.cancelled, self.eid, self.parent, self.tags = False, 0, 0, None  # Event.__init__, inlined
         self.target = target
         self.amount = amount
 
@@ -165,7 +165,7 @@ class Ev_dying(T.Event):
     __slots__ = FIELDS
 
     def __init__(self, who=None, cause=None, saver=None):
-        T.Event.__init__(self)
+        self.cancelled, self.eid, self.parent, self.tags = False, 0, 0, None  # Event.__init__, inlined
         self.who = who
         self.cause = cause
         self.saver = saver
@@ -178,7 +178,7 @@ class Ev_death(T.Event):
     __slots__ = FIELDS
 
     def __init__(self, who=None, killer=None, cause=None):
-        T.Event.__init__(self)
+        self.cancelled, self.eid, self.parent, self.tags = False, 0, 0, None  # Event.__init__, inlined
         self.who = who
         self.killer = killer
         self.cause = cause
@@ -191,7 +191,7 @@ class Ev_max_hp_change(T.Event):
     __slots__ = FIELDS
 
     def __init__(self, who=None, delta=0):
-        T.Event.__init__(self)
+        self.cancelled, self.eid, self.parent, self.tags = False, 0, 0, None  # Event.__init__, inlined
         self.who = who
         self.delta = delta
 
@@ -203,7 +203,7 @@ class Ev_flip(T.Event):
     __slots__ = FIELDS
 
     def __init__(self, who=None):
-        T.Event.__init__(self)
+        self.cancelled, self.eid, self.parent, self.tags = False, 0, 0, None  # Event.__init__, inlined
         self.who = who
 
 
@@ -214,7 +214,7 @@ class Ev_chain(T.Event):
     __slots__ = FIELDS
 
     def __init__(self, who=None, chained=False):
-        T.Event.__init__(self)
+        self.cancelled, self.eid, self.parent, self.tags = False, 0, 0, None  # Event.__init__, inlined
         self.who = who
         self.chained = chained
 
@@ -226,7 +226,7 @@ class Ev_pindian(T.Event):
     __slots__ = FIELDS
 
     def __init__(self, source=None, target=None, reason='', source_card=None, target_card=None, source_won=False, winner=None):
-        T.Event.__init__(self)
+        self.cancelled, self.eid, self.parent, self.tags = False, 0, 0, None  # Event.__init__, inlined
         self.source = source
         self.target = target
         self.reason = reason
@@ -243,7 +243,7 @@ class Ev_enter(T.Event):
     __slots__ = FIELDS
 
     def __init__(self, who=None, hero=None):
-        T.Event.__init__(self)
+        self.cancelled, self.eid, self.parent, self.tags = False, 0, 0, None  # Event.__init__, inlined
         self.who = who
         self.hero = hero
 
@@ -255,7 +255,7 @@ class Ev_bidian(T.Event):
     __slots__ = FIELDS
 
     def __init__(self, a=None, b=None, winner=None, loser=None):
-        T.Event.__init__(self)
+        self.cancelled, self.eid, self.parent, self.tags = False, 0, 0, None  # Event.__init__, inlined
         self.a = a
         self.b = b
         self.winner = winner
@@ -269,7 +269,7 @@ class Ev_nullify(T.Event):
     __slots__ = FIELDS
 
     def __init__(self, card=None, target=None, by=None, user=None):
-        T.Event.__init__(self)
+        self.cancelled, self.eid, self.parent, self.tags = False, 0, 0, None  # Event.__init__, inlined
         self.card = card
         self.target = target
         self.by = by
@@ -283,7 +283,7 @@ class Ev_move(T.Event):
     __slots__ = FIELDS
 
     def __init__(self, cards=None, loser=None, gainer=None, to=None, from_zone=None, lost_hand=0, lost_equip=0):
-        T.Event.__init__(self)
+        self.cancelled, self.eid, self.parent, self.tags = False, 0, 0, None  # Event.__init__, inlined
         self.cards = [] if cards is None else cards
         self.loser = loser
         self.gainer = gainer
@@ -300,7 +300,7 @@ class Ev_recast(T.Event):
     __slots__ = FIELDS
 
     def __init__(self, who=None, card=None):
-        T.Event.__init__(self)
+        self.cancelled, self.eid, self.parent, self.tags = False, 0, 0, None  # Event.__init__, inlined
         self.who = who
         self.card = card
 
@@ -318,84 +318,84 @@ def c_tao_effect(g, me, ev, card):
 def flow_turn(g, ev):
     # flow 回合 — rules/core/flows.sgs:5
     def phase_zhunbei():
-        if g.open('prepare_start', ev):
+        if (g.open('prepare_start', ev) if 'prepare_start' in g.watched else ev.cancelled):
             return T.STOP
-        if g.open('prepare_phase', ev):
+        if (g.open('prepare_phase', ev) if 'prepare_phase' in g.watched else ev.cancelled):
             return T.STOP
-        if g.open('prepare_end', ev):
+        if (g.open('prepare_end', ev) if 'prepare_end' in g.watched else ev.cancelled):
             return T.STOP
     def phase_panding():
-        if g.open('judge_start', ev):
+        if (g.open('judge_start', ev) if 'judge_start' in g.watched else ev.cancelled):
             return T.STOP
         for v_c in list(reversed(ev.player.judges)):
             if (ev.player.alive and (v_c.owner == ev.player) and (v_c.zone == 'judge')):
                 g.call_flow('delayed', source=ev.player, target=ev.player, card=v_c)
-        if g.open('judge_end', ev):
+        if (g.open('judge_end', ev) if 'judge_end' in g.watched else ev.cancelled):
             return T.STOP
     def phase_mopai():
-        if g.open('draw_start', ev):
+        if (g.open('draw_start', ev) if 'draw_start' in g.watched else ev.cancelled):
             return T.STOP
         if (not ev.draw_given_up):
-            if g.open('drawing', ev):
+            if (g.open('drawing', ev) if 'drawing' in g.watched else ev.cancelled):
                 return T.STOP
             if (ev.draw_count > 0):
                 g.draw(ev.player, ev.draw_count)
-        if g.open('draw_end', ev):
+        if (g.open('draw_end', ev) if 'draw_end' in g.watched else ev.cancelled):
             return T.STOP
     def phase_chupai():
-        if g.open('play_start', ev):
+        if (g.open('play_start', ev) if 'play_start' in g.watched else ev.cancelled):
             return T.STOP
         g.play_phase(ev.player)
-        if g.open('play_end', ev):
+        if (g.open('play_end', ev) if 'play_end' in g.watched else ev.cancelled):
             return T.STOP
     def phase_qipai():
-        if g.open('discard_start', ev):
+        if (g.open('discard_start', ev) if 'discard_start' in g.watched else ev.cancelled):
             return T.STOP
         while g.loop_guard('rules/core/flows.sgs:50') and (ev.player.alive and (ev.player.hand_count > g.q('hand_limit', ev.player)) and (len([it for it in ev.player.hand if g.q('discardable', ev.player, it)]) > 0)):
             g.discard(ev.player, g.choose_card(ev.player, [it for it in ev.player.hand if g.q('discardable', ev.player, it)], '弃置一张手牌'))
-        if g.open('discard_end', ev):
+        if (g.open('discard_end', ev) if 'discard_end' in g.watched else ev.cancelled):
             return T.STOP
     def phase_jieshu():
-        if g.open('finish_start', ev):
+        if (g.open('finish_start', ev) if 'finish_start' in g.watched else ev.cancelled):
             return T.STOP
-        if g.open('finish_phase', ev):
+        if (g.open('finish_phase', ev) if 'finish_phase' in g.watched else ev.cancelled):
             return T.STOP
-        if g.open('finish_end', ev):
+        if (g.open('finish_end', ev) if 'finish_end' in g.watched else ev.cancelled):
             return T.STOP
     g.phase_bodies.update({'zhunbei': phase_zhunbei, 'panding': phase_panding, 'mopai': phase_mopai, 'chupai': phase_chupai, 'qipai': phase_qipai, 'jieshu': phase_jieshu})
-    if g.open('turn_before', ev):
+    if (g.open('turn_before', ev) if 'turn_before' in g.watched else ev.cancelled):
         return
     if ev.player.flipped:
         g.call_flow('turn_over', who=ev.player)
         g.say(ev.player, ' 的武将牌翻至正面朝上，跳过此回合')
         return
-    if g.open('turn_start', ev):
+    if (g.open('turn_start', ev) if 'turn_start' in g.watched else ev.cancelled):
         return
     if g.run_phase('zhunbei', phase_zhunbei) is T.STOP:
         return
-    if g.open('prepare_judge_gap', ev):
+    if (g.open('prepare_judge_gap', ev) if 'prepare_judge_gap' in g.watched else ev.cancelled):
         return
     if g.run_phase('panding', phase_panding) is T.STOP:
         return
-    if g.open('judge_draw_gap', ev):
+    if (g.open('judge_draw_gap', ev) if 'judge_draw_gap' in g.watched else ev.cancelled):
         return
     if g.run_phase('mopai', phase_mopai) is T.STOP:
         return
-    if g.open('draw_play_gap', ev):
+    if (g.open('draw_play_gap', ev) if 'draw_play_gap' in g.watched else ev.cancelled):
         return
     if g.run_phase('chupai', phase_chupai) is T.STOP:
         return
-    if g.open('play_discard_gap', ev):
+    if (g.open('play_discard_gap', ev) if 'play_discard_gap' in g.watched else ev.cancelled):
         return
     if g.run_phase('qipai', phase_qipai) is T.STOP:
         return
-    if g.open('discard_finish_gap', ev):
+    if (g.open('discard_finish_gap', ev) if 'discard_finish_gap' in g.watched else ev.cancelled):
         return
     if g.run_phase('jieshu', phase_jieshu) is T.STOP:
         return
-    if g.open('turn_end', ev):
+    if (g.open('turn_end', ev) if 'turn_end' in g.watched else ev.cancelled):
         return
-    if g.open('turn_after', ev):
+    if (g.open('turn_after', ev) if 'turn_after' in g.watched else ev.cancelled):
         return
 
 
@@ -404,13 +404,13 @@ def flow_use_card(g, ev):
     if (ev.card.kind == 'equipment'):
         g.say(ev.source, ' 装备 ', ev.card)
         g.equip(ev.source, ev.card)
-        if g.open('card_used', ev):
+        if (g.open('card_used', ev) if 'card_used' in g.watched else ev.cancelled):
             return
         return
     if (ev.card.kind == 'delayed'):
         g.say(ev.source, ' 对 ', ev.targets, ' 使用 ', ev.card)
         g.put(ev.card, 'judge', T.first(ev.targets))
-        if g.open('card_used', ev):
+        if (g.open('card_used', ev) if 'card_used' in g.watched else ev.cancelled):
             return
         return
     g.put(ev.card, 'processing', None)
@@ -418,23 +418,27 @@ def flow_use_card(g, ev):
         g.say(ev.source, ' 使用 ', ev.card)
     else:
         g.say(ev.source, ' 使用 ', ev.card, ' → ', ev.targets)
-    if g.open('card_used', ev):
+    if (g.open('card_used', ev) if 'card_used' in g.watched else ev.cancelled):
         return
     g.card_before(ev.card, ev)
     for v_t in list(ev.targets):
         ev.aims += [g.new_event('aim', use=ev, source=ev.source, target=v_t, card=ev.card)]
     for v_a in list(ev.aims):
-        g.open('aiming', v_a)
+        if 'aiming' in g.watched:
+            g.open('aiming', v_a)
     for v_a_2 in list(ev.aims):
-        g.open('aimed', v_a_2)
+        if 'aimed' in g.watched:
+            g.open('aimed', v_a_2)
     for v_a_3 in list(ev.aims):
-        g.open('aimed_by_source', v_a_3)
+        if 'aimed_by_source' in g.watched:
+            g.open('aimed_by_source', v_a_3)
     for v_a_4 in list(ev.aims):
-        g.open('targeted', v_a_4)
+        if 'targeted' in g.watched:
+            g.open('targeted', v_a_4)
     for v_a_5 in list(ev.aims):
         g.run_flow('settle', v_a_5)
     g.card_after(ev.card, ev)
-    if g.open('use_settled', ev):
+    if (g.open('use_settled', ev) if 'use_settled' in g.watched else ev.cancelled):
         return
     if (ev.card.zone == 'processing'):
         g.discard(None, ev.card)
@@ -474,14 +478,14 @@ def flow_nullify(g, ev):
             if ev.cancelled:
                 ev.by = v_c
                 ev.user = v_p
-                if g.open('nullified', ev):
+                if (g.open('nullified', ev) if 'nullified' in g.watched else ev.cancelled):
                     return
             return
 
 
 def flow_respond(g, ev):
     # flow 响应 — rules/core/flows.sgs:145
-    if g.open('need_card', ev):
+    if (g.open('need_card', ev) if 'need_card' in g.watched else ev.cancelled):
         return
     if (ev.card is None):
         ev.card = g.ask_card(ev.who, ev.pattern, ev.how, '')
@@ -496,7 +500,7 @@ def flow_play(g, ev):
     # flow 打出 — rules/core/flows.sgs:159
     g.put(ev.card, 'processing', None)
     g.say(ev.who, ' 打出 ', ev.card)
-    if g.open('card_played', ev):
+    if (g.open('card_played', ev) if 'card_played' in g.watched else ev.cancelled):
         return
     if (ev.card.zone == 'processing'):
         g.discard(None, ev.card)
@@ -506,12 +510,12 @@ def flow_judge(g, ev):
     # flow 判定 — rules/core/flows.sgs:168
     ev.card = T.first(g.reveal_top(1))
     g.say(ev.who, ' 的', ev.reason, '判定牌为 ', ev.card)
-    if g.open('judge_before', ev):
+    if (g.open('judge_before', ev) if 'judge_before' in g.watched else ev.cancelled):
         return
     ev.suit = ev.card.suit
     ev.color = ev.card.color
     ev.rank = ev.card.rank
-    if g.open('judge_after', ev):
+    if (g.open('judge_after', ev) if 'judge_after' in g.watched else ev.cancelled):
         return
     if (ev.card.zone == 'processing'):
         g.discard(None, ev.card)
@@ -519,9 +523,9 @@ def flow_judge(g, ev):
 
 def flow_damage(g, ev):
     # flow 伤害 — rules/core/flows.sgs:182
-    if g.open('damage_causing', ev):
+    if (g.open('damage_causing', ev) if 'damage_causing' in g.watched else ev.cancelled):
         return
-    if g.open('damage_taking', ev):
+    if (g.open('damage_taking', ev) if 'damage_taking' in g.watched else ev.cancelled):
         return
     if (ev.amount < 1):
         return
@@ -529,19 +533,19 @@ def flow_damage(g, ev):
         g.say(ev.target, ' 受到 ', ev.amount, ' 点伤害 (来源 ', ev.source, '，', ev.card, ')')
     else:
         g.say(ev.target, ' 受到 ', ev.amount, ' 点', ev.nature, '属性伤害 (来源 ', ev.source, '，', ev.card, ')')
-    if g.open('hp_deducting', ev):
+    if (g.open('hp_deducting', ev) if 'hp_deducting' in g.watched else ev.cancelled):
         return
     g.change_hp(ev.target, (-ev.amount))
-    if g.open('hp_deducted', ev):
+    if (g.open('hp_deducted', ev) if 'hp_deducted' in g.watched else ev.cancelled):
         return
     if ((ev.nature != 'normal') and ev.target.chained):
         ev.conduct = (not ev.chain)
         g.call_flow('chain', who=ev.target, chained=False)
     if (ev.target.hp < 1):
         g.call_flow('dying', who=ev.target, cause=ev)
-    if g.open('damage_caused', ev):
+    if (g.open('damage_caused', ev) if 'damage_caused' in g.watched else ev.cancelled):
         return
-    if g.open('damage_taken', ev):
+    if (g.open('damage_taken', ev) if 'damage_taken' in g.watched else ev.cancelled):
         return
 
 
@@ -555,22 +559,22 @@ def flow_recover(g, ev):
     # flow 回复 — rules/core/flows.sgs:213
     if ((not ev.target.alive) or (ev.target.hp >= ev.target.max_hp)):
         return
-    if g.open('recovering', ev):
+    if (g.open('recovering', ev) if 'recovering' in g.watched else ev.cancelled):
         return
     v_n = min(ev.amount, (ev.target.max_hp - ev.target.hp))
     g.change_hp(ev.target, v_n)
     g.say(ev.target, ' 回复 ', v_n, ' 点体力')
-    if g.open('recovered', ev):
+    if (g.open('recovered', ev) if 'recovered' in g.watched else ev.cancelled):
         return
 
 
 def flow_lose_hp(g, ev):
     # flow 失去体力 — rules/core/flows.sgs:222
-    if g.open('hp_losing', ev):
+    if (g.open('hp_losing', ev) if 'hp_losing' in g.watched else ev.cancelled):
         return
     g.change_hp(ev.target, (-ev.amount))
     g.say(ev.target, ' 失去 ', ev.amount, ' 点体力')
-    if g.open('hp_lost', ev):
+    if (g.open('hp_lost', ev) if 'hp_lost' in g.watched else ev.cancelled):
         return
     if (ev.target.hp < 1):
         g.call_flow('dying', who=ev.target)
@@ -579,13 +583,13 @@ def flow_lose_hp(g, ev):
 def flow_dying(g, ev):
     # flow 濒死 — rules/core/flows.sgs:232
     g.say(ev.who, ' 进入濒死状态')
-    if g.open('dying_enter', ev):
+    if (g.open('dying_enter', ev) if 'dying_enter' in g.watched else ev.cancelled):
         return
     for v_p in list(g.alive_from_current()):
         if ((not ev.who.alive) or (ev.who.hp >= 1)):
             return
         ev.saver = v_p
-        if g.open('dying_asking', ev):
+        if (g.open('dying_asking', ev) if 'dying_asking' in g.watched else ev.cancelled):
             return
         while g.loop_guard('rules/core/flows.sgs:239') and (v_p.alive and ev.who.alive and (ev.who.hp < 1)):
             v_c = g.ask_card(v_p, 'tao', 'use', '对濒死的角色使用【桃】')
@@ -594,7 +598,7 @@ def flow_dying(g, ev):
             g.call_flow('use_card', source=v_p, card=v_c, targets=[ev.who])
     ev.saver = None
     if (ev.who.alive and (ev.who.hp < 1)):
-        if g.open('dying_unsaved', ev):
+        if (g.open('dying_unsaved', ev) if 'dying_unsaved' in g.watched else ev.cancelled):
             return
     if (ev.who.alive and (ev.who.hp < 1)):
         g.call_flow('die', who=ev.who, killer=(None if (ev.cause is None) else ev.cause.source), cause=ev.cause)
@@ -606,11 +610,11 @@ def flow_die(g, ev):
     g.kill(ev.who)
     g.reveal_identity(ev.who)
     g.check_victory()
-    if g.open('death_window', ev):
+    if (g.open('death_window', ev) if 'death_window' in g.watched else ev.cancelled):
         return
     g.discard(ev.who, (ev.who.all_cards + ev.who.pile_cards))
     g.leave(ev.who)
-    if g.open('rewards', ev):
+    if (g.open('rewards', ev) if 'rewards' in g.watched else ev.cancelled):
         return
 
 
@@ -622,7 +626,7 @@ def flow_pindian(g, ev):
     ev.target_card = g.choose_card(ev.target, ev.target.hand, '选择拼点牌')
     g.put([ev.source_card, ev.target_card], 'processing', None)
     g.say(ev.source, ' 与 ', ev.target, ' 拼点：', ev.source_card, ' 对 ', ev.target_card)
-    if g.open('pindian_shown', ev):
+    if (g.open('pindian_shown', ev) if 'pindian_shown' in g.watched else ev.cancelled):
         return
     if (ev.source_card.rank > ev.target_card.rank):
         ev.winner = ev.source
@@ -633,7 +637,7 @@ def flow_pindian(g, ev):
         g.say('拼点结果：点数相同，', ev.source, ' 没赢')
     else:
         g.say('拼点结果：', ev.winner, ' 赢')
-    if g.open('pindian_done', ev):
+    if (g.open('pindian_done', ev) if 'pindian_done' in g.watched else ev.cancelled):
         return
     g.discard(None, [it for it in [ev.source_card, ev.target_card] if (it.zone == 'processing')])
 
@@ -661,7 +665,7 @@ def flow_change_max_hp(g, ev):
         g.say(ev.who, ' 减少 ', (-ev.delta), ' 点体力上限')
     else:
         g.say(ev.who, ' 增加 ', ev.delta, ' 点体力上限')
-    if g.open('max_hp_changed', ev):
+    if (g.open('max_hp_changed', ev) if 'max_hp_changed' in g.watched else ev.cancelled):
         return
     if (ev.who.alive and (ev.who.max_hp < 1)):
         g.call_flow('die', who=ev.who)
@@ -674,7 +678,7 @@ def flow_turn_over(g, ev):
         g.say(ev.who, ' 将武将牌翻至背面朝上')
     else:
         g.say(ev.who, ' 将武将牌翻至正面朝上')
-    if g.open('flipped', ev):
+    if (g.open('flipped', ev) if 'flipped' in g.watched else ev.cancelled):
         return
 
 
@@ -687,7 +691,7 @@ def flow_chain(g, ev):
         g.say(ev.who, ' 横置武将牌')
     else:
         g.say(ev.who, ' 重置武将牌')
-    if g.open('chain_changed', ev):
+    if (g.open('chain_changed', ev) if 'chain_changed' in g.watched else ev.cancelled):
         return
 
 

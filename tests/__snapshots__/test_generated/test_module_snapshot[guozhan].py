@@ -18,7 +18,7 @@ class Ev_reveal(T.Event):
     __slots__ = FIELDS
 
     def __init__(self, who=None, slot=0):
-        T.Event.__init__(self)
+        self.cancelled, self.eid, self.parent, self.tags = False, 0, 0, None  # Event.__init__, inlined
         self.who = who
         self.slot = slot
 
@@ -127,7 +127,7 @@ def flow_reveal(g, ev):
     if T.index(ev.who.shown, ev.slot):
         return
     g.show_hero(ev.who, ev.slot)
-    if g.open('hero_revealed', ev):
+    if (g.open('hero_revealed', ev) if 'hero_revealed' in g.watched else ev.cancelled):
         return
     g.check_victory()
 

@@ -22,7 +22,7 @@ class Ev_arrange(T.Event):
     __slots__ = FIELDS
 
     def __init__(self, who=None, count=0):
-        T.Event.__init__(self)
+        self.cancelled, self.eid, self.parent, self.tags = False, 0, 0, None  # Event.__init__, inlined
         self.who = who
         self.count = count
 
