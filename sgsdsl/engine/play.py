@@ -38,9 +38,11 @@ class Play:
         used = self.used(p, cd.limit_key, -1, lim.scope) if lim is not None else 0
         qt = self.q_targetable
         qid = qt.id if qt is not None else None
+        base = (self._qplain or self._plain_quantities()).get(qid)  # (as q() would read it: nothing modifies it)
         out = []
         for q in ((p,) if t.kind == "self" else self.ring_current()):
-            if (where is None or where(self, p, card, q)) and (qid is None or self.q(qid, p, q, card)) and \
+            if (where is None or where(self, p, card, q)) and \
+                    (qid is None or (base(self, p, q, card) if base is not None else self.q(qid, p, q, card))) and \
                     (lim is None or used < lim.count(self, p, card, q)):
                 out.append(q)
                 if len(out) == stop:
