@@ -27,7 +27,7 @@ def per_decision(fn):
         memo = self.memo
         if memo is None:
             return fn(self, g, *args)
-        key = (fn, *(getattr(a, "seat", a) for a in args))
+        key = (fn, *args)  # players: the seat's one view of each (SeatView keeps them), so identity is the seat
         v = memo.get(key, memo)
         if v is memo:
             v = memo[key] = fn(self, g, *args)
@@ -73,15 +73,18 @@ class HeuristicAgent(Agent):
             return 0.0
         if q is lord:
             return 10.0
-        base = g.help.get((q.seat, lord.seat), 0.0) - g.harm.get((q.seat, lord.seat), 0.0)
+        help_, harm = g.help, g.harm
+        qs, ls = q.seat, lord.seat
+        base = help_.get((qs, ls), 0.0) - harm.get((qs, ls), 0.0)
         for x in g.players:
             if x is q or x is lord or not x.alive:
                 continue
-            bx = g.help.get((x.seat, lord.seat), 0.0) - g.harm.get((x.seat, lord.seat), 0.0)
+            xs = x.seat
+            bx = help_.get((xs, ls), 0.0) - harm.get((xs, ls), 0.0)
             if bx:
                 # harming someone who is against the lord counts as being for the lord
                 sign = 1.0 if bx < 0 else -1.0
-                base += 0.5 * sign * (g.harm.get((q.seat, x.seat), 0.0) - g.help.get((q.seat, x.seat), 0.0))
+                base += 0.5 * sign * (harm.get((qs, xs), 0.0) - help_.get((qs, xs), 0.0))
         return base
 
     def role(self, g, ident) -> str:
