@@ -42,9 +42,9 @@ def sk_xiechan_active0(g, me, user):
     # 挟缠 active — rules/duel_skills/heroes.sgs:46
     targets = g.choose_players(user, [it for it in g.alive_from_current() if ((it != me) and (it.hand_count > 0))], 1, None, '挟缠 active')
     if g.call_flow('pindian', source=me, target=targets[0], reason='挟缠').source_won:
-        if g.q('targetable', me, targets[0], g.virtual('juedou', [])):
+        if g.qf['targetable'](g, me, targets[0], g.virtual('juedou', [])):
             g.call_flow('use_card', source=me, card=g.virtual('juedou', []), targets=[targets[0]])
-    elif g.q('targetable', targets[0], me, g.virtual('juedou', [])):
+    elif g.qf['targetable'](g, targets[0], me, g.virtual('juedou', [])):
         g.call_flow('use_card', source=targets[0], card=g.virtual('juedou', []), targets=[me])
 
 
@@ -55,23 +55,23 @@ def sk_qingguo_viewas0_where(g, me, it):
 
 def sk_huwei_on0_when(g, me, ev):
     # 虎威 on 登场时: when — rules/duel_skills/heroes.sgs:98
-    return (len([it for it in g.others(me) if g.q('targetable', me, it, g.virtual('shuiyan', []))]) > 0)
+    return (len([it for it in g.others(me) if g.qf['targetable'](g, me, it, g.virtual('shuiyan', []))]) > 0)
 
 
 def sk_huwei_on0(g, me, ev):
     # 虎威 on 登场时 — rules/duel_skills/heroes.sgs:98
-    targets = g.choose_players(me, [it for it in g.alive_from_current() if ((it != me) and g.q('targetable', me, it, g.virtual('shuiyan', [])))], 1, None, '虎威 on 登场时')
+    targets = g.choose_players(me, [it for it in g.alive_from_current() if ((it != me) and g.qf['targetable'](g, me, it, g.virtual('shuiyan', [])))], 1, None, '虎威 on 登场时')
     g.call_flow('use_card', source=me, card=g.virtual('shuiyan', []), targets=[targets[0]])
 
 
 def sk_xiaoxi_on0_when(g, me, ev):
     # 骁袭 on 登场时: when — rules/duel_skills/heroes.sgs:125
-    return (len([it for it in g.others(me) if g.q('targetable', me, it, g.virtual('sha', []))]) > 0)
+    return (len([it for it in g.others(me) if g.qf['targetable'](g, me, it, g.virtual('sha', []))]) > 0)
 
 
 def sk_xiaoxi_on0(g, me, ev):
     # 骁袭 on 登场时 — rules/duel_skills/heroes.sgs:125
-    targets = g.choose_players(me, [it for it in g.alive_from_current() if ((it != me) and g.q('targetable', me, it, g.virtual('sha', [])))], 1, None, '骁袭 on 登场时')
+    targets = g.choose_players(me, [it for it in g.alive_from_current() if ((it != me) and g.qf['targetable'](g, me, it, g.virtual('sha', [])))], 1, None, '骁袭 on 登场时')
     g.call_flow('use_card', source=me, card=g.virtual('sha', []), targets=[targets[0]])
 
 

@@ -32,7 +32,7 @@ def c_renwang_skill_mod0(g, me, a_c, _1):
 
 def c_renwang_skill_mod0_when(g, me, a_c, _1):
     # 仁王盾 modifies 有效: when — rules/ex/ex.sgs:56
-    return (T.is_card(a_c, 'sha') and a_c.black and g.q('armor_valid', me))
+    return (T.is_card(a_c, 'sha') and a_c.black and g.qf['armor_valid'](g, me))
 
 
 def t_ex_1_expect0(g):

@@ -162,12 +162,12 @@ def sk_jiedao1_active0_count(g, me, user):
 
 def sk_jiedao1_active0_where(g, me, user, it):
     # 借刀 active legal target — rules/first_edition/heroes.sgs:109
-    return ((it != me) and (it.weapon is not None) and g.q('can_attack', it))
+    return ((it != me) and (it.weapon is not None) and g.qf['can_attack'](g, it))
 
 
 def sk_jiedao1_active0(g, me, user):
     # 借刀 active — rules/first_edition/heroes.sgs:109
-    targets = g.choose_players(user, [it for it in g.alive_from_current() if ((it != me) and (it.weapon is not None) and g.q('can_attack', it))], 1, None, '借刀 active')
+    targets = g.choose_players(user, [it for it in g.alive_from_current() if ((it != me) and (it.weapon is not None) and g.qf['can_attack'](g, it))], 1, None, '借刀 active')
     g.call_flow('use_card', source=me, card=g.virtual('jiedao', []), targets=[targets[0]])
 
 

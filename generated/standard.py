@@ -35,27 +35,27 @@ def q_trick_range(g, a_p, a_c):
 
 def q_can_attack(g, a_p):
     # quantity 可借刀 — rules/standard/basic.sgs:10
-    return (len([it for it in g.alive_from_current() if g.q('can_attack_target', a_p, it)]) > 0)
+    return (len([it for it in g.alive_from_current() if g.qf['can_attack_target'](g, a_p, it)]) > 0)
 
 
 def q_can_attack_target(g, a_p, a_v):
     # quantity 可被借刀杀 — rules/standard/basic.sgs:12
-    return (g.q('in_range', a_p, a_v, None) and g.q('targetable', a_p, a_v, g.virtual('sha', [])))
+    return (g.qf['in_range'](g, a_p, a_v, None) and g.qf['targetable'](g, a_p, a_v, g.virtual('sha', [])))
 
 
 def c_sha_count(g, me, card):
     # card 杀 target count — rules/standard/basic.sgs:17
-    return (1, g.q('sha_targets', me, card))
+    return (1, g.qf['sha_targets'](g, me, card))
 
 
 def c_sha_where(g, me, card, it):
     # card 杀 legal target — rules/standard/basic.sgs:17
-    return g.q('in_range', me, it, card)
+    return g.qf['in_range'](g, me, it, card)
 
 
 def c_sha_limit(g, me, card, it):
     # card 杀: limit — rules/standard/basic.sgs:18
-    return g.q('sha_limit', me, card, it)
+    return g.qf['sha_limit'](g, me, card, it)
 
 
 def c_sha_effect(g, me, ev, card):
@@ -133,7 +133,7 @@ def c_shunshou_count(g, me, card):
 
 def c_shunshou_where(g, me, card, it):
     # card 顺手牵羊 legal target — rules/standard/basic.sgs:309
-    return ((it != me) and (g.q('distance', me, it) <= g.q('trick_range', me, card)) and (len(it.all_cards) > 0))
+    return ((it != me) and (g.qf['distance'](g, me, it) <= g.qf['trick_range'](g, me, card)) and (len(it.all_cards) > 0))
 
 
 def c_shunshou_effect(g, me, ev, card):
@@ -203,12 +203,12 @@ def c_jiedao_count(g, me, card):
 
 def c_jiedao_where(g, me, card, it):
     # card 借刀杀人 legal target — rules/standard/basic.sgs:488
-    return ((it != me) and (it.weapon is not None) and g.q('can_attack', it))
+    return ((it != me) and (it.weapon is not None) and g.qf['can_attack'](g, it))
 
 
 def c_jiedao_effect(g, me, ev, card):
     # card 借刀杀人 effect — rules/standard/basic.sgs:489
-    v_victim = g.choose_player(me, [it for it in g.alive_from_current() if g.q('can_attack_target', ev.target, it)], '选择【杀】的目标')
+    v_victim = g.choose_player(me, [it for it in g.alive_from_current() if g.qf['can_attack_target'](g, ev.target, it)], '选择【杀】的目标')
     v_c = g.ask_card(ev.target, 'sha', 'use', '借刀杀人：使用一张【杀】')
     if (v_c is not None):
         g.call_flow('use_card', source=ev.target, card=v_c, targets=[v_victim])
@@ -279,7 +279,7 @@ def c_cixiong_skill_on0(g, me, ev):
 
 def c_qinglong_skill_on0_when(g, me, ev):
     # 青龙偃月刀 on 杀被抵消时: when — rules/standard/equipment.sgs:112
-    return (ev.target.alive and g.q('targetable', me, ev.target, g.virtual('sha', [])))
+    return (ev.target.alive and g.qf['targetable'](g, me, ev.target, g.virtual('sha', [])))
 
 
 def c_qinglong_skill_on0(g, me, ev):
@@ -322,7 +322,7 @@ def c_qilin_skill_on0(g, me, ev):
 
 def c_bagua_skill_on0_when(g, me, ev):
     # 八卦阵 on 需要响应时: when — rules/standard/equipment.sgs:274
-    return ((ev.pattern == 'shan') and (ev.card is None) and g.q('armor_valid', me))
+    return ((ev.pattern == 'shan') and (ev.card is None) and g.qf['armor_valid'](g, me))
 
 
 def c_bagua_skill_on0(g, me, ev):
@@ -439,7 +439,7 @@ def sk_lijian_active0(g, me, user):
     # 离间 active — rules/standard/heroes_qun.sgs:116
     g.discard(me, g.choose_card(me, me.cards, '弃置一张牌'))
     targets = g.choose_players(user, [it for it in g.alive_from_current() if ((it != me) and (it.gender == 'male'))], 2, None, '离间 active')
-    v_victim = g.choose_player(me, [it for it in targets if g.q('targetable', (T.index(targets, 1) if (it == T.index(targets, 0)) else T.index(targets, 0)), it, g.virtual('juedou', []))], '【决斗】的目标')
+    v_victim = g.choose_player(me, [it for it in targets if g.qf['targetable'](g, (T.index(targets, 1) if (it == T.index(targets, 0)) else T.index(targets, 0)), it, g.virtual('juedou', []))], '【决斗】的目标')
     v_user = (T.index(targets, 1) if (v_victim == T.index(targets, 0)) else T.index(targets, 0))
     g.call_flow('use_card', source=v_user, card=g.virtual('juedou', []), targets=[v_victim], no_nullify=True)
 
@@ -730,7 +730,7 @@ def sk_qixi_viewas0_where(g, me, it):
 
 def sk_keji_on0_when(g, me, ev):
     # 克己 on 出牌阶段与弃牌阶段间: when — rules/standard/heroes_wu.sgs:110
-    return ((len([it for it in (g.used_cards(me, 'phase') + g.played_cards(me, 'phase')) if T.is_card(it, 'sha')]) == 0) and (me.hand_count > g.q('hand_limit', me)))
+    return ((len([it for it in (g.used_cards(me, 'phase') + g.played_cards(me, 'phase')) if T.is_card(it, 'sha')]) == 0) and (me.hand_count > g.qf['hand_limit'](g, me)))
 
 
 def sk_keji_on0(g, me, ev):
@@ -789,13 +789,13 @@ def sk_guose_viewas0_where(g, me, it):
 
 def sk_liuli_on0_when(g, me, ev):
     # 流离 on 成为目标时: when — rules/standard/heroes_wu.sgs:259
-    return ((ev.use is not None) and T.is_card(ev.card, 'sha') and (me.card_count > 0) and (len([it for it in g.alive_from_current() if ((it != me) and (it != ev.source) and g.q('in_range', me, it, None) and g.q('targetable', ev.source, it, ev.card) and (it not in ev.use.targets))]) > 0))
+    return ((ev.use is not None) and T.is_card(ev.card, 'sha') and (me.card_count > 0) and (len([it for it in g.alive_from_current() if ((it != me) and (it != ev.source) and g.qf['in_range'](g, me, it, None) and g.qf['targetable'](g, ev.source, it, ev.card) and (it not in ev.use.targets))]) > 0))
 
 
 def sk_liuli_on0(g, me, ev):
     # 流离 on 成为目标时 — rules/standard/heroes_wu.sgs:259
     g.discard(me, g.choose_card(me, me.cards, '弃置一张牌'))
-    v_p = g.choose_player(me, [it for it in g.alive_from_current() if ((it != me) and (it != ev.source) and g.q('in_range', me, it, None) and g.q('targetable', ev.source, it, ev.card) and (it not in ev.use.targets))], '将此【杀】转移给')
+    v_p = g.choose_player(me, [it for it in g.alive_from_current() if ((it != me) and (it != ev.source) and g.qf['in_range'](g, me, it, None) and g.qf['targetable'](g, ev.source, it, ev.card) and (it not in ev.use.targets))], '将此【杀】转移给')
     g.say(me, ' 将 ', ev.card, ' 转移给 ', v_p)
     ev.target = v_p
 
@@ -889,7 +889,7 @@ def t_basic_3_expect1(g):
 
 def t_basic_4_expect0(g):
     # test 杀：未装备武器时攻击范围为1 — rules/standard/basic.sgs:93
-    return ((g.q('attack_range', g.seat_of('xuchu'), None) == 1) and (g.q('distance', g.seat_of('xuchu'), g.seat_of('lvmeng')) == 2))
+    return ((g.qf['attack_range'](g, g.seat_of('xuchu'), None) == 1) and (g.qf['distance'](g, g.seat_of('xuchu'), g.seat_of('lvmeng')) == 2))
 
 
 def t_basic_4_expect1(g):
@@ -1029,7 +1029,7 @@ def t_basic_21_expect0(g):
 
 def t_basic_22_expect0(g):
     # test 顺手牵羊：不能对距离2的角色使用，武器不影响其距离 — rules/standard/basic.sgs:360
-    return (g.q('distance', g.seat_of('xuchu'), g.seat_of('lvmeng')) == 2)
+    return (g.qf['distance'](g, g.seat_of('xuchu'), g.seat_of('lvmeng')) == 2)
 
 
 def t_basic_22_expect1(g):
@@ -1214,7 +1214,7 @@ def t_equipment_1_expect1(g):
 
 def t_equipment_1_expect2(g):
     # test 诸葛连弩：出牌阶段使用杀无次数限制，攻击范围为1 — rules/standard/equipment.sgs:19
-    return (g.q('attack_range', g.seat_of('xuchu'), None) == 1)
+    return (g.qf['attack_range'](g, g.seat_of('xuchu'), None) == 1)
 
 
 def t_equipment_2_expect0(g):
@@ -1229,7 +1229,7 @@ def t_equipment_2_expect1(g):
 
 def t_equipment_3_expect0(g):
     # test 青釭剑：攻击范围为2，目标的仁王盾无效 — rules/standard/equipment.sgs:45
-    return (g.q('attack_range', g.seat_of('xuchu'), None) == 2)
+    return (g.qf['attack_range'](g, g.seat_of('xuchu'), None) == 2)
 
 
 def t_equipment_3_expect1(g):
@@ -1264,7 +1264,7 @@ def t_equipment_6_expect1(g):
 
 def t_equipment_7_expect0(g):
     # test 青龙偃月刀：杀被闪抵消后，对相同的目标再使用一张杀 — rules/standard/equipment.sgs:129
-    return ((g.q('distance', g.seat_of('xuchu'), g.seat_of('lvmeng')) == 3) and (g.q('attack_range', g.seat_of('xuchu'), None) == 3))
+    return ((g.qf['distance'](g, g.seat_of('xuchu'), g.seat_of('lvmeng')) == 3) and (g.qf['attack_range'](g, g.seat_of('xuchu'), None) == 3))
 
 
 def t_equipment_7_expect1(g):
@@ -1289,7 +1289,7 @@ def t_equipment_8_expect1(g):
 
 def t_equipment_9_expect0(g):
     # test 丈八蛇矛：将两张手牌当杀使用 — rules/standard/equipment.sgs:162
-    return (g.q('distance', g.seat_of('xuchu'), g.seat_of('lvmeng')) == 3)
+    return (g.qf['distance'](g, g.seat_of('xuchu'), g.seat_of('lvmeng')) == 3)
 
 
 def t_equipment_9_expect1(g):
@@ -1329,7 +1329,7 @@ def t_equipment_13_expect1(g):
 
 def t_equipment_14_expect0(g):
     # test 方天画戟：杀是最后的手牌时额外指定至多两个目标，攻击范围为4 — rules/standard/equipment.sgs:243
-    return (g.q('distance', g.seat_of('xuchu'), g.seat_of('huanggai')) == 4)
+    return (g.qf['distance'](g, g.seat_of('xuchu'), g.seat_of('huanggai')) == 4)
 
 
 def t_equipment_14_expect1(g):
@@ -1369,7 +1369,7 @@ def t_equipment_18_expect0(g):
 
 def t_equipment_19_expect0(g):
     # test 绝影：其他角色计算与你的距离+1 — rules/standard/equipment.sgs:327
-    return ((g.q('distance', g.seat_of('xuchu'), g.seat_of('zhangliao')) == 2) and (g.q('distance', g.seat_of('zhangliao'), g.seat_of('xuchu')) == 1))
+    return ((g.qf['distance'](g, g.seat_of('xuchu'), g.seat_of('zhangliao')) == 2) and (g.qf['distance'](g, g.seat_of('zhangliao'), g.seat_of('xuchu')) == 1))
 
 
 def t_equipment_19_expect1(g):
@@ -1379,7 +1379,7 @@ def t_equipment_19_expect1(g):
 
 def t_equipment_20_expect0(g):
     # test 的卢：其他角色计算与你的距离+1，顺手牵羊亦然 — rules/standard/equipment.sgs:341
-    return (g.q('distance', g.seat_of('xuchu'), g.seat_of('zhangliao')) == 2)
+    return (g.qf['distance'](g, g.seat_of('xuchu'), g.seat_of('zhangliao')) == 2)
 
 
 def t_equipment_20_expect1(g):
@@ -1394,7 +1394,7 @@ def t_equipment_21_expect0(g):
 
 def t_equipment_22_expect0(g):
     # test 爪黄飞电：其他角色计算与你的距离+1 — rules/standard/equipment.sgs:363
-    return ((g.q('distance', g.seat_of('xuchu'), g.seat_of('zhangliao')) == 2) and (g.q('distance', g.seat_of('zhangliao'), g.seat_of('xuchu')) == 1))
+    return ((g.qf['distance'](g, g.seat_of('xuchu'), g.seat_of('zhangliao')) == 2) and (g.qf['distance'](g, g.seat_of('zhangliao'), g.seat_of('xuchu')) == 1))
 
 
 def t_equipment_22_expect1(g):
@@ -1404,7 +1404,7 @@ def t_equipment_22_expect1(g):
 
 def t_equipment_23_expect0(g):
     # test 赤兔：你计算与其他角色的距离-1 — rules/standard/equipment.sgs:376
-    return ((g.q('distance', g.seat_of('xuchu'), g.seat_of('lvmeng')) == 1) and (g.q('distance', g.seat_of('lvmeng'), g.seat_of('xuchu')) == 2))
+    return ((g.qf['distance'](g, g.seat_of('xuchu'), g.seat_of('lvmeng')) == 1) and (g.qf['distance'](g, g.seat_of('lvmeng'), g.seat_of('xuchu')) == 2))
 
 
 def t_equipment_23_expect1(g):
@@ -1414,7 +1414,7 @@ def t_equipment_23_expect1(g):
 
 def t_equipment_24_expect0(g):
     # test 大宛：你计算与其他角色的距离-1，顺手牵羊亦然 — rules/standard/equipment.sgs:390
-    return (g.q('distance', g.seat_of('xuchu'), g.seat_of('lvmeng')) == 1)
+    return (g.qf['distance'](g, g.seat_of('xuchu'), g.seat_of('lvmeng')) == 1)
 
 
 def t_equipment_24_expect1(g):
@@ -1424,7 +1424,7 @@ def t_equipment_24_expect1(g):
 
 def t_equipment_25_expect0(g):
     # test 紫骍：你计算与其他角色的距离-1 — rules/standard/equipment.sgs:404
-    return ((g.q('distance', g.seat_of('xuchu'), g.seat_of('zhangliao')) == 1) and (g.q('distance', g.seat_of('xuchu'), g.seat_of('lvmeng')) == 1) and (g.q('distance', g.seat_of('xuchu'), g.seat_of('huanggai')) == 1))
+    return ((g.qf['distance'](g, g.seat_of('xuchu'), g.seat_of('zhangliao')) == 1) and (g.qf['distance'](g, g.seat_of('xuchu'), g.seat_of('lvmeng')) == 1) and (g.qf['distance'](g, g.seat_of('xuchu'), g.seat_of('huanggai')) == 1))
 
 
 def t_equipment_25_expect1(g):

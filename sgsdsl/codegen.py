@@ -152,7 +152,7 @@ class FunctionWriter:
             kw = "".join(f", {_safe(f)}={self.ex(v)}" for f, v in note.args)
             return f"g.call_flow({_safe(note.target)!r}{kw})"
         args = "".join(f", {self.ex(a) if a is not None else 'None'}" for a in note.args)
-        return f"g.q({_safe(note.target)!r}{args})"
+        return f"g.qf[{_safe(note.target)!r}](g{args})"  # g.q(qid, …) without a call in between
 
     def prompt(self, text: str | None, parts) -> str:
         if not parts:

@@ -10,6 +10,7 @@ the rules bind.
 
 from __future__ import annotations
 
+import functools
 import random
 
 from .history import PLAY, USE, History
@@ -40,6 +41,29 @@ class Frame:
 
     def describe(self) -> str:
         return f"#{self.eid} {self.kind} {self.name}" + (f" ({self.loc})" if self.loc else "")
+
+
+def _modified(qid: str, g, *args):
+    """A quantity a modifier may change now (or with a floor): added up by Game._q, and memoized while the play
+    phase lists the legal actions (quantities do not change meanwhile)."""
+    memo = g.qmemo
+    if memo is None:
+        return g._q(qid, args)
+    key = (qid, *args)
+    v = memo.get(key, memo)
+    if v is memo:
+        v = memo[key] = g._q(qid, args)
+    return v
+
+
+_MODIFIED: dict[str, functools.partial] = {}
+
+
+def _modified_of(qid: str):
+    f = _MODIFIED.get(qid)
+    if f is None:
+        f = _MODIFIED[qid] = functools.partial(_modified, qid)
+    return f
 
 
 class _Every:
@@ -105,7 +129,10 @@ class Game(Zones, Primitives, Play, History, Relations):
         self._fmt = None  # formats interpolated prompts (text())  # (scope, player, skill id): skills gained until a phase or turn ends  # (skill instance, active) that let other players act (`active by`)
         self.mods: dict[str, list] = {}
         self.qmemo: dict | None = None
-        self._qplain: dict | None = None  # qid -> its base, for the quantities nothing modifies now (see q)
+        # qid -> how to read it now, f(g, *args): its base when no modifier is on it and it has no floor (the
+        # value is the base's), else _modified. Generated code calls g.qf[qid](g, …); kept up to date by add_mod.
+        self.qf: dict = {}
+        self._quantities_changed()
         self.windows_open: list[str] = []
         self.winners: tuple[str, ...] | None = None
         self.won_seats: frozenset[int] | None = None  # who won, when not all of the winning identities did
@@ -247,35 +274,23 @@ class Game(Zones, Primitives, Play, History, Relations):
     def add_mod(self, rec) -> None:
         """A modifier (owner, ModifierDef, instance, self params) takes part in its quantity, after those there."""
         self.mods.setdefault(rec[1].quantity, []).append(rec)
-        self._qplain = None
+        self._quantities_changed()
 
     def drop_mod(self, rec) -> None:
         self.mods[rec[1].quantity].remove(rec)
-        self._qplain = None
+        self._quantities_changed()
 
-    def _plain_quantities(self) -> dict:
-        """The quantities no modifier can change now and with no floor: their value is their base's."""
+    def _quantities_changed(self) -> None:
         mods = self.mods
-        plain = self._qplain = {qid: qd.base for qid, qd in self.quantities.items()
-                                if qd.floor is None and not mods.get(qid)}
-        return plain
+        self.qf = {qid: qd.base if qd.floor is None and not mods.get(qid) else _modified_of(qid)
+                   for qid, qd in self.quantities.items()}
+
+    def plain(self, qd) -> bool:
+        """Is this quantity's value its base's now (no modifier on it, no floor)?"""
+        return self.qf[qd.id] is qd.base
 
     def q(self, qid: str, *args):
-        plain = self._qplain
-        if plain is None:
-            plain = self._plain_quantities()
-        base = plain.get(qid)
-        if base is not None:  # nothing to add up: cheaper than the memo
-            return base(self, *args)
-        memo = self.qmemo
-        if memo is not None:
-            key = (qid, *args)
-            v = memo.get(key, memo)
-            if v is not memo:
-                return v
-            v = memo[key] = self._q(qid, args)
-            return v
-        return self._q(qid, args)
+        return self.qf[qid](self, *args)
 
     def _q(self, qid: str, args):
         qd = self.quantities[qid]

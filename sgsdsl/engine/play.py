@@ -37,12 +37,11 @@ class Play:
         lim = cd.limit if cd.limit is not None and cd.limit.per_target else None
         used = self.used(p, cd.limit_key, -1, lim.scope) if lim is not None else 0
         qt = self.q_targetable
-        qid = qt.id if qt is not None else None
-        base = (self._qplain or self._plain_quantities()).get(qid)  # (as q() would read it: nothing modifies it)
+        tq = self.qf[qt.id] if qt is not None else None  # (as q() reads it)
         out = []
         for q in ((p,) if t.kind == "self" else self.ring_current()):
             if (where is None or where(self, p, card, q)) and \
-                    (qid is None or (base(self, p, q, card) if base is not None else self.q(qid, p, q, card))) and \
+                    (tq is None or tq(self, p, q, card)) and \
                     (lim is None or used < lim.count(self, p, card, q)):
                 out.append(q)
                 if len(out) == stop:
@@ -60,10 +59,10 @@ class Play:
         modifier on it now, its base written as a literal is not even called."""
         if qd is None:
             return default
-        base = (self._qplain or self._plain_quantities()).get(qd.id)
-        if base is None:
-            return self.q(qd.id, p, card)
-        return qd.const if qd.const is not None else base(self, p, card)
+        f = self.qf[qd.id]
+        if qd.const is not None and f is qd.base:
+            return qd.const
+        return f(self, p, card)
 
     def may_use(self, p: Player, card: Card) -> bool:
         return self.role_q(self.q_usable, True, p, card)
@@ -95,8 +94,7 @@ class Play:
     def _usable(self, p: Player, card: Card) -> bool:
         cd = card.cdef
         qd = self.q_usable
-        if qd is not None and not (qd.const is True and qd.id in (self._qplain or self._plain_quantities())) and \
-                not self.q(qd.id, p, card):
+        if qd is not None and not (qd.const is True and self.plain(qd)) and not self.qf[qd.id](self, p, card):
             return False
         if cd.kind == "equipment":
             return True
@@ -171,7 +169,7 @@ class Play:
                 acts.append(("card", c))
         if self.flow_recast is not None:
             qd = self.q_recastable
-            if qd is None or (qd.const is False and qd.id in (self._qplain or self._plain_quantities())):
+            if qd is None or (qd.const is False and self.plain(qd)):
                 acts.extend(("recast", c) for c in p.hand if c.cdef.recast)  # no skill lets p recast others
             else:
                 acts.extend(("recast", c) for c in p.hand if c.cdef.recast or self.recastable(p, c))

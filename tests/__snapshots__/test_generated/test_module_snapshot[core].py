@@ -351,8 +351,8 @@ def flow_turn(g, ev):
     def phase_qipai():
         if (g.open('discard_start', ev) if 'discard_start' in g.watched else ev.cancelled):
             return T.STOP
-        while g.loop_guard('rules/core/flows.sgs:50') and (ev.player.alive and (ev.player.hand_count > g.q('hand_limit', ev.player)) and (len([it for it in ev.player.hand if g.q('discardable', ev.player, it)]) > 0)):
-            g.discard(ev.player, g.choose_card(ev.player, [it for it in ev.player.hand if g.q('discardable', ev.player, it)], '弃置一张手牌'))
+        while g.loop_guard('rules/core/flows.sgs:50') and (ev.player.alive and (ev.player.hand_count > g.qf['hand_limit'](g, ev.player)) and (len([it for it in ev.player.hand if g.qf['discardable'](g, ev.player, it)]) > 0)):
+            g.discard(ev.player, g.choose_card(ev.player, [it for it in ev.player.hand if g.qf['discardable'](g, ev.player, it)], '弃置一张手牌'))
         if (g.open('discard_end', ev) if 'discard_end' in g.watched else ev.cancelled):
             return T.STOP
     def phase_jieshu():
@@ -448,7 +448,7 @@ def flow_settle(g, ev):
     # flow 结算 — rules/core/flows.sgs:103
     if (ev.cancelled or (not ev.target.alive)):
         return
-    if (not g.q('effective', ev.card, ev.target)):
+    if (not g.qf['effective'](g, ev.card, ev.target)):
         g.say(ev.card, ' 对 ', ev.target, ' 无效')
         return
     if ((ev.card.kind == 'trick') and (ev.nullified or ((not ((ev.use is not None) and ev.use.no_nullify)) and g.call_flow('nullify', card=ev.card, target=ev.target)))):
@@ -719,7 +719,7 @@ def q_attack_range(g, a_p, a_c):
 
 def q_in_range(g, a_a, a_b, a_c):
     # quantity 在攻击范围内 — rules/core/quantities.sgs:9
-    return ((a_a != a_b) and (g.q('distance', a_a, a_b) <= g.q('attack_range', a_a, a_c)))
+    return ((a_a != a_b) and (g.qf['distance'](g, a_a, a_b) <= g.qf['attack_range'](g, a_a, a_c)))
 
 
 def q_hand_limit(g, a_p):

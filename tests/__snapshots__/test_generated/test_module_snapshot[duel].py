@@ -54,12 +54,12 @@ def sk_tiaoxin_active0_count(g, me, user):
 
 def sk_tiaoxin_active0_where(g, me, user, it):
     # 挑衅 active legal target — rules/duel/heroes_shu.sgs:46
-    return ((it != me) and g.q('in_range', it, me, None))
+    return ((it != me) and g.qf['in_range'](g, it, me, None))
 
 
 def sk_tiaoxin_active0(g, me, user):
     # 挑衅 active — rules/duel/heroes_shu.sgs:46
-    targets = g.choose_players(user, [it for it in g.alive_from_current() if ((it != me) and g.q('in_range', it, me, None))], 1, None, '挑衅 active')
+    targets = g.choose_players(user, [it for it in g.alive_from_current() if ((it != me) and g.qf['in_range'](g, it, me, None))], 1, None, '挑衅 active')
     v_c = g.ask_card(targets[0], 'sha', 'use', '挑衅：对其使用一张【杀】')
     if (v_c is not None):
         g.call_flow('use_card', source=targets[0], card=v_c, targets=[me])
@@ -74,12 +74,12 @@ def sk_tiaoxin_active0_limit(g, me, user):
 
 def sk_manyi_on0_when(g, me, ev):
     # 蛮裔 on 登场时: when — rules/duel/heroes_shu.sgs:95
-    return (len([it for it in g.others(me) if g.q('targetable', me, it, g.virtual('nanman', []))]) > 0)
+    return (len([it for it in g.others(me) if g.qf['targetable'](g, me, it, g.virtual('nanman', []))]) > 0)
 
 
 def sk_manyi_on0(g, me, ev):
     # 蛮裔 on 登场时 — rules/duel/heroes_shu.sgs:95
-    g.call_flow('use_card', source=me, card=g.virtual('nanman', []), targets=[it for it in g.others(me) if g.q('targetable', me, it, g.virtual('nanman', []))])
+    g.call_flow('use_card', source=me, card=g.virtual('nanman', []), targets=[it for it in g.others(me) if g.qf['targetable'](g, me, it, g.virtual('nanman', []))])
 
 
 def sk_manyi_mod1(g, me, a_c, _1):
@@ -123,12 +123,12 @@ def sk_lieren_on0(g, me, ev):
 
 def sk_shensu_on0_when(g, me, ev):
     # 神速 on 准备阶段与判定阶段间: when — rules/duel/heroes_wei.sgs:13
-    return (len([it for it in g.others(me) if g.q('targetable', me, it, g.virtual('sha', []))]) > 0)
+    return (len([it for it in g.others(me) if g.qf['targetable'](g, me, it, g.virtual('sha', []))]) > 0)
 
 
 def sk_shensu_on0(g, me, ev):
     # 神速 on 准备阶段与判定阶段间 — rules/duel/heroes_wei.sgs:13
-    targets = g.choose_players(me, [it for it in g.alive_from_current() if ((it != me) and g.q('targetable', me, it, g.virtual('sha', [])))], 1, None, '神速 on 准备阶段与判定阶段间')
+    targets = g.choose_players(me, [it for it in g.alive_from_current() if ((it != me) and g.qf['targetable'](g, me, it, g.virtual('sha', [])))], 1, None, '神速 on 准备阶段与判定阶段间')
     g.skip('panding')
     g.skip('mopai')
     g.call_flow('use_card', source=me, card=g.virtual('sha', []), targets=[targets[0]])
@@ -136,13 +136,13 @@ def sk_shensu_on0(g, me, ev):
 
 def sk_shensu_on1_when(g, me, ev):
     # 神速 on 摸牌阶段与出牌阶段间: when — rules/duel/heroes_wei.sgs:20
-    return ((len([it for it in me.cards if (it.kind == 'equipment')]) > 0) and (len([it for it in g.others(me) if g.q('targetable', me, it, g.virtual('sha', []))]) > 0))
+    return ((len([it for it in me.cards if (it.kind == 'equipment')]) > 0) and (len([it for it in g.others(me) if g.qf['targetable'](g, me, it, g.virtual('sha', []))]) > 0))
 
 
 def sk_shensu_on1(g, me, ev):
     # 神速 on 摸牌阶段与出牌阶段间 — rules/duel/heroes_wei.sgs:20
     g.discard(me, g.choose_card(me, [it for it in me.cards if (it.kind == 'equipment')], '弃置一张装备牌'))
-    targets = g.choose_players(me, [it for it in g.alive_from_current() if ((it != me) and g.q('targetable', me, it, g.virtual('sha', [])))], 1, None, '神速 on 摸牌阶段与出牌阶段间')
+    targets = g.choose_players(me, [it for it in g.alive_from_current() if ((it != me) and g.qf['targetable'](g, me, it, g.virtual('sha', [])))], 1, None, '神速 on 摸牌阶段与出牌阶段间')
     g.skip('chupai')
     g.call_flow('use_card', source=me, card=g.virtual('sha', []), targets=[targets[0]])
 
@@ -165,7 +165,7 @@ def sk_jushou_on0(g, me, ev):
 
 def sk_qiangxi_active0_when(g, me, user):
     # 强袭 active: when — rules/duel/heroes_wei.sgs:111
-    return (len([it for it in g.others(me) if g.q('in_range', me, it, None)]) > 0)
+    return (len([it for it in g.others(me) if g.qf['in_range'](g, me, it, None)]) > 0)
 
 
 def sk_qiangxi_active0_count(g, me, user):
@@ -176,7 +176,7 @@ def sk_qiangxi_active0_count(g, me, user):
 
 def sk_qiangxi_active0_where(g, me, user, it):
     # 强袭 active legal target — rules/duel/heroes_wei.sgs:122
-    return ((it != me) and g.q('in_range', me, it, None))
+    return ((it != me) and g.qf['in_range'](g, me, it, None))
 
 
 def sk_qiangxi_active0(g, me, user):
@@ -189,7 +189,7 @@ def sk_qiangxi_active0(g, me, user):
         g.discard(me, g.choose_card(me, v_weapons, '弃置一张武器牌'))
     else:
         g.call_flow('lose_hp', target=me)
-    targets = g.choose_players(user, [it for it in g.alive_from_current() if ((it != me) and g.q('in_range', me, it, None))], 1, None, '强袭 active')
+    targets = g.choose_players(user, [it for it in g.alive_from_current() if ((it != me) and g.qf['in_range'](g, me, it, None))], 1, None, '强袭 active')
     g.call_flow('damage', source=me, target=targets[0])
 
 
@@ -286,7 +286,7 @@ def sk_mouzhu_active0(g, me, user):
     targets = g.choose_players(user, [it for it in g.alive_from_current() if ((it != me) and (it.hand_count > 0))], 1, None, '谋诛 active')
     g.gain(me, g.choose_card(targets[0], targets[0].hand, '交给其一张手牌'))
     if (me.hand_count > targets[0].hand_count):
-        v_o = g.choose_option(targets[0], [it for it in ['视为对其使用一张【杀】', '视为对其使用一张【决斗】'] if (((it == '视为对其使用一张【杀】') and g.q('targetable', targets[0], me, g.virtual('sha', []))) or ((it == '视为对其使用一张【决斗】') and g.q('targetable', targets[0], me, g.virtual('juedou', []))))], '谋诛')
+        v_o = g.choose_option(targets[0], [it for it in ['视为对其使用一张【杀】', '视为对其使用一张【决斗】'] if (((it == '视为对其使用一张【杀】') and g.qf['targetable'](g, targets[0], me, g.virtual('sha', []))) or ((it == '视为对其使用一张【决斗】') and g.qf['targetable'](g, targets[0], me, g.virtual('juedou', []))))], '谋诛')
         g.call_flow('use_card', source=targets[0], card=g.virtual(('sha' if (v_o == '视为对其使用一张【杀】') else 'juedou'), []), targets=[me])
 
 

@@ -89,14 +89,14 @@ def c_wuliu_skill_mod0_when(g, me, a_p, _1):
 
 def c_sanjian_skill_on0_when(g, me, ev):
     # 三尖两刃刀 on 造成伤害后: when — rules/guozhan/cards.sgs:150
-    return (T.is_card(ev.card, 'sha') and (not ev.chain) and ev.target.alive and (me.hand_count > 0) and (len([it for it in g.others(me) if (g.q('distance', ev.target, it) == 1)]) > 0))
+    return (T.is_card(ev.card, 'sha') and (not ev.chain) and ev.target.alive and (me.hand_count > 0) and (len([it for it in g.others(me) if (g.qf['distance'](g, ev.target, it) == 1)]) > 0))
 
 
 def c_sanjian_skill_on0(g, me, ev):
     # 三尖两刃刀 on 造成伤害后 — rules/guozhan/cards.sgs:150
     v_t = ev.target
     g.discard(me, g.choose_card(me, me.hand, '三尖两刃刀：弃置一张手牌'))
-    g.call_flow('damage', source=me, target=g.choose_player(me, [it for it in g.others(me) if (g.q('distance', v_t, it) == 1)], '对其距离为1的一名其他角色造成1点伤害'))
+    g.call_flow('damage', source=me, target=g.choose_player(me, [it for it in g.others(me) if (g.qf['distance'](g, v_t, it) == 1)], '对其距离为1的一名其他角色造成1点伤害'))
 
 
 def r_wuxieguo_rule_on0_when(g, me, ev):
@@ -169,7 +169,7 @@ def t_cards_7_expect0(g):
 
 def t_cards_8_expect0(g):
     # test 吴六剑：与你势力相同的其他角色的攻击范围+1 — rules/guozhan/cards.sgs:144
-    return ((g.q('attack_range', g.seat_of('ganning'), None) == 2) and (g.q('attack_range', g.seat_of('sunquan'), None) == 2) and (g.q('attack_range', g.seat_of('guanyu'), None) == 1))
+    return ((g.qf['attack_range'](g, g.seat_of('ganning'), None) == 2) and (g.qf['attack_range'](g, g.seat_of('sunquan'), None) == 2) and (g.qf['attack_range'](g, g.seat_of('guanyu'), None) == 1))
 
 
 def t_cards_8_expect1(g):

@@ -52,7 +52,7 @@ def sk_luanwu_active0(g, me, user):
     for v_p in list(g.others(me)):
         if (not v_p.alive):
             continue
-        v_near = [it for it in T.least(g.others(v_p), lambda it: g.q('distance', v_p, it)) if (g.q('in_range', v_p, it, None) and g.q('targetable', v_p, it, g.virtual('sha', [])))]
+        v_near = [it for it in T.least(g.others(v_p), lambda it: g.qf['distance'](g, v_p, it)) if (g.qf['in_range'](g, v_p, it, None) and g.qf['targetable'](g, v_p, it, g.virtual('sha', [])))]
         if (len(v_near) == 0):
             g.call_flow('lose_hp', target=v_p)
             continue
@@ -215,7 +215,7 @@ def sk_shuangren_on0(g, me, ev):
     # 双刃 on 出牌阶段开始时 — rules/guozhan_heroes/heroes_qun.sgs:313
     targets = g.choose_players(me, [it for it in g.alive_from_current() if ((it != me) and (it.hand_count > 0))], 1, None, '双刃 on 出牌阶段开始时')
     if g.call_flow('pindian', source=me, target=targets[0], reason='双刃').source_won:
-        v_ps = [it for it in g.alive_from_current() if ((it != me) and ((it == targets[0]) or T.same_kingdom(it, targets[0])) and g.q('targetable', me, it, g.virtual('sha', [])))]
+        v_ps = [it for it in g.alive_from_current() if ((it != me) and ((it == targets[0]) or T.same_kingdom(it, targets[0])) and g.qf['targetable'](g, me, it, g.virtual('sha', [])))]
         if (len(v_ps) > 0):
             g.call_flow('use_card', source=me, card=g.virtual('sha', []), targets=[g.choose_player(me, v_ps, '【杀】的目标')])
     else:
@@ -331,7 +331,7 @@ def sk_jizhi_on0(g, me, ev):
 
 def sk_liegong_on0_when(g, me, ev):
     # 烈弓 on 指定目标后: when — rules/guozhan_heroes/heroes_shu.sgs:103
-    return (T.is_card(ev.card, 'sha') and (g.current == me) and (g.phase == 'chupai') and ((ev.target.hand_count >= me.hp) or (ev.target.hand_count <= g.q('attack_range', me, None))))
+    return (T.is_card(ev.card, 'sha') and (g.current == me) and (g.phase == 'chupai') and ((ev.target.hand_count >= me.hp) or (ev.target.hand_count <= g.qf['attack_range'](g, me, None))))
 
 
 def sk_liegong_on0(g, me, ev):
@@ -346,7 +346,7 @@ def sk_kuanggu_on0_when(g, me, ev):
 
 def sk_kuanggu_on0(g, me, ev):
     # 狂骨 on 扣减体力时 — rules/guozhan_heroes/heroes_shu.sgs:142
-    T.set_tag(ev, 'kuanggu_near', (g.q('distance', me, ev.target) <= 1))
+    T.set_tag(ev, 'kuanggu_near', (g.qf['distance'](g, me, ev.target) <= 1))
 
 
 def sk_kuanggu_on1_when(g, me, ev):
@@ -530,12 +530,12 @@ def sk_tiaoxin_active0_count(g, me, user):
 
 def sk_tiaoxin_active0_where(g, me, user, it):
     # 挑衅 active legal target — rules/guozhan_heroes/heroes_shu.sgs:394
-    return ((it != me) and g.q('in_range', it, me, None))
+    return ((it != me) and g.qf['in_range'](g, it, me, None))
 
 
 def sk_tiaoxin_active0(g, me, user):
     # 挑衅 active — rules/guozhan_heroes/heroes_shu.sgs:394
-    targets = g.choose_players(user, [it for it in g.alive_from_current() if ((it != me) and g.q('in_range', it, me, None))], 1, None, '挑衅 active')
+    targets = g.choose_players(user, [it for it in g.alive_from_current() if ((it != me) and g.qf['in_range'](g, it, me, None))], 1, None, '挑衅 active')
     v_c = g.ask_card(targets[0], 'sha', 'use', '挑衅：对其使用一张【杀】')
     if (v_c is not None):
         g.call_flow('use_card', source=targets[0], card=v_c, targets=[me])
@@ -602,12 +602,12 @@ def sk_luoshen_on0(g, me, ev):
 
 def sk_shensu_on0_when(g, me, ev):
     # 神速 on 准备阶段与判定阶段间: when — rules/guozhan_heroes/heroes_wei.sgs:57
-    return (len([it for it in g.others(me) if (g.q('in_range', me, it, None) and g.q('targetable', me, it, g.virtual('sha', [])))]) > 0)
+    return (len([it for it in g.others(me) if (g.qf['in_range'](g, me, it, None) and g.qf['targetable'](g, me, it, g.virtual('sha', [])))]) > 0)
 
 
 def sk_shensu_on0(g, me, ev):
     # 神速 on 准备阶段与判定阶段间 — rules/guozhan_heroes/heroes_wei.sgs:57
-    targets = g.choose_players(me, [it for it in g.alive_from_current() if ((it != me) and g.q('in_range', me, it, None) and g.q('targetable', me, it, g.virtual('sha', [])))], 1, None, '神速 on 准备阶段与判定阶段间')
+    targets = g.choose_players(me, [it for it in g.alive_from_current() if ((it != me) and g.qf['in_range'](g, me, it, None) and g.qf['targetable'](g, me, it, g.virtual('sha', [])))], 1, None, '神速 on 准备阶段与判定阶段间')
     g.skip('panding')
     g.skip('mopai')
     g.call_flow('use_card', source=me, card=g.virtual('sha', []), targets=[targets[0]])
@@ -615,13 +615,13 @@ def sk_shensu_on0(g, me, ev):
 
 def sk_shensu_on1_when(g, me, ev):
     # 神速 on 摸牌阶段与出牌阶段间: when — rules/guozhan_heroes/heroes_wei.sgs:64
-    return ((len([it for it in me.cards if (it.kind == 'equipment')]) > 0) and (len([it for it in g.others(me) if (g.q('in_range', me, it, None) and g.q('targetable', me, it, g.virtual('sha', [])))]) > 0))
+    return ((len([it for it in me.cards if (it.kind == 'equipment')]) > 0) and (len([it for it in g.others(me) if (g.qf['in_range'](g, me, it, None) and g.qf['targetable'](g, me, it, g.virtual('sha', [])))]) > 0))
 
 
 def sk_shensu_on1(g, me, ev):
     # 神速 on 摸牌阶段与出牌阶段间 — rules/guozhan_heroes/heroes_wei.sgs:64
     g.discard(me, g.choose_card(me, [it for it in me.cards if (it.kind == 'equipment')], '弃置一张装备牌'))
-    targets = g.choose_players(me, [it for it in g.alive_from_current() if ((it != me) and g.q('in_range', me, it, None) and g.q('targetable', me, it, g.virtual('sha', [])))], 1, None, '神速 on 摸牌阶段与出牌阶段间')
+    targets = g.choose_players(me, [it for it in g.alive_from_current() if ((it != me) and g.qf['in_range'](g, me, it, None) and g.qf['targetable'](g, me, it, g.virtual('sha', [])))], 1, None, '神速 on 摸牌阶段与出牌阶段间')
     g.skip('chupai')
     g.call_flow('use_card', source=me, card=g.virtual('sha', []), targets=[targets[0]])
 
@@ -692,7 +692,7 @@ def sk_jushou_on0(g, me, ev):
 
 def sk_qiangxi_active0_when(g, me, user):
     # 强袭 active: when — rules/guozhan_heroes/heroes_wei.sgs:176
-    return (len([it for it in g.others(me) if g.q('in_range', me, it, None)]) > 0)
+    return (len([it for it in g.others(me) if g.qf['in_range'](g, me, it, None)]) > 0)
 
 
 def sk_qiangxi_active0_count(g, me, user):
@@ -703,7 +703,7 @@ def sk_qiangxi_active0_count(g, me, user):
 
 def sk_qiangxi_active0_where(g, me, user, it):
     # 强袭 active legal target — rules/guozhan_heroes/heroes_wei.sgs:187
-    return ((it != me) and g.q('in_range', me, it, None))
+    return ((it != me) and g.qf['in_range'](g, me, it, None))
 
 
 def sk_qiangxi_active0(g, me, user):
@@ -716,7 +716,7 @@ def sk_qiangxi_active0(g, me, user):
         g.discard(me, g.choose_card(me, v_weapons, '弃置一张武器牌'))
     else:
         g.call_flow('lose_hp', target=me)
-    targets = g.choose_players(user, [it for it in g.alive_from_current() if ((it != me) and g.q('in_range', me, it, None))], 1, None, '强袭 active')
+    targets = g.choose_players(user, [it for it in g.alive_from_current() if ((it != me) and g.qf['in_range'](g, me, it, None))], 1, None, '强袭 active')
     g.call_flow('damage', source=me, target=targets[0])
 
 
@@ -746,7 +746,7 @@ def sk_quhu_active0(g, me, user):
     targets = g.choose_players(user, [it for it in g.alive_from_current() if ((it != me) and (it.hp > me.hp) and (it.hand_count > 0))], 1, None, '驱虎 active')
     v_wolf = targets[0]
     if g.call_flow('pindian', source=me, target=v_wolf, reason='驱虎').source_won:
-        v_vs = [it for it in g.alive_from_current() if g.q('in_range', v_wolf, it, None)]
+        v_vs = [it for it in g.alive_from_current() if g.qf['in_range'](g, v_wolf, it, None)]
         if (len(v_vs) > 0):
             g.call_flow('damage', source=v_wolf, target=g.choose_player(me, v_vs, '其攻击范围内的一名角色'))
     else:
@@ -815,7 +815,7 @@ def sk_huyuan_on0(g, me, ev):
     v_t = g.choose_player(me, [it for it in g.alive_from_current() if (len([it2 for it2 in it.equips if (it2.slot == v_c.slot)]) == 0)], '置入其装备区')
     g.equip(v_t, v_c)
     g.say(me, ' 将 ', v_c, ' 置入 ', v_t, ' 的装备区')
-    v_vs = [it for it in g.alive_from_current() if ((g.q('distance', v_t, it) == 1) and (it.card_count > 0))]
+    v_vs = [it for it in g.alive_from_current() if ((g.qf['distance'](g, v_t, it) == 1) and (it.card_count > 0))]
     if ((len(v_vs) > 0) and g.ask(me, '弃置其距离为1的一名角色的一张牌？')):
         v_v = g.choose_player(me, v_vs, '弃置其一张牌的角色')
         g.discard(me, g.choose_card(me, v_v.cards, '弃置其一张牌'))
@@ -1005,12 +1005,12 @@ def sk_guzheng_on0(g, me, ev):
 
 def sk_duanbing_on0_when(g, me, ev):
     # 短兵 on 使用牌时: when — rules/guozhan_heroes/heroes_wu.sgs:191
-    return (T.is_card(ev.card, 'sha') and (len([it for it in g.alive_from_current() if ((it != me) and (g.q('distance', me, it) == 1) and (it not in ev.targets) and g.q('targetable', me, it, ev.card))]) > 0))
+    return (T.is_card(ev.card, 'sha') and (len([it for it in g.alive_from_current() if ((it != me) and (g.qf['distance'](g, me, it) == 1) and (it not in ev.targets) and g.qf['targetable'](g, me, it, ev.card))]) > 0))
 
 
 def sk_duanbing_on0(g, me, ev):
     # 短兵 on 使用牌时 — rules/guozhan_heroes/heroes_wu.sgs:191
-    v_ps = g.choose_players(me, [it for it in g.alive_from_current() if ((it != me) and (g.q('distance', me, it) == 1) and (it not in ev.targets) and g.q('targetable', me, it, ev.card))], 0, 1, '额外选择一名距离为1的角色')
+    v_ps = g.choose_players(me, [it for it in g.alive_from_current() if ((it != me) and (g.qf['distance'](g, me, it) == 1) and (it not in ev.targets) and g.qf['targetable'](g, me, it, ev.card))], 0, 1, '额外选择一名距离为1的角色')
     if (len(v_ps) > 0):
         ev.targets += v_ps
         g.say(me, ' 额外选择 ', v_ps, ' 为【杀】的目标')
@@ -1490,17 +1490,17 @@ def t_heyi_1_expect0(g):
 
 def t_heyi_1_expect1(g):
     # test 同一队列的其他角色：其他角色计算与其的距离+1 — rules/guozhan_heroes/heroes_wei.sgs:362
-    return ((g.q('distance', g.seat_of('liubei'), g.seat_of('zhangliao')) == 3) and (g.q('distance', g.seat_of('sunquan'), g.seat_of('zhangliao')) == 2) and (g.q('distance', g.seat_of('liubei'), g.seat_of('caohong')) == 1))
+    return ((g.qf['distance'](g, g.seat_of('liubei'), g.seat_of('zhangliao')) == 3) and (g.qf['distance'](g, g.seat_of('sunquan'), g.seat_of('zhangliao')) == 2) and (g.qf['distance'](g, g.seat_of('liubei'), g.seat_of('caohong')) == 1))
 
 
 def t_heyi_2_expect0(g):
     # test 不在同一队列：没有效果 — rules/guozhan_heroes/heroes_wei.sgs:371
-    return ((len(g.formation(g.seat_of('caohong'))) == 0) and (g.q('distance', g.seat_of('liubei'), g.seat_of('zhangliao')) == 1) and (g.q('distance', g.seat_of('sunquan'), g.seat_of('zhangliao')) == 1))
+    return ((len(g.formation(g.seat_of('caohong'))) == 0) and (g.qf['distance'](g, g.seat_of('liubei'), g.seat_of('zhangliao')) == 1) and (g.qf['distance'](g, g.seat_of('sunquan'), g.seat_of('zhangliao')) == 1))
 
 
 def t_heyi_3_expect0(g):
     # test 暗置的角色没有势力，不在队列中 — rules/guozhan_heroes/heroes_wei.sgs:380
-    return ((len(g.formation(g.seat_of('caohong'))) == 0) and (g.q('distance', g.seat_of('liubei'), g.seat_of('zhangliao')) == 2))
+    return ((len(g.formation(g.seat_of('caohong'))) == 0) and (g.qf['distance'](g, g.seat_of('liubei'), g.seat_of('zhangliao')) == 2))
 
 
 def t_zhiheng_2_expect0(g):

@@ -81,12 +81,12 @@ def c_tengjia_skill_mod0(g, me, a_c, _1):
 
 def c_tengjia_skill_mod0_when(g, me, a_c, _1):
     # 藤甲 modifies 有效: when — rules/maneuver/equipment.sgs:39
-    return (g.q('armor_valid', me) and ((T.is_card(a_c, 'sha') and (a_c.nature == 'normal')) or T.is_card(a_c, 'nanman') or T.is_card(a_c, 'wanjian')))
+    return (g.qf['armor_valid'](g, me) and ((T.is_card(a_c, 'sha') and (a_c.nature == 'normal')) or T.is_card(a_c, 'nanman') or T.is_card(a_c, 'wanjian')))
 
 
 def c_tengjia_skill_on1_when(g, me, ev):
     # 藤甲 on 受到伤害时: when — rules/maneuver/equipment.sgs:41
-    return ((ev.nature == 'fire') and g.q('armor_valid', me))
+    return ((ev.nature == 'fire') and g.qf['armor_valid'](g, me))
 
 
 def c_tengjia_skill_on1(g, me, ev):
@@ -96,7 +96,7 @@ def c_tengjia_skill_on1(g, me, ev):
 
 def c_baiyin_skill_on0_when(g, me, ev):
     # 白银狮子 on 受到伤害时: when — rules/maneuver/equipment.sgs:84
-    return ((ev.amount > 1) and g.q('armor_valid', me))
+    return ((ev.amount > 1) and g.qf['armor_valid'](g, me))
 
 
 def c_baiyin_skill_on0(g, me, ev):
@@ -146,7 +146,7 @@ def c_bingliang_count(g, me, card):
 
 def c_bingliang_where(g, me, card, it):
     # card 兵粮寸断 legal target — rules/maneuver/tricks.sgs:90
-    return ((it != me) and (g.q('distance', me, it) <= g.q('trick_range', me, card)))
+    return ((it != me) and (g.qf['distance'](g, me, it) <= g.qf['trick_range'](g, me, card)))
 
 
 def c_bingliang_effect(g, me, ev, card):
@@ -202,7 +202,7 @@ def t_basic_8_expect0(g):
 
 def t_equipment_1_expect0(g):
     # test 朱雀羽扇：将一张普通杀当火杀使用，攻击范围为4 — rules/maneuver/equipment.sgs:22
-    return (g.q('attack_range', g.seat_of('xuchu'), None) == 4)
+    return (g.qf['attack_range'](g, g.seat_of('xuchu'), None) == 4)
 
 
 def t_equipment_1_expect1(g):
