@@ -403,7 +403,8 @@ class Play:
         """Ask p for a card named `pattern` from hand or through a view-as skill; None if declined."""
         if not p.alive:
             return None
-        cards = [c for c in p.hand if c.cdef.counts_as(pattern) and self.may_give(p, c, how)]
+        cards = [c for c in p.hand if (pattern == (cd := c.cdef).id or pattern in cd.family) and  # cd.counts_as
+                 self.may_give(p, c, how)]
         views = self.viewas_of(p, how, pattern)
         if views and not self.may_give(p, self.virtual(pattern), how):
             views = []

@@ -388,8 +388,11 @@ class SeatView:
         return x
 
     def request(self, req: Request) -> Request:
-        return Request(req.kind, self.wrap(req.player), Options(req.options, self), req.lo, req.hi,
-                       req.prompt, self.wrap(req.context))
+        ctx = req.context
+        if ctx is not None and type(ctx) not in _PLAIN:
+            ctx = self.wrap(ctx)
+        return Request(req.kind, self._players[req.player.seat], Options(req.options, self), req.lo, req.hi,
+                       req.prompt, ctx)
 
 
 def answer_of(seen: Request, real: Request, answer):
