@@ -186,8 +186,17 @@ class HeuristicAgent(Agent):
             v += 2  # worn equipment is worth more than the same card in hand
         if intent == "friendly" and me.wounded:
             v += 2
-        same = sum(1 for x in me.hand if x.cdef.id == c.cdef.id)
+        same = self.hand_counts(g, me).get(c.cdef.id, 0)
         return v - 0.5 * max(0, same - 1)
+
+    @per_decision
+    def hand_counts(self, g, me) -> dict[str, int]:
+        """How many cards of each name me holds (value() asks for every card it weighs)."""
+        counts: dict[str, int] = {}
+        for x in me.hand:
+            k = x.cdef.id
+            counts[k] = counts.get(k, 0) + 1
+        return counts
 
     # ---- the dispatcher ----------------------------------------------------------------------
     def decide(self, g, req: Request):
