@@ -23,12 +23,9 @@ from .state import VALUE_NAMES, Card, Player, visible_to
 
 
 def _shown(attr: str) -> property:
-    """A card's attribute, read only when the seat knows the card (None otherwise)."""
+    """A card's attribute, read only when the seat knows the card (`seen`; None otherwise)."""
     def get(s):
-        c = s._c
-        if (c.known & (1 << s._v.seat)) if c.uid >= 0 else visible_to(c, s._v.seat):
-            return getattr(c, attr)
-        return None
+        return getattr(s._c, attr) if s.seen else None
     return property(get)
 
 
