@@ -245,17 +245,18 @@ class Options(Sequence):
         return repr(list(self))
 
     def index_of(self, a) -> int | None:
-        """The first option whose view is `a` (else the first equal to it), as if every option had been wrapped:
-        an option not read yet can only be `a` when its view is one the seat keeps (a player, a card, a value)."""
-        read, peek = self._read, self._view.kept_view
-        if peek(SeatView.unwrap(a)) is not a:  # a view made afresh (a tuple, a skill …): only a read option is it
-            for k, w in enumerate(read):
+        """The first option whose view is `a` (else the first equal to it), as if every option had been wrapped.
+        A view the seat keeps (a player, a card, a value, rules data: kept_view) is the view of one thing only, so
+        the first option that is that thing; a view made afresh (a tuple, a skill …) can only be one already read."""
+        x = SeatView.unwrap(a)
+        if self._view.kept_view(x) is a:
+            for k, r in enumerate(self._real):
+                if r is x:
+                    return k
+        else:
+            for k, w in enumerate(self._read):
                 if w is a:
                     return k
-        for k, r in enumerate(self._real):
-            w = read[k]
-            if (peek(r) if w is _UNREAD else w) is a:
-                return k
         for k in range(len(self._real)):
             if self[k] == a:
                 return k
