@@ -246,10 +246,10 @@ class Options(Sequence):
 
     def index_of(self, a) -> int | None:
         """The first option whose view is `a` (else the first equal to it), as if every option had been wrapped.
-        A view the seat keeps (a player, a card, a value, rules data: kept_view) is the view of one thing only, so
+        A view the seat keeps (a player, a card, a value, rules data: keeps) is the view of one thing only, so
         the first option that is that thing; a view made afresh (a tuple, a skill …) can only be one already read."""
-        x = SeatView.unwrap(a)
-        if self._view.kept_view(x) is a:
+        if self._view.keeps(a):
+            x = SeatView.unwrap(a)
             for k, r in enumerate(self._real):
                 if r is x:
                     return k
@@ -361,21 +361,15 @@ class SeatView:
             return x  # rules data: public
         raise TypeError(f"no view of a {kind} for an agent")
 
-    def kept_view(self, x):
-        """The view `wrap(x)` would give when it is one the seat keeps (players, cards, plain values, rules data), else
-        _UNREAD (wrap makes that view afresh)."""
-        t = type(x)
-        if t is Player:
-            return self._players[x.seat]
-        if x is None or t in _PLAIN:
-            return x
-        if t is Card:
-            return self._cards.get(x.uid, _UNREAD) if x.uid >= 0 else _UNREAD
-        if isinstance(x, (list, tuple, dict)):
-            return _UNREAD
-        if attrs.has(t) and t.__module__.endswith("tables"):
-            return x  # rules data, shown as it is
-        return _UNREAD
+    def keeps(self, a) -> bool:
+        """Is `a` a view this seat keeps, one per thing (its players and cards, plain values, rules data), rather
+        than one wrap makes afresh (a tuple, a skill, an event, a virtual card)?"""
+        t = type(a)
+        if t is PlayerView:
+            return a._v is self
+        if t is CardView:
+            return a._c.uid >= 0 and self._cards.get(a._c.uid) is a
+        return a is None or t in _PLAIN or (attrs.has(t) and t.__module__.endswith("tables"))
 
     @staticmethod
     def unwrap(x):
