@@ -123,9 +123,12 @@ def _must_calls(facts: Facts, f: ast.FlowDecl, inert: set[str]) -> list[tuple[st
 
 
 def _rings(order: list, edges: dict) -> list[list]:
-    """One simple cycle per strongly connected part of a graph (node -> [(node, how)]), each starting at the
-    first of its nodes in `order`: [(node, how it reaches the next)]."""
-    out, done = [], set()
+    """Every edge of a node to itself, then one simple cycle per strongly connected part of the rest of the
+    graph (node -> [(node, how)]), each starting at the first of its nodes in `order`: [(node, how it
+    reaches the next)]."""
+    out = [[(a, how)] for a in order for b, how in edges.get(a, ()) if b == a]
+    edges = {a: [(b, how) for b, how in out_ if b != a] for a, out_ in edges.items()}
+    done: set = set()
     for start in order:
         if start in done:
             continue
