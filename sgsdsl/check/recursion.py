@@ -92,17 +92,28 @@ def _hazard(facts: Facts, n, inert: set[str]) -> bool:
 
 
 def _inert_flows(facts: Facts) -> set[str]:
-    """Flows that can neither end early nor hand the table to other rules (the largest such set: a flow
-    that only calls itself is inert)."""
+    """Flows that can neither end early nor hand the table to other rules: none of their own nodes could,
+    and they call only such flows (the largest such set: a flow that only calls itself is inert)."""
     flows = facts.m.unique(facts.m.flows)
-    inert = {f.id.text for f in flows}
-    changed = True
-    while changed:
-        changed = False
-        for f in flows:
-            if f.id.text in inert and any(_hazard(facts, n, inert) for n in walk(f.body)):
-                inert.discard(f.id.text)
-                changed = True
+    everything = {f.id.text for f in flows}
+    callers: dict[str, set[str]] = {}
+    unsafe = []
+    for f in flows:
+        own = False
+        for n in walk(f.body):
+            callee = _flow_call(facts, n)
+            if callee is not None:
+                callers.setdefault(callee, set()).add(f.id.text)
+            elif not own and _hazard(facts, n, everything):
+                own = True
+        if own:
+            unsafe.append(f.id.text)
+    inert = set(everything)
+    while unsafe:  # a caller of an unsafe flow is unsafe
+        fid = unsafe.pop()
+        if fid in inert:
+            inert.discard(fid)
+            unsafe.extend(callers.get(fid, ()))
     return inert
 
 
@@ -122,54 +133,80 @@ def _must_calls(facts: Facts, f: ast.FlowDecl, inert: set[str]) -> list[tuple[st
     return out
 
 
+def strongly_connected(nodes: list, edges: dict) -> list[list]:
+    """The strongly connected parts of a graph (node -> [(node, how)]), by Tarjan's algorithm without
+    recursion (a designer's file may chain thousands of flows)."""
+    index: dict = {}
+    low: dict = {}
+    stack: list = []
+    on_stack: set = set()
+    out = []
+    for root in nodes:
+        if root in index:
+            continue
+        work = [(root, iter(edges.get(root, ())))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            v, it = work[-1]
+            for w, _ in it:
+                if w not in index:
+                    index[w] = low[w] = len(index)
+                    stack.append(w)
+                    on_stack.add(w)
+                    work.append((w, iter(edges.get(w, ()))))
+                    break
+                if w in on_stack:
+                    low[v] = min(low[v], index[w])
+            else:
+                work.pop()
+                if work:
+                    low[work[-1][0]] = min(low[work[-1][0]], low[v])
+                if low[v] == index[v]:
+                    part = []
+                    while True:
+                        w = stack.pop()
+                        on_stack.discard(w)
+                        part.append(w)
+                        if w == v:
+                            break
+                    out.append(part)
+    return out
+
+
 def _rings(order: list, edges: dict) -> list[list]:
     """Every edge of a node to itself, then one simple cycle per strongly connected part of the rest of the
     graph (node -> [(node, how)]), each starting at the first of its nodes in `order`: [(node, how it
     reaches the next)]."""
     out = [[(a, how)] for a in order for b, how in edges.get(a, ()) if b == a]
     edges = {a: [(b, how) for b, how in out_ if b != a] for a, out_ in edges.items()}
-    done: set = set()
-    for start in order:
-        if start in done:
+    rank = {n: i for i, n in enumerate(order)}
+    for part in strongly_connected(order, edges):
+        if len(part) < 2:
             continue
-        # breadth-first from start back to itself
+        members = set(part)
+        start = min(part, key=rank.__getitem__)
+        # breadth-first inside the part, from start back to itself
         prev: dict = {}
-        frontier = [start]
-        found = None
-        while frontier and found is None:
+        frontier, found = [start], None
+        while found is None and frontier:
             nxt = []
             for a in frontier:
                 for b, how in edges.get(a, ()):
-                    if b == start:
+                    if b == start and found is None:
                         found = (a, how)
-                        break
-                    if b not in prev and b not in done:
+                    elif b in members and b not in prev and b != start:
                         prev[b] = (a, how)
                         nxt.append(b)
-                if found is not None:
-                    break
             frontier = nxt
-        if found is None:
+        if found is None:  # cannot happen in a strongly connected part; never loop on it
             continue
         ring = [found]
         while ring[0][0] != start:
             ring.insert(0, prev[ring[0][0]])
-        # ring holds (from, how) pairs: the edge from each node to the next
-        out.append(ring)
-        reach = _reach(start, edges)
-        done |= {n for n in reach if start in _reach(n, edges)} | {start}
-    return out
-
-
-def _reach(a, edges: dict) -> set:
-    seen, stack = set(), [a]
-    while stack:
-        n = stack.pop()
-        for b, _ in edges.get(n, ()):
-            if b not in seen:
-                seen.add(b)
-                stack.append(b)
-    return seen
+        out.append(ring)  # (from, how) pairs: the edge from each node to the next
+    return sorted(out, key=lambda ring: rank[ring[0][0]])
 
 
 def flow_recursion(facts: Facts) -> list:
