@@ -22,15 +22,19 @@ from __future__ import annotations
 
 import argparse
 import collections
+import contextlib
+import io
 import json
 import multiprocessing as mp
 import os
 import platform
 import random
 import signal
+import subprocess
 import sys
 import time
 from datetime import datetime, timezone
+from pathlib import Path
 
 from sgsdsl.engine.invariants import InvariantError
 from sgsdsl.engine.runaway import RunawayError
@@ -124,7 +128,11 @@ def main(argv=None) -> int:
     ap.add_argument("--json", action="store_true", help="print the report as one JSON object")
     ap.add_argument("--show", type=argparse.FileType(encoding="utf-8"), help="print the text report of a saved "
                     "--json report and stop")
+    ap.add_argument("--readme", nargs="+", metavar="REPORT", help="write README.md's soak block from saved --json "
+                    "reports (each with the commands that made and show it) and stop")
     args = ap.parse_args(argv)
+    if args.readme:
+        return write_readme(args.readme)
     if args.show:
         report = json.load(args.show)
         print_report(report)
@@ -161,6 +169,34 @@ def main(argv=None) -> int:
     return 0 if report["outcomes"]["decided"] + report["outcomes"]["draw"] == args.games else 1
 
 
+def write_readme(paths: list[str]) -> int:
+    """README.md's `figures:soak` block: each saved report as `--show` prints it, under the commands that ran it."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "docs"))
+    from figures import write_block
+
+    parts = []
+    for path in paths:
+        with open(path, encoding="utf-8") as f:
+            r = json.load(f)
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            print_report(r)
+        run = (f"nice -n 10 python bench/soak.py --mode {r['mode']} --games {r['games']} --seed {r['seed']} "
+               f"--workers {r['workers']} --agents {r['agents']} --json > {path}")
+        parts.append(f"```\n$ {run}\n$ python bench/soak.py --show {path}\n{out.getvalue()}```")
+    write_block("soak", "\n" + "\n\n".join(parts) + "\n")
+    return 0
+
+
+def _commit() -> str | None:
+    try:
+        out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=Path(__file__).resolve().parents[1],
+                             capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return out.stdout.strip() or None
+
+
 def summarize(results, args, mode, seats, seconds) -> dict:
     outcomes = collections.Counter(r[3] for r in results)
     per_players: dict[int, collections.Counter] = collections.defaultdict(collections.Counter)
@@ -170,6 +206,7 @@ def summarize(results, args, mode, seats, seconds) -> dict:
     slowest = max(results, key=lambda r: r[5])
     return {
         "when": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "commit": _commit(),
         "machine": f"{platform.machine()}, {mp.cpu_count()} cores, Python {platform.python_version()}, "
                    f"load average {os.getloadavg()[0]:.1f} at the end",
         "mode": mode,
@@ -192,7 +229,7 @@ def print_report(r: dict) -> None:
     o = r["outcomes"]
     print(f"soak of {r['mode']}: {r['games']:,} games, {r['agents']} agents, seatings {', '.join(r['seatings'])}; "
           f"seed {r['seed']}, {r['workers']} worker(s), invariants on")
-    print(f"{r['when']} on {r['machine']}")
+    print(f"{r['when']} on {r['machine']}" + (f", commit {r['commit']}" if r.get("commit") else ""))
     print(f"errors {o['error']}, invariant breaks {o['invariant']}, runaways {o['runaway']}, hangs {o['hang']}; "
           f"decided {o['decided']:,}, draws {o['draw']:,} ({o['draw'] / r['games']:.1%})")
     print(f"{r['games_per_second']} games/s ({r['seconds']} s), {r['avg_turns']} turns per game; slowest game "

@@ -220,7 +220,7 @@ def explain(name: str, paths, source: bool) -> None:
 def simulate(paths, mode, players, games, seed, agent, workers, backend, ray_address, turn_cap, turn_limit, options, as_json, log_file,
              replay_file, check_invariants, decks, variants, variant, loop_limit, depth_limit, quiet, heroes, baseline,
              pick, html, log_games, log_where, replay_seed, control) -> None:
-    """Play GAMES bot games and print win rates per identity and per hero, and what each skill did.
+    """Play GAMES bot games and print win rates per identity (per side in 国战) and per hero, and what each skill did.
 
     PATHS are a designer's rules files, added to the shipped rules. With --hero, the hero plays
     in every game and its win rate per identity is compared with a control run.

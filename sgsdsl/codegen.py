@@ -157,7 +157,20 @@ class FunctionWriter:
     def prompt(self, text: str | None, parts) -> str:
         if not parts:
             return repr(text or "")
-        return "g.text(" + ", ".join(repr(p) if isinstance(p, str) else self.ex(p) for p in parts) + ")"
+        # wording and values alternate, wording first ('' where two values meet): the engine shows each value as
+        # the log names it and never mistakes a piece of wording for an id
+        pieces: list = [""]
+        for p in parts:
+            if isinstance(p, str):
+                if isinstance(pieces[-1], str):
+                    pieces[-1] += p
+                else:
+                    pieces.append(p)
+            else:
+                if not isinstance(pieces[-1], str):
+                    pieces.append("")
+                pieces.append(p)
+        return "g.text(" + ", ".join(repr(p) if isinstance(p, str) else self.ex(p) for p in pieces) + ")"
 
     def choose(self, e: ast.Choose) -> str:
         who = self.ex(e.who)

@@ -49,14 +49,14 @@ def charts(s: dict) -> dict[str, str]:
     out = {}
     idents = list(s["identities"].values())
     fig = go.Figure(_rate_bars(go, [f"{r['name']}" for r in idents], idents, "win rate", "#4c78a8"))
-    fig.update_layout(title="win rate per identity (95% interval)", yaxis_title="% of games won", **LAYOUT)
+    fig.update_layout(title=f"win rate per {s.get('side', 'identity')} (95% interval)", yaxis_title="% of games won", **LAYOUT)
     out["identities"] = _div(fig, "chart-identities")
     for n, f in enumerate(s["featured"]):
         rows = f["rows"]
         names = [r["name"] for r in rows]
         fig = go.Figure([_rate_bars(go, names, [r["featured"] for r in rows], f["name"], "#e45756"),
                          _rate_bars(go, names, [r["control"] for r in rows], "control", "#9d9d9d")])
-        fig.update_layout(title=f"{f['name']} and the control, per identity of its seat", barmode="group",
+        fig.update_layout(title=f"{f['name']} and the control, per {s.get('side', 'identity')} of its seat", barmode="group",
                           yaxis_title="% of games won", **LAYOUT)
         out[f"rates-{n}"] = _div(fig, f"chart-rates-{n}")
         known = [r for r in rows if r["delta"] is not None]

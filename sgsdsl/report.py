@@ -227,7 +227,8 @@ def print_summary(s: dict, con=None) -> None:
     con.print(f"{s['games']} games{extra} of {s['mode']}, {s['players']} players, {s['agent']} agents, "
               f"{s['pick']} hero picks, seed {s['seed']}: {s['games_per_second']} games/s")
     two = bool(s["pairs"])  # 国战: a side is not at every table, so also say how often its players won
-    t = table("win rate per identity (95% CI)", "identity", "wins", "rate", "95% CI",
+    side = s.get("side", "identity")
+    t = table(f"win rate per {side} (95% CI)", side, "wins", "rate", "95% CI",
               *(("players", "players' rate") if two else ()))
     for ident, r in s["identities"].items():
         per_seat = (str(r["players"]["games"]), pct(r["players"]["rate"])) if two else ()
@@ -238,7 +239,7 @@ def print_summary(s: dict, con=None) -> None:
     for f in s["featured"]:
         base = "every pool hero in turn" if f["baseline"] == "pool" else f["baseline"]
         t = table(f"{f['name']} {f['hero']} against the control ({base} in the same seat, same seeds)",
-                  "identity", "games", "featured", "control", "change (points)", "95% CI", "p", "verdict")
+                  side, "games", "featured", "control", "change (points)", "95% CI", "p", "verdict")
         for r in f["rows"]:
             t.add_row(r["name"], str(r["featured"]["games"]), pct(r["featured"]["rate"]), pct(r["control"]["rate"]),
                       "" if r["delta"] is None else f"{r['delta'] * 100:+.1f}", delta_ci(r["ci95"]),

@@ -196,6 +196,8 @@ class Tally:
             "control_games": self.control,
             "seed": seed,
             "mode": self.mode,
+            # a mode without an identity table (国战) counts wins per side a seat ends on, not per identity dealt
+            "side": "identity" if self.rules.modes[self.mode].table else "side",
             "players": players,
             "agent": agent,
             "pick": pick,

@@ -15,6 +15,7 @@ from sgsdsl.check import CATALOGUE, run_checks
 from sgsdsl.check.facts import facts_of
 from sgsdsl.check.fields import explain
 from sgsdsl.check.loops import analyse
+from sgsdsl.check.tree import walk
 from sgsdsl.cli import main
 from sgsdsl.diagnostics import render_all
 
@@ -116,6 +117,37 @@ def test_loop_analysis_says_how_each_near_miss_ends():
     assert ("血囊",) not in cycles  # the 桃 of the 濒死 flow is no trick
     assert "processing zone" in cycles[("拾刃",)].stop
     assert "judgment" in cycles[("刚烈", "反噬")].stop
+
+
+def test_every_runaway_rule_is_found():
+    """tests/data/runaway.sgs holds one rule per kind of runaway (tests/test_runaway.py stops each at run time):
+    `check` names each of them before a game is played."""
+    path = ROOT / "tests" / "data" / "runaway.sgs"
+    b = _build(path)
+    assert not b.errors
+    found = {(d.code, d.span.line) for d in run_checks(b, only_designer=True) if d.span.file == b.rel(str(path))}
+    expected = {("SGS323", 7),  # 空转: `while true`
+                ("SGS323", 13),  # 复读机: `repeat inf`
+                ("SGS321", 19),  # 回响 reopens its own window
+                ("SGS324", 22),  # flow 无尽 calls itself
+                ("SGS321", 32),  # 阳技 and 阴技 open each other's window
+                ("SGS383", 47),  # 自损 and 回春 feed each other HP
+                ("SGS325", 55)}  # quantity 无底 is defined by itself
+    assert expected <= found, sorted(found)
+
+
+def test_recursive_shipped_flows_are_not_runaways():
+    """The shipped flows that call themselves (使用 → 结算 → 使用 for a card used inside a card's effect, 无懈可击
+    answering 无懈可击) do it under a condition or after a window: SGS324 stays silent on them."""
+    from sgsdsl.check import recursion
+
+    facts = facts_of(_build())
+    calls = {f.id.text: [(t, n) for n in walk(f.body) if (t := recursion._flow_call(facts, n)) is not None]
+             for f in facts.m.unique(facts.m.flows)}
+    cyclic = {f for part in recursion.strongly_connected(list(calls), calls) for f in part
+              if len(part) > 1 or any(t == f for t, _ in calls[f])}
+    assert {"use_card", "settle", "nullify"} <= cyclic
+    assert recursion.check(facts) == []
 
 
 def test_severity_agrees_with_the_principle():

@@ -40,7 +40,14 @@ CATALOGUE: dict[str, tuple[str, str]] = {
                "A loop of triggers that costs HP every round and gives none back, with no other bound: it ends "
                "only when someone dies."),
     "SGS323": ("loop-without-exit",
-               "A `while` whose test never turns false (`while true`) and whose body has no `break` or `stop`."),
+               "A `while` whose test never turns false (`while true`), or a `repeat inf`, whose body has no "
+               "`break` or `stop`."),
+    "SGS324": ("flow-recursion-without-exit",
+               "A flow, or a ring of flows, that calls itself on every path before anything could end it: "
+               "every call starts another."),
+    "SGS325": ("quantity-defined-by-itself",
+               "A quantity whose value (its definition, a `modify` of it, or other quantities it reads) needs "
+               "itself whenever it is read."),
     "SGS331": ("skill-never-triggered",
                "A trigger whose windows no flow of the modes it can appear in ever opens."),
     "SGS332": ("window-never-opened", "A window that is declared and that nothing opens."),
@@ -202,9 +209,9 @@ def run_checks(b: Build, only_designer: bool = False) -> list[Diagnostic]:
 
 
 # The families, in the order their findings are computed (the modules import CATALOGUE above).
-from . import data, dead, fields, loops, modifiers, pairs, replacements, text  # noqa: E402
+from . import data, dead, fields, loops, modifiers, pairs, recursion, replacements, text  # noqa: E402
 
-FAMILIES: list = [modifiers.check, replacements.check, loops.check, dead.check, fields.check, data.check,
+FAMILIES: list = [modifiers.check, replacements.check, loops.check, recursion.check, dead.check, fields.check, data.check,
                   text.check, pairs.check]  # each a function (Facts) -> list[Finding]
 
 

@@ -1,4 +1,4 @@
-"""Family 3: trigger loops (SGS321; across two heroes SGS383).
+"""Family 3: trigger loops (SGS321; across two heroes SGS383); loops without an exit (SGS323).
 
 A trigger's effect opens windows: directly (`open`), through the flows it calls (damage,
 judge, respond …, transitively), through the card hooks of a card it uses when the card is
@@ -263,7 +263,7 @@ def all_findings(facts: Facts) -> list:
     return out
 
 
-# ---- SGS323: a `while` with no way out --------------------------------------------------------
+# ---- SGS323: a `while` or `repeat` with no way out --------------------------------------------
 
 
 def _exits(body: ast.Block, facts: Facts) -> bool:
@@ -311,6 +311,22 @@ def _never_changes(test, body: ast.Block, facts: Facts, locals_: set[str]) -> bo
     return all(n.text in consts or (n.text in locals_ and n.text not in _assigned(body)) for n in names)
 
 
+def _unlimited(e, facts: Facts) -> bool:
+    """A `repeat` count that is `inf` (the engine's unlimited) whatever the game: `inf`, or `inf` plus
+    or times a positive constant, or the larger of `inf` and anything."""
+    if isinstance(e, ast.NameRef):
+        return facts.cond.const(e) == ("const", "T.INF")
+    if isinstance(e, ast.BinOp) and e.op in ("+", "*"):
+        for a, b in ((e.left, e.right), (e.right, e.left)):
+            if _unlimited(a, facts) and (isinstance(b, ast.IntLit) and (b.value > 0 or e.op == "+")
+                                         or _unlimited(b, facts)):
+                return True
+        return False
+    if isinstance(e, ast.Call) and isinstance(e.func, ast.NameRef) and e.func.text == "max":
+        return any(_unlimited(a.value, facts) for a in e.args)
+    return False
+
+
 def endless_whiles(facts: Facts) -> list:
     m = facts.m
     owners = [(f"flow {f.name.text}", f.body) for f in m.unique(m.flows)]
@@ -331,6 +347,14 @@ def endless_whiles(facts: Facts) -> list:
         seen.add(id(block))
         nodes = list(walk(block))
         whiles = [n for n in nodes if isinstance(n, ast.While)]
+        for n in nodes:
+            if isinstance(n, ast.Repeat) and _unlimited(n.count, facts) and not _exits(n.body, facts):
+                out.append(make(
+                    "SGS323", f"the `repeat` in {label} never ends: its count is `inf` (unlimited) and its body "
+                    "has no `break` or `stop`", n.span,
+                    "at run time the loop guard stops the game with an error; add a `break`/`stop`, or repeat a "
+                    "number of times the game can reach", "none: seed 001 settles events; a loop that never ends "
+                    "is a rules bug", rules=()))
         locals_ = {n.name.text for n in nodes if isinstance(n, ast.Let)} if whiles else set()
         for n in whiles:
             if _never_changes(n.test, n.body, facts, locals_) and not _exits(n.body, facts):

@@ -26,8 +26,31 @@ def _is_node(t: type) -> bool:
     return v
 
 
+# node id -> (node, its children): the checks walk the same trees many times over (every family, and
+# again in each variant package's pass); the node is kept beside its children so that an id reused
+# by a later object is never mistaken for it. Trees are frozen, so an entry never goes stale.
+_KIDS: dict[int, tuple] = {}
+_KIDS_MAX = 2_000_000  # nodes remembered before the memo starts afresh (a long-lived process)
+
+
 def children(node) -> list:
-    # the checks walk the whole tree many times over: this is their inner loop
+    hit = _KIDS.get(id(node))
+    if hit is not None and hit[0] is node:
+        return list(hit[1])
+    return list(_children(node))
+
+
+def _children(node) -> tuple:
+    hit = _KIDS.get(id(node))
+    if hit is not None and hit[0] is node:
+        return hit[1]
+    if len(_KIDS) >= _KIDS_MAX:
+        _KIDS.clear()
+    kids = _KIDS[id(node)] = (node, tuple(_scan(node)))
+    return kids[1]
+
+
+def _scan(node) -> list:
     out: list = []
     is_node = _IS_NODE.get
     for name in _fields(type(node)):
@@ -53,13 +76,14 @@ def walk(node) -> Iterator:
     """Every node under `node` (itself included), parents before children."""
     stack = [node]
     extend = stack.extend
+    memo = _KIDS
     while stack:
         n = stack.pop()
         yield n
-        kids = children(n)
+        hit = memo.get(id(n))
+        kids = hit[1] if hit is not None and hit[0] is n else _children(n)
         if kids:
-            kids.reverse()
-            extend(kids)
+            extend(reversed(kids))
 
 
 def same_expr(a, b) -> bool:

@@ -857,8 +857,9 @@ class Game(Zones, Primitives, Play, History, Relations):
 
         if self._fmt is None:
             self._fmt = GameLog(records=False)
-        # a value that is an id (a hero, a card name) reads as its name; prompt wording is never an ascii id
-        return "".join(self._fmt.show(self, x) if not isinstance(x, str) or x.isascii() else x for x in parts)
+        # the generated code passes wording and values in turn, wording first: a value that is an id (a hero, a
+        # card name) reads as its name, the wording as written
+        return "".join(x if i % 2 == 0 else self._fmt.show(self, x) for i, x in enumerate(parts))
 
     def choose_option(self, p: Player, options, prompt: str = "") -> str:
         options = list(options)
