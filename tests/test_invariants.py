@@ -149,3 +149,19 @@ def test_the_honest_views_pass_a_whole_game_of_each_mode(rules):
     for mode, players in (("identity", 8), ("duel", 2), ("guozhan", 6)):
         g = new_game(rules, mode, players, 6, "heuristic", invariants=True)
         assert g.run().reason
+
+
+def test_a_request_that_offers_an_unknown_card_face_up(rules, monkeypatch):
+    from sgsdsl.engine.invariants import hidden
+    from sgsdsl.engine.requests import Request
+    from sgsdsl.engine.view import SeatView
+
+    g = new_game(rules, "identity", 5, 7, "random", invariants=True)
+    g.setup_mode()
+    card = g.draw_pile[-1]  # face down: no seat knows it
+    view = SeatView(g, 0)
+    req = Request("cards", g.players[0], [card])
+    hidden(g, view, view.request(req))  # the honest view offers it with no name
+    monkeypatch.setattr(view_module.CardView, "seen", property(lambda s: True))
+    with pytest.raises(InvariantError, match="offered in a request"):
+        hidden(g, view, view.request(req))

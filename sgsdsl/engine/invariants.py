@@ -103,6 +103,8 @@ def hidden(g, view, seen) -> None:
     """What one seat's agent is about to read (its SeatView and the request as seen through it) holds nothing
     the seat may not know. The rule is restated here from the table's point of view, not read from view.py."""
     seat = view.seat
+    for x in _views(seen.options, seen.context):
+        _card_seen(g, seat, x, "offered in a request")
     secrets = []
     for p, pv in zip(g.players, view.players):
         if p.seat == seat:
@@ -121,8 +123,6 @@ def hidden(g, view, seen) -> None:
             fail(g, f"seat {seat + 1} sees the unshown identity of {p.name}")
         for cv in pv.hand:
             _card_seen(g, seat, cv, f"in {p.name}'s hand")
-    for x in _views(seen.options, seen.context):
-        _card_seen(g, seat, x, "offered in a request")
     for name in secrets:
         if name and name in seen.prompt:
             fail(g, f"the prompt to seat {seat + 1} names {name}, a face-down hero card: {seen.prompt}")
@@ -140,14 +140,14 @@ def _card_seen(g, seat: int, cv, where: str) -> None:
 
 def _views(*xs):
     """Every card view in a request's options and context (through tuples, lists and event fields)."""
-    from .view import CardView, EventView
+    from .view import CardView, EventView, Options
 
     todo = list(xs)
     while todo:
         x = todo.pop()
         if isinstance(x, CardView):
             yield x
-        elif isinstance(x, (list, tuple)):
+        elif isinstance(x, (list, tuple, Options)):
             todo.extend(x)
         elif isinstance(x, EventView):
             todo.extend(getattr(x, f) for f in type(x._e).FIELDS)
