@@ -125,9 +125,10 @@ def workers_figures(rules, games: int, repeat: int) -> dict[int, float]:
 def suite_figure() -> tuple[float, str]:
     """Seconds for the default test suite, and pytest's last line (how many passed)."""
     start = time.perf_counter()
-    out = subprocess.run([sys.executable, "-m", "pytest", "-n", "auto", "-q", "-p", "no:cacheprovider"], cwd=ROOT,
+    out = subprocess.run([sys.executable, "-m", "pytest", "-n", "auto", "-p", "no:cacheprovider"], cwd=ROOT,
                          capture_output=True, text=True)
-    # pytest's tally ("1458 passed, 15 skipped in 90.1s"), which syrupy's report may precede on its line
+    # pytest's tally ("1458 passed, 15 skipped in 90.1s"), which syrupy's report may precede on its line; the
+    # command is the README's (pyproject's -q once: a second -q under xdist drops the tally)
     tally = re.findall(r"\d+ (?:passed|failed)[\w, ]* in [\d.]+s", out.stdout)
     return time.perf_counter() - start, tally[-1] if tally else f"exit {out.returncode}"
 
