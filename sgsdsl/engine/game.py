@@ -274,16 +274,21 @@ class Game(Zones, Primitives, Play, History, Relations):
     def add_mod(self, rec) -> None:
         """A modifier (owner, ModifierDef, instance, self params) takes part in its quantity, after those there."""
         self.mods.setdefault(rec[1].quantity, []).append(rec)
-        self._quantities_changed()
+        self._quantity_changed(rec[1].quantity)
 
     def drop_mod(self, rec) -> None:
         self.mods[rec[1].quantity].remove(rec)
-        self._quantities_changed()
+        self._quantity_changed(rec[1].quantity)
 
     def _quantities_changed(self) -> None:
-        mods = self.mods
-        self.qf = {qid: qd.base if qd.floor is None and not mods.get(qid) else _modified_of(qid)
-                   for qid, qd in self.quantities.items()}
+        for qid in self.quantities:
+            self._quantity_changed(qid)
+
+    def _quantity_changed(self, qid: str) -> None:
+        qd = self.quantities.get(qid)
+        if qd is None:
+            return  # a modifier of no quantity these rules declare: nothing reads it
+        self.qf[qid] = qd.base if qd.floor is None and not self.mods.get(qid) else _modified_of(qid)
 
     def plain(self, qd) -> bool:
         """Is this quantity's value its base's now (no modifier on it, no floor)?"""
@@ -795,8 +800,7 @@ class Game(Zones, Primitives, Play, History, Relations):
                 view = self.views[seat] = SeatView(self, seat)
             seen = view.request(req)
             if self.check_invariants:  # every option read, as an agent may read them
-                hidden(self, view, Request(seen.kind, seen.player, list(seen.options), seen.lo, seen.hi, seen.prompt,
-                                           seen.context))
+                hidden(self, view, seen)
             try:
                 answer = answer_of(seen, req, agent.decide(view, seen))
             except ValueError as e:

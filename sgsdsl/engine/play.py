@@ -102,8 +102,8 @@ class Play:
             return False
         lim = cd.limit
         if lim is not None and not lim.per_target and \
-                p.marks.get(f"#{lim.scope}:{cd.limit_key}:-1", 0) >= lim.count(self, p, card):
-            return False  # (a limit per target is read for each candidate target instead; the count: `used`)
+                self.used(p, cd.limit_key, -1, lim.scope) >= lim.count(self, p, card):
+            return False  # (a limit per target is read for each candidate target instead)
         need = cd.target.count(self, p, card)[0] if cd.target.kind == "some" else 1
         return need <= 0 or len(self._candidates(p, card, cd, need)) >= need  # the first `need` legal targets
 
