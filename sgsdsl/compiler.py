@@ -123,12 +123,16 @@ def read_rules_text(path: Path, shown: str, sources: SourceCache, diags: list[Di
 
 
 def _read(path: Path, shown: str, sources: SourceCache, diags: list[Diagnostic],
-          persist: bool = False) -> ast.Module | None:
+          shipped: bool = False) -> ast.Module | None:
     text = read_rules_text(path, shown, sources, diags)
     if text is None:
         return None
+    # Every file's tree is kept on disk (parsecache.py), but an editor's unsaved buffer, which changes
+    # with every keystroke, is not.
+    over = _OVERLAY.get()
+    persist = not (over and path.resolve() in over)
     try:
-        return parse(text, shown, persist)
+        return parse(text, shown, persist, designer=not shipped)
     except CompileError as e:
         diags.extend(e.diagnostics)
         return None
@@ -177,7 +181,7 @@ def _load_files(files: list[Path], pkg: Package, root: Path, sources: SourceCach
             continue
         seen.add(key)
         shown = _show(f, root)
-        mod = _read(f, shown, sources, diags, persist=pkg.shipped)
+        mod = _read(f, shown, sources, diags, shipped=pkg.shipped)
         if mod is None:
             continue
         pkg.files.append(shown)

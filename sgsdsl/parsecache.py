@@ -1,19 +1,24 @@
 """Parsed rules files kept between builds, so that an unchanged file is not parsed again.
 
-Parsing the shipped rules is most of what `sgsdsl check FILE` used to spend (the type checker and
-the conflict checks are fast next to lark). Syntax trees are frozen attrs objects that nothing
-changes after parsing, and every later pass keys what it learns by node in its own Model, so one
-tree can serve any number of builds:
+Parsing is most of what `sgsdsl check FILE` would spend (the type checker and the conflict checks are
+fast next to lark, and loading lark's tables alone costs more than checking one designer's hero).
+Syntax trees are frozen attrs objects that nothing changes after parsing, and every later pass keys
+what it learns by node in its own Model, so one tree can serve any number of builds:
 
 - in memory, for the life of the process (tests, the language server, `simulate` with a
   designer's file after `check`): keyed by the file's path and text;
-- on disk, for the shipped rules only (a designer's file changes between runs; the shipped ones
-  do not): one pickle per file in the cache folder, checked against the digest of the text and
-  of the parser's own sources, so an edited rules file or a changed parser is parsed afresh.
+- on disk: one pickle per file in the cache folder, stored with the digest of the file's path and
+  text and of the parser's own sources (grammar, tree builder, node classes, limits), and used only
+  when that digest matches, so an edited file or a changed parser is parsed afresh. The shipped
+  rules' trees are `tree-*.pickle`, one per file of rules/. A designer's files are kept too
+  (`designer-*.pickle`: `check`, `test` and `simulate` of one file read it once), the last
+  DESIGNER_ENTRIES written (each path a build reads would otherwise leave a file behind); an
+  editor's unsaved buffer (compiler.overlay) never is. A file with errors is never cached.
 
 The cache folder is $SGSDSL_CACHE, else $XDG_CACHE_HOME/sgsdsl, else ~/.cache/sgsdsl;
 SGSDSL_CACHE=off turns the disk cache off. A cache that cannot be read or written is ignored:
-it never changes a result, only how long it takes.
+it never changes a result, only how long it takes (tests/test_parsecache.py and
+tests/test_check_reuse.py edit, break and swap the files under it).
 """
 
 from __future__ import annotations
@@ -23,7 +28,6 @@ import hashlib
 import os
 import pickle
 import sys
-import tempfile
 from collections import OrderedDict
 from pathlib import Path
 
@@ -49,11 +53,26 @@ def parser_digest() -> str:
     return h.hexdigest()
 
 
-def _disk_path(path: str) -> Path | None:
+def _disk_path(path: str, designer: bool = False) -> Path | None:
     d = folder()
     if d is None:
         return None
-    return d / f"tree-{hashlib.sha256(path.encode()).hexdigest()[:24]}.pickle"
+    return d / f"{DESIGNER if designer else 'tree'}-{hashlib.sha256(path.encode()).hexdigest()[:24]}.pickle"
+
+
+DESIGNER = "designer"  # prefix of a designer's file's tree; at most DESIGNER_ENTRIES are kept
+DESIGNER_ENTRIES = 32
+
+
+def _prune(d: Path) -> None:
+    """Keep the designer trees written last: each path a build ever read (a test's temporary file …) would
+    otherwise leave one behind for good."""
+    try:
+        files = sorted(d.glob(f"{DESIGNER}-*.pickle"), key=lambda f: f.stat().st_mtime, reverse=True)
+        for f in files[DESIGNER_ENTRIES:]:
+            f.unlink()
+    except OSError:  # another process pruned first, or the folder is read-only
+        pass
 
 
 def _load(file: Path, key: str):
@@ -66,6 +85,8 @@ def _load(file: Path, key: str):
 
 
 def _store(file: Path, key: str, tree) -> None:
+    import tempfile  # only when writing: a warm `check` never does
+
     try:
         file.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=file.parent, prefix=".tree-")
@@ -79,17 +100,19 @@ def _store(file: Path, key: str, tree) -> None:
             pass
 
 
-def parse(text: str, path: str, persist: bool = False):
-    """parser.parse(text, path), from the cache when the same text was parsed before."""
+def parse(text: str, path: str, persist: bool = False, designer: bool = False):
+    """parser.parse(text, path), from the cache when the same text was parsed before. `persist` keeps the
+    tree on disk too; `designer` says it is a designer's file (kept among the last DESIGNER_ENTRIES)."""
     mkey = (path, text)
     tree = _memory.get(mkey)
     if tree is not None:
         _memory.move_to_end(mkey)
         return tree
-    file = _disk_path(path) if persist else None
+    file = _disk_path(path, designer) if persist else None
     key = ""
     if file is not None:
-        key = hashlib.sha256(parser_digest().encode() + b"\0" + text.encode("utf-8")).hexdigest()
+        key = hashlib.sha256(parser_digest().encode() + b"\0" + path.encode("utf-8") + b"\0" +
+                             text.encode("utf-8")).hexdigest()
         tree = _load(file, key)
     if tree is None:
         from .parser import parse as parse_text
@@ -97,6 +120,8 @@ def parse(text: str, path: str, persist: bool = False):
         tree = parse_text(text, path)  # raises CompileError on bad input: errors are never cached
         if file is not None:
             _store(file, key, tree)
+            if designer:
+                _prune(file.parent)
     _memory[mkey] = tree
     if len(_memory) > MEMORY_ENTRIES:
         _memory.popitem(last=False)

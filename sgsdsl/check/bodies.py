@@ -12,11 +12,11 @@ from __future__ import annotations
 import attrs
 
 from .. import ast
-from ..model import Model
+from ..model import SCOPED, Model
 from ..typecheck import AttrNote, CallNote
 from . import progress
 from .conditions import Conditions
-from .tree import conjuncts, event_path, is_name, walk
+from .tree import conjuncts, event_path, is_name, walk_of
 
 # ---- the engine's primitives, as far as the checks need them ------------------------------
 
@@ -51,6 +51,13 @@ PRIMITIVE_STATE: dict[str, frozenset[str]] = {
     "play_phase": frozenset({"cards", "hp", "alive"}),
     "ask_use": frozenset({"cards", "hp", "alive"}),
 }
+# The nodes each walk below looks at (walk_of keeps them per subtree: the same bodies are scanned in
+# every round of the summaries and in every pass).
+_EXPR_NODES = (ast.Attr, ast.Call, ast.New)
+_ZONE_NODES = (ast.Attr, ast.NameRef)
+_RANDOM_NODES = (ast.NameRef, ast.Call)
+_STATE_NODES = (ast.Attr, ast.NameRef, ast.Call)
+
 HOOK_PRIMITIVES = ("card_effect", "card_before", "card_after")
 RANDOM_FUNCS = ("reveal_top", "random")  # their outcome is chance: a card from the shuffled pile, a random pick
 RESET_LIMIT = "reset_limit"
@@ -122,7 +129,11 @@ class Scope:
 class Analyzer:
     """Scans bodies; flows and card hooks are summarised once (a fixed point over calls)."""
 
-    def __init__(self, model: Model):
+    SKIP_UNCHANGED = True  # _summarise skips the bodies whose inputs did not change (off: every body, every round)
+
+    def __init__(self, model: Model, base: Summaries | None = None):
+        """`base`: the summaries of the same build seen with no variant package (Summaries.of), reused
+        when this view differs from that one in nothing they looked up."""
         self.m = model
         self.cond = Conditions(model)
         moved = model.role_target("moved")
@@ -132,29 +143,82 @@ class Analyzer:
         self._state_memo: dict[int, frozenset] = {}
         self._quantity_memo: dict[str, frozenset] = {}
         self._special: dict[tuple[str, str], BodyFacts] = {}  # (flow, card): its summary for that card
-        self._summarise()
+        # What a scan read, for _summarise to skip the bodies whose inputs did not change (see there).
+        self._version: dict[tuple, int] = {}  # ("flow", id) or ("hook", card id) -> times its summary grew
+        self._frames: list[tuple[dict, list]] = []  # per scan in progress: (summary key -> version read, specials)
+        self._busy: set = set()  # special keys being computed
+        self._special_deps: dict[tuple[str, str], dict] = {}
+        self._latest: dict[tuple[str, str], tuple] = {}  # special key -> (its last value, what it read)
+        if base is not None and base.fits(model):
+            self.flows, self.hooks = base.flows, base.hooks
+            self._special = dict(base.special)
+            return
+        seen = _Lookups(model)
+        self.m = self.cond.m = seen  # what the summaries read of the tables a variant can overlay
+        try:
+            self._summarise()
+        finally:
+            self.m = self.cond.m = model
+        self.summaries = Summaries(model.current, seen, self.flows, self.hooks, dict(self._special))
 
     # -- summaries of flows and card hooks
     def _summarise(self) -> None:
+        """Rounds over every flow and card hook until no summary grows. A body is rescanned only when a
+        summary it read has grown since its last scan: otherwise its scan would read the same values, give
+        the same result and change nothing, so skipping it keeps every summary exactly as the full rounds
+        make it. The specials (a flow's summary for a known card) are recomputed each round, from the
+        summaries as they are when first asked for; a skipped body puts back the ones its scan would have
+        computed (they read nothing that changed, so they are the same), so later bodies see what they
+        would have seen."""
         flows = self.m.unique(self.m.flows)
         cards = self.m.unique(self.m.cards)
         for f in flows:
             self.flows[f.id.text] = BodyFacts()
+            self._version[("flow", f.id.text)] = 0
         for c in cards:
             self.hooks[c.id.text] = BodyFacts()
+            self._version[("hook", c.id.text)] = 0
+        bodies = [(("flow", f.id.text), [f.body], f.event.text) for f in flows]
+        for c in cards:
+            hooks = self.card_hooks(c)
+            if hooks:
+                bodies.append((("hook", c.id.text), [b for _, b in hooks], None))
+        last: dict[int, tuple] = {}  # body index -> (what its last scan read, the specials it used)
         for _ in range(30):  # monotone: stops as soon as nothing grows
             changed = False
             self._special.clear()  # recomputed from this round's summaries
-            for f in flows:
-                new = self.scan([f.body], own_event=f.event.text, owner=False)
-                changed |= _merge(self.flows[f.id.text], new)
-            for c in cards:
-                hooks = self.card_hooks(c)
-                if hooks:
-                    new = self.scan([b for _, b in hooks], own_event=None, owner=False)
-                    changed |= _merge(self.hooks[c.id.text], new)
+            self._special_deps.clear()
+            for i, (key, blocks, event) in enumerate(bodies):
+                seen = last.get(i)
+                if seen is not None and self.SKIP_UNCHANGED and all(self._version[k] == v for k, v in seen[0].items()):
+                    for k in seen[1]:
+                        if k not in self._special:
+                            self._special[k], self._special_deps[k] = self._latest[k]
+                    continue
+                self._frames.append(({}, []))
+                new = self.scan(blocks, own_event=event, owner=False)
+                last[i] = self._frames.pop()
+                into = self.flows[key[1]] if key[0] == "flow" else self.hooks[key[1]]
+                if _merge(into, new):
+                    self._version[key] += 1
+                    changed = True
             if not changed:
                 break
+
+    def _read(self, key: tuple) -> None:
+        """Note that the scan in progress reads a summary (flows and hooks: their keys never change)."""
+        if self._frames:
+            deps = self._frames[-1][0]
+            v = self._version[key]
+            if deps.get(key, v) >= v:
+                deps[key] = v
+
+    def _reads(self, deps: dict) -> None:
+        if self._frames:
+            mine = self._frames[-1][0]
+            for k, v in deps.items():
+                if mine.get(k, v) >= v:
+                    mine[k] = v
 
     def card_hooks(self, c: ast.CardDecl) -> tuple:
         """A card's hooks: its own, and for `is P` those of P it does not declare (火杀 settles as 杀)."""
@@ -169,6 +233,7 @@ class Analyzer:
         """Fields of a flow's own event that can be set when it is called binding `bound`."""
         f = self.m.flows[fid]
         ev = self.m.events.get(f.event.text)
+        self._read(("flow", fid))
         out = set(bound) | {w[0] for w in self.flows[fid].writes}
         for fd in ev.fields if ev else ():
             if fd.default is not None and not is_name(fd.default, "none") and not is_name(fd.default, "false"):
@@ -179,10 +244,32 @@ class Analyzer:
         """A flow's summary when its event's card is known (a 桃 used in the 濒死 flow): the branches that
         test the card's kind or name another way (`if event.card.kind == trick`) are left out."""
         key = (fid, card)
+        if not self._frames:  # not inside _summarise: nothing to note
+            if key not in self._special:
+                self._special[key] = self.flows[fid]  # while it is computed, a call of itself sees the general one
+                f = self.m.flows[fid]
+                self._special[key] = self.scan([f.body], own_event=f.event.text, owner=False, card=card)
+            return self._special[key]
         if key not in self._special:
-            self._special[key] = self.flows[fid]  # while it is computed, a call of itself sees the general one
+            self._read(("flow", fid))
+            self._special[key] = self.flows[fid]
             f = self.m.flows[fid]
-            self._special[key] = self.scan([f.body], own_event=f.event.text, owner=False, card=card)
+            self._busy.add(key)
+            self._frames.append(({}, []))
+            value = self.scan([f.body], own_event=f.event.text, owner=False, card=card)
+            deps, used = self._frames.pop()
+            self._busy.discard(key)
+            self._special[key] = value
+            self._special_deps[key] = deps
+            self._latest[key] = (value, deps)
+            self._reads(deps)
+            self._frames[-1][1].extend(used)
+            self._frames[-1][1].append(key)
+        elif key in self._busy:
+            self._read(("flow", fid))
+        else:
+            self._reads(self._special_deps.get(key, {}))
+            self._frames[-1][1].append(key)
         return self._special[key]
 
     # -- scanning a body
@@ -309,13 +396,11 @@ class Analyzer:
         return frozenset(out)
 
     def _expr(self, e, out: BodyFacts, scope: Scope, owner: bool) -> None:
-        for n in walk(e):
+        for n in walk_of(e, _EXPR_NODES):
             if isinstance(n, ast.Attr):
                 p = event_path(n)
                 if p is not None:
                     out.reads.add(p[0])
-            elif isinstance(n, ast.NameRef) and n.text == "event":
-                pass
             elif isinstance(n, ast.Call):
                 self._call(n, out, scope, owner)
             elif isinstance(n, ast.New):
@@ -355,6 +440,7 @@ class Analyzer:
             summ = self.flows.get(fid)
             if f is None or summ is None:
                 return
+            self._read(("flow", fid))
             out.calls.add(fid)
             if note.kind == "flow":
                 bound = dict(note.args)
@@ -424,7 +510,7 @@ class Analyzer:
         if i is None or len(args) <= i:
             return frozenset()
         zones = set()
-        for n in walk(args[i]):
+        for n in walk_of(args[i], _ZONE_NODES):
             if isinstance(n, ast.Attr) and n.name.text in CARD_ZONES:
                 zones.add(n.name.text)
             elif isinstance(n, ast.NameRef) and n.text in scope.owner:
@@ -440,7 +526,7 @@ class Analyzer:
         if isinstance(e, ast.NameRef):
             return scope.owner.get(e.text, "any")
         rels = set()
-        for n in walk(e):
+        for n in walk_of(e, _ZONE_NODES):
             if isinstance(n, ast.Attr) and n.name.text in CARD_ZONES:
                 rels.add(self.relation(n.obj, scope))
             elif isinstance(n, ast.NameRef) and n.text in scope.owner:
@@ -458,6 +544,7 @@ class Analyzer:
     def _add_hooks(self, out: BodyFacts, card: str, paid: bool = False, chance: bool = False) -> None:
         h = self.hooks.get(card)
         if h is not None:
+            self._read(("hook", card))
             out.opens |= _tagged({OpenSite(w, "any", None) for w in h.own_opens} | h.opens, paid, chance)
             out.state |= h.state
             out.calls |= h.calls
@@ -502,12 +589,14 @@ class Analyzer:
                 self._add_hooks(out, cid, paid=True)
             return
         if isinstance(use, ast.FlowDecl) and use.id.text in self.flows:
+            self._read(("flow", use.id.text))
             s = self.flows[use.id.text]
             out.opens |= {OpenSite(w, "any", None) for w in s.own_opens} | s.opens
             out.state |= s.state
         for cid, h in self.hooks.items():
             if cards is not None and cid not in cards:
                 continue
+            self._read(("hook", cid))
             out.opens |= {OpenSite(w, "any", None) for w in h.own_opens} | h.opens
             out.state |= h.state
             out.deltas |= h.deltas
@@ -549,13 +638,15 @@ class Analyzer:
 
     def is_random(self, e, scope: Scope) -> bool:
         """Does a value depend on chance (a card revealed from the pile, a random pick)?"""
-        for n in walk(e):
+        for n in walk_of(e, _RANDOM_NODES):
             if isinstance(n, ast.NameRef) and n.text in scope.random:
                 return True
             if isinstance(n, ast.Call) and isinstance(n.func, ast.NameRef):
                 if n.func.text in RANDOM_FUNCS:
                     return True
                 note = self.m.notes.get(n)
+                if isinstance(note, CallNote) and note.kind == "flow" and note.target in self.flows:
+                    self._read(("flow", note.target))
                 if isinstance(note, CallNote) and note.kind == "flow" and self.flows.get(note.target, BodyFacts()).random:
                     return True
         return False
@@ -613,7 +704,7 @@ class Analyzer:
 
     def _state_reads(self, e) -> frozenset[str]:
         out: set[str] = set()
-        for n in walk(e):
+        for n in walk_of(e, _STATE_NODES):
             if isinstance(n, ast.Attr):
                 note = self.m.notes.get(n)
                 p = event_path(n)
@@ -642,6 +733,99 @@ class Analyzer:
         return self._quantity_memo[qid]
 
 
+@attrs.define
+class Summaries:
+    """The flows' and card hooks' summaries of one view of a build (`current`: the variant package, or
+    None), with the names they looked up in the tables a variant package overlays (model.SCOPED). A
+    variant's pass sees the same build with its own heroes and skills over the global ones: when none
+    of those names was looked up (nor a whole table it adds to iterated), every scan reads exactly what
+    it read here, so the summaries are the same and are not computed again."""
+
+    current: str | None
+    seen: _Lookups
+    flows: dict
+    hooks: dict
+    special: dict
+
+    def fits(self, model: Model) -> bool:
+        if self.current is not None or model.current is None:
+            return False
+        over = model.overlays.get(model.current)
+        if over is None:
+            return False
+        for table, names in over.items():
+            if names and (table in self.seen.whole or not self.seen.names[table].isdisjoint(names)):
+                return False
+        return True
+
+    @staticmethod
+    def of(build) -> Summaries | None:
+        """The default view's summaries of a build, once its default pass has made them."""
+        hit = build.model.notes.get(("check", "summaries"))
+        return hit[1] if hit is not None and hit[0] is build else None
+
+
+class _Lookups:
+    """A model that notes every name read from its scoped tables (model.SCOPED), and which of those
+    tables were read whole; everything else is the model's own."""
+
+    def __init__(self, model: Model):
+        self._model = model
+        self.names: dict[str, set] = {t: set() for t in SCOPED}
+        self.whole: set[str] = set()
+
+    def __getattr__(self, name):
+        return getattr(self._model, name)
+
+    def _table(self, table: str):
+        return _Noted(getattr(self._model, table), self.names[table], self.whole, table)
+
+    values = property(lambda self: self._table("values"))
+    cards = property(lambda self: self._table("cards"))
+    heroes = property(lambda self: self._table("heroes"))
+    skills = property(lambda self: self._table("skills"))
+    decks = property(lambda self: self._table("decks"))
+    modes = property(lambda self: self._table("modes"))
+
+
+class _Noted:
+    """A name table that notes what is read from it."""
+
+    def __init__(self, table, names: set, whole: set, label: str):
+        self._t, self._names, self._whole, self._label = table, names, whole, label
+
+    def get(self, key, default=None):
+        self._names.add(key)
+        return self._t.get(key, default)
+
+    def __getitem__(self, key):
+        self._names.add(key)
+        return self._t[key]
+
+    def __contains__(self, key):
+        self._names.add(key)
+        return key in self._t
+
+    def _all(self):
+        self._whole.add(self._label)
+        return self._t
+
+    def __iter__(self):
+        return iter(self._all())
+
+    def __len__(self):
+        return len(self._all())
+
+    def keys(self):
+        return self._all().keys()
+
+    def values(self):
+        return self._all().values()
+
+    def items(self):
+        return self._all().items()
+
+
 def _neq_self(e) -> bool:
     for c in conjuncts(e):
         if isinstance(c, ast.Compare) and c.op == "!=" and (
@@ -654,7 +838,14 @@ def _neq_self(e) -> bool:
 def _tagged(sites, paid: bool, chance: bool) -> set:
     """Sites opened inside a called flow or card hook, as the caller's: what they pass on is the callee's
     own event's, not the caller's (`passes` is dropped)."""
-    return {attrs.evolve(s, paid=s.paid or paid, chance=s.chance or chance, passes=frozenset()) for s in sites}
+    out = set()
+    for s in sites:  # (as attrs.evolve would, without its cost: called for every site of every call scanned)
+        if (s.paid or not paid) and (s.chance or not chance) and not s.passes:
+            out.add(s)  # already as tagged: frozen, and equal to its copy
+        else:
+            out.add(OpenSite(s.window, s.rel, s.fields, s.values, s.rels, s.paid or paid, s.chance or chance,
+                             frozenset()))
+    return out
 
 
 def _merge(into: BodyFacts, new: BodyFacts) -> bool:

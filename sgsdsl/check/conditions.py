@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from .. import ast
 from ..model import Model
-from .tree import conjuncts, event_path, is_name, same_expr, walk
+from .tree import conjuncts, event_path, is_name, same_expr, walk_of
 
 
 class Conditions:
@@ -13,6 +13,7 @@ class Conditions:
 
     def __init__(self, model: Model):
         self.m = model
+        self._truth: dict[int, tuple] = {}  # id(expr) -> (expr, truth): asked for every edge of the loop graph
 
     def const(self, e):
         """A hashable key for a constant expression, or None."""
@@ -110,6 +111,14 @@ class Conditions:
 
     def truth(self, e):
         """True / False when `e` is constant, else None."""
+        hit = self._truth.get(id(e))
+        if hit is not None and hit[0] is e:
+            return hit[1]
+        t = self._truth_of(e)
+        self._truth[id(e)] = (e, t)
+        return t
+
+    def _truth_of(self, e):
         match e:
             case ast.NameRef() if e.text in ("true", "false"):
                 return e.text == "true"
@@ -181,7 +190,7 @@ def _none_then_read(cs: list) -> bool:
                     nones.add(_value_key(a))
     if not nones:
         return False
-    return any(isinstance(n, ast.Attr) and _value_key(n.obj) in nones for c in cs for n in walk(c))
+    return any(isinstance(n, ast.Attr) and _value_key(n.obj) in nones for c in cs for n in walk_of(c, (ast.Attr,)))
 
 
 def _flip(op: str) -> str:
@@ -189,7 +198,7 @@ def _flip(op: str) -> str:
 
 
 def _pure(e) -> bool:
-    return not any(isinstance(n, (ast.Call, ast.Choose, ast.Ask)) for n in walk(e))
+    return not walk_of(e, (ast.Call, ast.Choose, ast.Ask))
 
 
 def _nonneg(e) -> bool:

@@ -15,8 +15,8 @@ import attrs
 from .. import ast
 from ..model import Model
 from . import meetings, progress
-from .bodies import Analyzer, BodyFacts, OpenSite, _neq_self, _pinned
-from .tree import event_path, is_name, walk
+from .bodies import Analyzer, BodyFacts, OpenSite, Summaries, _neq_self, _pinned
+from .tree import event_path, is_name, walk_of
 
 __all__ = ["Facts", "Rule", "OpenSite", "BodyFacts", "facts_of"]
 
@@ -97,7 +97,10 @@ class Facts:
     def __init__(self, build):
         self.build = build
         self.m: Model = build.model
-        self.az = Analyzer(self.m)
+        self._judged: list | None = None
+        self.az = Analyzer(self.m, Summaries.of(build))
+        if self.m.current is None and hasattr(self.az, "summaries"):
+            self.m.notes[("check", "summaries")] = (build, self.az.summaries)
         self.cond = self.az.cond
         m = self.m
         self.skill_heroes: dict[int, list] = {}
@@ -161,6 +164,11 @@ class Facts:
     def judged_modes(self) -> list:
         """The modes this pass judges: those that always play with the current variant package (`with`), or,
         in the default pass and for variants no mode names, the modes that play with no variant."""
+        if self._judged is None:  # asked for every hero and pair of heroes; the view is fixed for a pass
+            self._judged = self._judge_modes()
+        return list(self._judged)
+
+    def _judge_modes(self) -> list:
         m = self.m
         modes = m.unique(m.modes)
         if m.current is not None:
@@ -230,7 +238,7 @@ class Facts:
         r.when = f.when
         r.limit = getattr(f, "limit", None)
         if f.when is not None:
-            r.when_reads = frozenset(p[0] for n in walk(f.when) if (p := event_path(n)) is not None)
+            r.when_reads = frozenset(p[0] for n in walk_of(f.when, (ast.Attr,)) if (p := event_path(n)) is not None)
             r.when_state = az.state_reads(f.when)
             params = tuple(a.text for a in f.args) if isinstance(f, ast.Modify) else ()
             r.constraints = self.cond.constraints(f.when, params)
@@ -294,7 +302,7 @@ class Facts:
 
 
 def _granted(n) -> Iterator:
-    for x in walk(n):
+    for x in walk_of(n, (ast.Call,)):
         if isinstance(x, ast.Call) and is_name(x.func, "add_skill") and len(x.args) >= 2:
             if isinstance(x.args[1].value, ast.NameRef):
                 yield x.args[1]

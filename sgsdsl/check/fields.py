@@ -21,7 +21,7 @@ from ..diagnostics import Diagnostic, Note
 from .facts import Facts
 from .findings import finding as make
 from .findings import together
-from .tree import event_path, is_name, walk
+from .tree import event_path, is_name, walk_of
 
 ALL = "*"  # the event escapes: anything may read it later
 
@@ -62,7 +62,7 @@ def explain(build, diags: list[Diagnostic]) -> list[Diagnostic]:
 
 def _reads(node) -> set[str]:
     out = set()
-    for n in walk(node):
+    for n in walk_of(node, (ast.Attr, ast.Call, ast.New, ast.Open)):
         if isinstance(n, ast.Attr):
             p = event_path(n)
             if p is not None:
@@ -85,7 +85,7 @@ class _FlowReads:
 
     def stmt_reads(self, s) -> set[str]:
         out = _reads(s)
-        for n in walk(s):
+        for n in walk_of(s, (ast.Open,)):
             if isinstance(n, ast.Open) and (n.event is None or is_name(n.event, "event")):
                 w = self.facts.m.windows.get(n.window.text)
                 if w is not None:
@@ -122,7 +122,7 @@ def _caller_reads(facts: Facts) -> dict[str, set[str]]:
     roots = [f.body for f in m.unique(m.flows)] + list(m.unique(m.skills)) + list(m.unique(m.cards)) + \
         list(m.unique(m.modes))
     for root in roots:
-        for n in walk(root):
+        for n in walk_of(root, (ast.Attr, ast.Let, ast.Assign, ast.Arg)):
             if isinstance(n, ast.Attr) and isinstance(n.obj, ast.Call):
                 f = _flow_of(facts, n.obj)
                 if f is not None:
@@ -168,7 +168,7 @@ def check(facts: Facts) -> list:
         list(m.unique(m.modes))
     for root in roots:
         own_ok = id(root) in flow_bodies
-        for n in walk(root):
+        for n in walk_of(root, (ast.Open,)):
             if isinstance(n, ast.Open) and not (own_ok and (n.event is None or is_name(n.event, "event"))):
                 w = m.windows.get(n.window.text)
                 if w is not None:

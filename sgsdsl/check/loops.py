@@ -22,7 +22,7 @@ from . import progress
 from .facts import Facts, OpenSite, Rule
 from .findings import INSERTED, note, who
 from .findings import finding as make
-from .tree import children, walk
+from .tree import children, walk, walk_of
 
 MAX_CYCLE = 4
 
@@ -345,7 +345,7 @@ def endless_whiles(facts: Facts) -> list:
         if id(block) in seen:
             continue
         seen.add(id(block))
-        nodes = list(walk(block))
+        nodes = walk_of(block, (ast.While, ast.Repeat, ast.Let))
         whiles = [n for n in nodes if isinstance(n, ast.While)]
         for n in nodes:
             if isinstance(n, ast.Repeat) and _unlimited(n.count, facts) and not _exits(n.body, facts):

@@ -86,6 +86,24 @@ def walk(node) -> Iterator:
             extend(reversed(kids))
 
 
+# (node id, classes) -> (node, the nodes of those classes under it, in walk order): what the scans look
+# for (calls, event reads …) is a few nodes in many, and they look again in every round and every pass.
+_OF: dict[tuple, tuple] = {}
+
+
+def walk_of(node, classes: tuple) -> tuple:
+    """The nodes under `node` (itself included) that are instances of `classes`, as `walk` meets them."""
+    key = (id(node), classes)
+    hit = _OF.get(key)
+    if hit is not None and hit[0] is node:
+        return hit[1]
+    if len(_OF) >= _KIDS_MAX:
+        _OF.clear()
+    found = tuple(n for n in walk(node) if isinstance(n, classes))
+    _OF[key] = (node, found)
+    return found
+
+
 def same_expr(a, b) -> bool:
     """Structural equality of two subtrees, spans ignored."""
     if type(a) is not type(b):
