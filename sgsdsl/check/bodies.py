@@ -1,6 +1,9 @@
 """What a body does: the windows it can open (with what it binds), the state it changes and in
 which direction, the fields it reads and writes. Flows and card hooks are summarised once (a fixed
-point over calls), and again for a known card (the 桃 the 濒死 flow asks for).
+point over calls, which rescans only the bodies that read a summary that grew), and again for a known
+card (the 桃 the 濒死 flow asks for). A variant package's pass takes over the summaries of the default
+pass when the variant redeclares none of the names they looked up (Summaries): nothing is kept
+between runs, since the summaries hold the nodes of this process's trees.
 
 The model of the engine that the checks need is small and lives at the top of this file: which
 primitives move cards (and so open the window bound to the `moved` role, with which of its fields

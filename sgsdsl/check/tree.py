@@ -89,6 +89,7 @@ def walk(node) -> Iterator:
 # (node id, classes) -> (node, the nodes of those classes under it, in walk order): what the scans look
 # for (calls, event reads …) is a few nodes in many, and they look again in every round and every pass.
 _OF: dict[tuple, tuple] = {}
+_OF_MAX = 500_000  # lists kept before the memo starts afresh (a long-lived process: the language server)
 
 
 def walk_of(node, classes: tuple) -> tuple:
@@ -97,7 +98,7 @@ def walk_of(node, classes: tuple) -> tuple:
     hit = _OF.get(key)
     if hit is not None and hit[0] is node:
         return hit[1]
-    if len(_OF) >= _KIDS_MAX:
+    if len(_OF) >= _OF_MAX:
         _OF.clear()
     found = tuple(n for n in walk(node) if isinstance(n, classes))
     _OF[key] = (node, found)
