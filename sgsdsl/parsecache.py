@@ -7,13 +7,14 @@ what it learns by node in its own Model, so one tree can serve any number of bui
 
 - in memory, for the life of the process (tests, the language server, `simulate` with a
   designer's file after `check`): keyed by the file's path and text;
-- on disk: one pickle per file in the cache folder, stored with the digest of the file's path and
-  text and of the parser's own sources (grammar, tree builder, node classes, limits), and used only
-  when that digest matches, so an edited file or a changed parser is parsed afresh. The shipped
-  rules' trees are `tree-*.pickle`, one per file of rules/. A designer's files are kept too
-  (`designer-*.pickle`: `check`, `test` and `simulate` of one file read it once), the last
-  DESIGNER_ENTRIES written (each path a build reads would otherwise leave a file behind); an
-  editor's unsaved buffer (compiler.overlay) never is. A file with errors is never cached.
+- on disk: one pickle per tree in the cache folder, named by and stored with the digest of the
+  file's path and text and of the parser's own sources (grammar, tree builder, node classes,
+  limits), and used only when that digest matches, so an edited file or a changed parser is parsed
+  afresh (and two checkouts with different rules never overwrite each other's trees). The shipped
+  rules' trees are `tree-*.pickle`; a designer's files are kept too (`designer-*.pickle`: `check`,
+  `test` and `simulate` of one file parse it once); of each kind the trees used last are kept
+  (KEEP), since every edit leaves one behind. An editor's unsaved buffer (compiler.overlay) is never
+  kept, nor a file with errors.
 
 The cache folder is $SGSDSL_CACHE, else $XDG_CACHE_HOME/sgsdsl, else ~/.cache/sgsdsl;
 SGSDSL_CACHE=off turns the disk cache off. A cache that cannot be read or written is ignored:
@@ -53,23 +54,25 @@ def parser_digest() -> str:
     return h.hexdigest()
 
 
-def _disk_path(path: str, designer: bool = False) -> Path | None:
+def _disk_path(key: str, designer: bool = False) -> Path | None:
+    """The file of the tree whose digest is `key`: one per text and parser, so that checkouts whose rules
+    or parser differ (branches, worktrees) share the folder without overwriting each other's trees."""
     d = folder()
     if d is None:
         return None
-    return d / f"{DESIGNER if designer else 'tree'}-{hashlib.sha256(path.encode()).hexdigest()[:24]}.pickle"
+    return d / f"{DESIGNER if designer else TREE}-{key[:32]}.pickle"
 
 
-DESIGNER = "designer"  # prefix of a designer's file's tree; at most DESIGNER_ENTRIES are kept
-DESIGNER_ENTRIES = 32
+TREE, DESIGNER = "tree", "designer"  # file name prefixes: a shipped rules file's tree, a designer's file's
+KEEP = {TREE: 512, DESIGNER: 32}  # trees of each kind kept, the last used (the shipped rules are ~45 files)
 
 
-def _prune(d: Path) -> None:
-    """Keep the designer trees written last: each path a build ever read (a test's temporary file …) would
-    otherwise leave one behind for good."""
+def _prune(d: Path, prefix: str) -> None:
+    """Keep the trees of a kind used last: each edit of a file, and each path a build ever read (a test's
+    temporary file …), would otherwise leave one behind for good."""
     try:
-        files = sorted(d.glob(f"{DESIGNER}-*.pickle"), key=lambda f: f.stat().st_mtime, reverse=True)
-        for f in files[DESIGNER_ENTRIES:]:
+        files = sorted(d.glob(f"{prefix}-*.pickle"), key=lambda f: f.stat().st_mtime, reverse=True)
+        for f in files[KEEP[prefix]:]:
             f.unlink()
     except OSError:  # another process pruned first, or the folder is read-only
         pass
@@ -81,7 +84,13 @@ def _load(file: Path, key: str):
             stored, tree = pickle.load(f)
     except Exception:  # missing, truncated or from another version: parse afresh
         return None
-    return tree if stored == key else None
+    if stored != key:
+        return None
+    try:
+        os.utime(file)  # used: _prune keeps it
+    except OSError:
+        pass
+    return tree
 
 
 def _store(file: Path, key: str, tree) -> None:
@@ -102,17 +111,19 @@ def _store(file: Path, key: str, tree) -> None:
 
 def parse(text: str, path: str, persist: bool = False, designer: bool = False):
     """parser.parse(text, path), from the cache when the same text was parsed before. `persist` keeps the
-    tree on disk too; `designer` says it is a designer's file (kept among the last DESIGNER_ENTRIES)."""
+    tree on disk too; `designer` says it is a designer's file (fewer of those are kept: KEEP)."""
     mkey = (path, text)
     tree = _memory.get(mkey)
     if tree is not None:
         _memory.move_to_end(mkey)
         return tree
-    file = _disk_path(path, designer) if persist else None
-    key = ""
-    if file is not None:
+    key = file = None
+    if persist:
+        # the spans in a tree name its file: the path is part of what it is made from
         key = hashlib.sha256(parser_digest().encode() + b"\0" + path.encode("utf-8") + b"\0" +
                              text.encode("utf-8")).hexdigest()
+        file = _disk_path(key, designer)
+    if file is not None:
         tree = _load(file, key)
     if tree is None:
         from .parser import parse as parse_text
@@ -120,8 +131,7 @@ def parse(text: str, path: str, persist: bool = False, designer: bool = False):
         tree = parse_text(text, path)  # raises CompileError on bad input: errors are never cached
         if file is not None:
             _store(file, key, tree)
-            if designer:
-                _prune(file.parent)
+            _prune(file.parent, DESIGNER if designer else TREE)
     _memory[mkey] = tree
     if len(_memory) > MEMORY_ENTRIES:
         _memory.popitem(last=False)

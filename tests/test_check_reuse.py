@@ -139,7 +139,10 @@ def test_a_designers_tree_is_kept_and_read_back_until_its_text_changes(cache, tm
     f.write_text(LOOPING, encoding="utf-8")
     edited = _check(f)
     assert "SGS323" in edited and "SGS323" not in first  # the edit is seen: the stale tree is not used
-    assert len([c for c in cache.calls if c.endswith("mine.sgs")]) == 2 and len(cache.designer_files()) == 1
+    assert len([c for c in cache.calls if c.endswith("mine.sgs")]) == 2 and len(cache.designer_files()) == 2
+    cache.restart()
+    f.write_text(HERO, encoding="utf-8")  # back to the first text (another branch …): its tree is still there
+    assert _check(f) == first and len([c for c in cache.calls if c.endswith("mine.sgs")]) == 2
 
 
 def test_a_broken_or_foreign_designer_tree_is_ignored(cache, tmp_path, monkeypatch):
@@ -173,14 +176,16 @@ def test_unsaved_buffers_and_a_switched_off_cache_leave_nothing_on_disk(cache, t
     assert not cache.folder.exists() or not cache.designer_files()
 
 
-def test_only_the_last_designer_trees_are_kept(cache, tmp_path, monkeypatch):
-    monkeypatch.setattr(parsecache, "DESIGNER_ENTRIES", 2)
+def test_only_the_trees_used_last_are_kept(cache, tmp_path, monkeypatch):
+    monkeypatch.setitem(parsecache.KEEP, parsecache.DESIGNER, 2)
+    monkeypatch.setitem(parsecache.KEEP, parsecache.TREE, 3)
     for i in range(4):
         parsecache.parse(HERO, str(tmp_path / f"d{i}.sgs"), persist=True, designer=True)
     assert len(cache.designer_files()) == 2
-    parsecache.parse(HERO, "rules/x/a.sgs", persist=True)
-    parsecache.parse(HERO, "rules/x/b.sgs", persist=True)
-    assert len(list(cache.folder.glob("tree-*.pickle"))) == 2  # the shipped rules' trees are not pruned
+    for i in range(3):
+        parsecache.parse(HERO.replace("hp 4", f"hp {i + 1}"), str(tmp_path / "rules/x/a.sgs"), persist=True)
+    assert len(list(cache.folder.glob("tree-*.pickle"))) == 3  # each kind counted apart
+    assert len(cache.designer_files()) == 2
 
 
 def test_the_check_command_leaves_the_collector_as_it_found_it():
