@@ -74,6 +74,13 @@ def _nodes(v, out: list) -> None:
 
 def walk(node) -> Iterator:
     """Every node under `node` (itself included), parents before children."""
+    hit = _FLAT.get(id(node))
+    if hit is not None and hit[0] is node:
+        return iter(hit[1])
+    return _walk(node)
+
+
+def _walk(node) -> Iterator:
     stack = [node]
     extend = stack.extend
     memo = _KIDS
@@ -86,10 +93,37 @@ def walk(node) -> Iterator:
             extend(reversed(kids))
 
 
-# (node id, classes) -> (node, the nodes of those classes under it, in walk order): what the scans look
-# for (calls, event reads …) is a few nodes in many, and they look again in every round and every pass.
-_OF: dict[tuple, tuple] = {}
-_OF_MAX = 500_000  # lists kept before the memo starts afresh (a long-lived process: the language server)
+# The checks look into the same bodies for different things (calls, event reads, opens …), in every round
+# of the summaries and in every pass. For each subtree walk_of is asked about, the nodes under it are
+# listed once (_FLAT; a subtree listed before is copied whole into its parent's list), and what one
+# question picks out of them is kept (_OF). Kept like _KIDS: the node beside its entry.
+_FLAT: dict[int, tuple] = {}  # id(node) -> (node, every node under it in walk order)
+_OF: dict[tuple, tuple] = {}  # (id(node), classes) -> (node, the nodes of those classes under it, in walk order)
+_OF_MAX = 200_000  # entries kept before the memos start afresh (a long-lived process: the language server)
+
+
+def _flat(node) -> tuple:
+    hit = _FLAT.get(id(node))
+    if hit is not None and hit[0] is node:
+        return hit[1]
+    out: list = []
+    stack = [node]
+    kids_of, flat = _KIDS, _FLAT
+    while stack:
+        n = stack.pop()
+        if n is not node:
+            hit = flat.get(id(n))
+            if hit is not None and hit[0] is n:
+                out.extend(hit[1])
+                continue
+        out.append(n)
+        hit = kids_of.get(id(n))
+        kids = hit[1] if hit is not None and hit[0] is n else _children(n)
+        if kids:
+            stack.extend(reversed(kids))
+    found = tuple(out)
+    flat[id(node)] = (node, found)
+    return found
 
 
 def walk_of(node, classes: tuple) -> tuple:
@@ -98,9 +132,10 @@ def walk_of(node, classes: tuple) -> tuple:
     hit = _OF.get(key)
     if hit is not None and hit[0] is node:
         return hit[1]
-    if len(_OF) >= _OF_MAX:
+    if len(_OF) >= _OF_MAX or len(_FLAT) >= _OF_MAX:
         _OF.clear()
-    found = tuple(n for n in walk(node) if isinstance(n, classes))
+        _FLAT.clear()
+    found = tuple(n for n in _flat(node) if isinstance(n, classes))
     _OF[key] = (node, found)
     return found
 
