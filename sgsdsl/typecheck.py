@@ -1175,6 +1175,8 @@ class DeclChecker(Checker):
             self.err("SGS201", f"quantity '{q.name.text}' is {_show(qt)}, the value is {_show(vt)}", f.value.span)
 
     def skill(self, d: ast.SkillDecl, owner: bool) -> None:
+        if d.rules_of:
+            return  # `rules of`: its facets are another skill's, checked in the package that writes them
         if not d.facets:
             self.err("SGS208", f"skill '{d.name.text}' has no rules", d.name.span,
                      help="give it `on …`, `active`, `viewas` or `modify`")

@@ -265,13 +265,15 @@ class SkillDef:
     name: str
     types: tuple[str, ...]
     text: str
-    triggers: tuple[TriggerDef, ...]
-    actives: tuple[ActiveDef, ...]
-    viewas: tuple[ViewAsDef, ...]
-    modifiers: tuple[ModifierDef, ...]
-    allows: tuple[tuple[str, str], ...]
+    triggers: tuple[TriggerDef, ...] = ()
+    actives: tuple[ActiveDef, ...] = ()
+    viewas: tuple[ViewAsDef, ...] = ()
+    modifiers: tuple[ModifierDef, ...] = ()
+    allows: tuple[tuple[str, str], ...] = ()
     loc: str
     filters: tuple[FilterDef, ...] = ()
+    # `rules of P.S`: (package, skill id) whose rows this skill runs; the ruleset fills them in (ruleset.share)
+    rules_of: tuple[str, str] | None = None
 
     @property
     def locked(self) -> bool:
