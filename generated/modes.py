@@ -333,9 +333,9 @@ def m_guozhan_use_zhulian_on1(g, me, ev):
 
 def m_guozhan_lianheng_active0(g, me, user):
     # 连横 active — rules/modes/guozhan.sgs:199
-    v_q_3 = g.choose_player(user, [it for it in g.others(user) if (T.diff_kingdom(user, it) or (it.kingdom is None))], '交给一名与你势力不同或没有势力的角色')
+    v_q_3 = g.choose_player(user, [it for it in g.others(user) if (T.diff_kingdom(user, it, g.rules.lone_kingdom) or (it.kingdom is None))], '交给一名与你势力不同或没有势力的角色')
     v_cs = g.choose_cards(user, [it for it in user.cards if ('连横' in it.sign_list)], 1, 3, '交给其至多三张带有「连横」标识的牌')
-    v_draws = T.diff_kingdom(user, v_q_3)
+    v_draws = T.diff_kingdom(user, v_q_3, g.rules.lone_kingdom)
     g.gain(v_q_3, v_cs)
     if v_draws:
         g.draw(user, len(v_cs))
@@ -343,7 +343,7 @@ def m_guozhan_lianheng_active0(g, me, user):
 
 def m_guozhan_lianheng_active0_by(g, me, it):
     # 连横 active: by — rules/modes/guozhan.sgs:199
-    return ((len([it2 for it2 in it.cards if ('连横' in it2.sign_list)]) > 0) and (len([it2 for it2 in g.others(it) if (T.diff_kingdom(it, it2) or (it2.kingdom is None))]) > 0))
+    return ((len([it2 for it2 in it.cards if ('连横' in it2.sign_list)]) > 0) and (len([it2 for it2 in g.others(it) if (T.diff_kingdom(it, it2, g.rules.lone_kingdom) or (it2.kingdom is None))]) > 0))
 
 
 def m_guozhan_aozhan_on0_when(g, me, ev):
@@ -354,7 +354,7 @@ def m_guozhan_aozhan_on0_when(g, me, ev):
 def m_guozhan_aozhan_on0(g, me, ev):
     # 鏖战 on 回合开始时 — rules/modes/guozhan.sgs:211
     v_most = (3 if (len(g.players) < 7) else 4)
-    if ((len(g.alive_from_current()) <= v_most) and (len([it for it in g.alive_from_current() if (len([it2 for it2 in g.alive_from_current() if T.same_kingdom(it, it2)]) > 1)]) == 0)):
+    if ((len(g.alive_from_current()) <= v_most) and (len([it for it in g.alive_from_current() if (len([it2 for it2 in g.alive_from_current() if T.same_kingdom(it, it2, g.rules.lone_kingdom)]) > 1)]) == 0)):
         for v_p_7 in list(g.players):
             g.set_mark(v_p_7, 'aozhan_on', 1)
         g.say('游戏进入鏖战模式')

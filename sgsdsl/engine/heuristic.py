@@ -138,8 +138,8 @@ class HeuristicAgent(Agent):
         return -1.0 if lean < 0 else 0.0
 
     def my_kingdom(self, g, me):
-        """The kingdom I have or will have (国战): from my own hero cards, which my seat sees face down; a
-        careerist's when revealing would make that kingdom more than half of the table."""
+        """The kingdom I have or will have (国战): from my own hero cards, which my seat sees face down; the
+        rules' `lone_kingdom` (野心家) when revealing would make that kingdom more than half of the table."""
         if me.kingdom is not None:
             return me.kingdom
         hs = [h for h in me.heroes if h is not None]
@@ -147,19 +147,21 @@ class HeuristicAgent(Agent):
             return None
         k = hs[0].kingdom
         known = sum(1 for p in g.players if p.kingdom == k)
-        return k if (known + 1) * 2 <= len(g.players) else "careerist"
+        lone = g.rules.lone_kingdom
+        return k if lone is None or (known + 1) * 2 <= len(g.players) else lone
 
     def kingdom_stance(self, g, me, q) -> float:
-        """Modes without identities (国战): the same kingdom is a friend, another an enemy, a careerist
-        everyone's; a player whose kingdom is not known yet leans by what it did to me and my friends."""
-        mine = self.my_kingdom(g, me)
+        """Modes without identities (国战): the same kingdom is a friend, another an enemy, a player of the
+        `lone_kingdom` (野心家) everyone's; a player whose kingdom is not known yet leans by what it did to me
+        and my friends."""
+        mine, lone = self.my_kingdom(g, me), g.rules.lone_kingdom
         if q.kingdom is not None:
-            if mine is None or mine == "careerist" or q.kingdom == "careerist":
+            if mine is None or mine == lone or q.kingdom == lone:
                 return -3.0
             return 3.0 if q.kingdom == mine else -3.0
         lean = g.help.get((q.seat, me.seat), 0.0) - g.harm.get((q.seat, me.seat), 0.0)
         for x in g.players:
-            if x is not me and x is not q and x.alive and x.kingdom is not None and mine not in (None, "careerist"):
+            if x is not me and x is not q and x.alive and x.kingdom is not None and mine not in (None, lone):
                 side = 1.0 if x.kingdom == mine else -1.0
                 lean += 0.5 * side * (g.help.get((q.seat, x.seat), 0.0) - g.harm.get((q.seat, x.seat), 0.0))
         # most unknown players are of another kingdom: lean slightly against them
@@ -288,11 +290,13 @@ class HeuristicAgent(Agent):
 
     def reveal(self, g, me, hero) -> bool:
         """Whether to turn a face-down hero card up when asked (at the start of the turn): not while that would
-        make me a careerist (until the end is near); yes for a locked skill, which works only face up; yes to be
-        the first (先驱) or for the second card (my kingdom is known already; marks); otherwise once a player
-        of my kingdom is known, or I am weak (the unknown get no help), or the game has gone a round twice."""
+        put me in the `lone_kingdom` (野心家; until the end is near); yes for a locked skill, which works only face
+        up; yes to be the first (先驱) or for the second card (my kingdom is known already; marks); otherwise once
+        a player of my kingdom is known, or I am weak (the unknown get no help), or the game has gone a round
+        twice."""
         alive = sum(1 for p in g.players if p.alive)
-        if me.kingdom is None and self.my_kingdom(g, me) == "careerist":
+        lone = g.rules.lone_kingdom
+        if me.kingdom is None and lone is not None and self.my_kingdom(g, me) == lone:
             return alive <= 3
         if any(g.rules.skills[s].locked for s in hero.skills):
             return True
