@@ -47,39 +47,31 @@ class Decisions:
         self.say(p, f" 选择{'是' if yes else '否'}：{prompt}", choice=True)  # aloud: the log says who made it
         return yes
 
-    def choose_cards(self, p: Player, cards, lo: int, hi: int | None, prompt: str = "") -> list[Card]:
-        cards = list(cards)
-        hi = min(lo if hi is None else hi, len(cards))
-        if len(cards) < lo:
-            raise Abort(f"not enough cards to choose {lo}")
+    def _choose(self, kind: str, p: Player, items, lo: int, hi: int | None, prompt: str) -> list:
+        """p picks lo..hi (hi None: exactly lo) of `items`; Abort when there are fewer than lo."""
+        items = list(items)
+        hi = min(lo if hi is None else hi, len(items))
+        if len(items) < lo:
+            raise Abort(f"not enough {kind} to choose {lo}")
         if hi == 0:
             return []
-        return self.decide(Request("cards", p, cards, lo=lo, hi=hi, prompt=prompt))
+        return self.decide(Request(kind, p, items, lo=lo, hi=hi, prompt=prompt))
+
+    def choose_cards(self, p: Player, cards, lo: int, hi: int | None, prompt: str = "") -> list[Card]:
+        return self._choose("cards", p, cards, lo, hi, prompt)
 
     def choose_card(self, p: Player, cards, prompt: str = "") -> Card:
-        return self.choose_cards(p, cards, 1, 1, prompt)[0]
+        return self._choose("cards", p, cards, 1, 1, prompt)[0]
 
     def choose_players(self, p: Player, players, lo: int, hi: int | None, prompt: str = "") -> list[Player]:
-        players = list(players)
-        hi = min(lo if hi is None else hi, len(players))
-        if len(players) < lo:
-            raise Abort(f"not enough players to choose {lo}")
-        if hi == 0:
-            return []
-        return self.decide(Request("players", p, players, lo=lo, hi=hi, prompt=prompt))
+        return self._choose("players", p, players, lo, hi, prompt)
 
     def choose_player(self, p: Player, players, prompt: str = "") -> Player:
-        return self.choose_players(p, players, 1, 1, prompt)[0]
+        return self._choose("players", p, players, 1, 1, prompt)[0]
 
     def choose_options(self, p: Player, options, lo: int, hi: int | None, prompt: str = "") -> list:
         """p picks lo..hi of the options (several at once: the skills to pre-show)."""
-        options = list(options)
-        hi = min(lo if hi is None else hi, len(options))
-        if len(options) < lo:
-            raise Abort(f"not enough options to choose {lo}")
-        if hi == 0:
-            return []
-        picked = self.decide(Request("options", p, options, lo=lo, hi=hi, prompt=prompt))
+        picked = self._choose("options", p, options, lo, hi, prompt)
         if picked:
             self.say(p, " 选择 「", picked, "」", choice=True)
         return picked
