@@ -402,6 +402,9 @@ ROLES: dict[str, Role] = {
     "need_card": Role("window", (("who", "player"), ("pattern", "cardname"), ("how", "how"), ("card", "card?")), None,
                       "the window where skills supply a needed card (八卦阵, 激将); the play phase also offers a "
                       "card that one of them could supply, probing its `when` with a hypothetical request"),
+    "kingdom_on_reveal": Role("quantity", (("p", "player"), ("k", "kingdom")), "kingdom",
+                              "the kingdom p has once a hero card of kingdom k is revealed (国战: 野心家 when k would be more "
+                              "than half of the table); the bots read it to foresee what revealing makes them"),
     "lone_kingdom": Role("value", (), "kingdom",
                          "the kingdom whose players share a kingdom with nobody, not even each other (国战's 野心家): "
                          "`same_kingdom`, `diff_kingdom`, 大势力 and the bots read it. Unbound, no kingdom is lone"),

@@ -893,6 +893,7 @@ class DeclChecker(Checker):
                          help=spec.doc)
                 continue
             if spec.kind == "quantity":
+                self.pkg = self.m.package_of(target)  # its types are read as its own package sees them
                 got = [self.typeref(p.type) for p in target.params]
                 need = [t for _, t in spec.needs]
                 if got != need or self.typeref(target.type) != spec.ret:

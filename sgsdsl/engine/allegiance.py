@@ -111,17 +111,16 @@ class Allegiance:
         return -1.0 if lean < 0 else 0.0
 
     def my_kingdom(self, g, me):
-        """The kingdom I have or will have (国战): from my own hero cards, which my seat sees face down; the
-        rules' `lone_kingdom` (野心家) when revealing would make that kingdom more than half of the table."""
+        """The kingdom I have or will have (国战): from my own hero cards, which my seat sees face down, as the
+        rules' `kingdom_on_reveal` says revealing the first of them would make it (野心家 when that kingdom would
+        be more than half of the table); the hero's own kingdom when the rules bind no such quantity."""
         if me.kingdom is not None:
             return me.kingdom
         hs = [h for h in me.heroes if h is not None]
         if not hs:
             return None
-        k = hs[0].kingdom
-        known = sum(1 for p in g.players if p.kingdom == k)
-        lone = g.rules.lone_kingdom
-        return k if lone is None or (known + 1) * 2 <= len(g.players) else lone
+        qd = g.rules.role("kingdom_on_reveal")
+        return hs[0].kingdom if qd is None else g.q(qd.id, me, hs[0].kingdom)
 
     def kingdom_stance(self, g, me, q) -> float:
         """Modes without identities (国战): the same kingdom is a friend, another an enemy, a player of the
