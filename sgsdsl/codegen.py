@@ -430,9 +430,10 @@ class ModuleWriter:
             case ast.CounterDecl() | ast.MarkDecl() | ast.PileDecl():
                 self.counter(d)
             case ast.BindDecl():
+                value = self.m.role_value(d.role.text)  # a value role binds the enum value's id
                 target = self.m.role_target(d.role.text)
                 tid = getattr(target, "id", None) or getattr(target, "name", None)
-                self.tables["binds"].append(repr((d.role.text, tid.text if tid else d.target.text)))
+                self.tables["binds"].append(repr((d.role.text, value or (tid.text if tid else d.target.text))))
             case ast.CardDecl():
                 self.card(d)
             case ast.HeroDecl():

@@ -140,6 +140,9 @@ class Ruleset:
             self.rules.extend(t.rules)
             for wid, skills in t.triggers.items():
                 self.triggers[wid] = self.triggers.get(wid, ()) + skills
+        # The kingdom whose players share a kingdom with nobody (`bind lone_kingdom 野心家`): a value role binds
+        # the enum value's id. None: the rules bind none, and every kingdom is shared by its players.
+        self.lone_kingdom: str | None = self.binds.get("lone_kingdom")
         self.cards = {cid: _inherit(self.cards, c) for cid, c in self.cards.items()}
         natures = self.enums.get("nature")
         if natures is not None and natures.items:  # a card that declares no 属性 deals the first (普通)
@@ -183,7 +186,7 @@ class Ruleset:
         return rules
 
     def role(self, role: str):
-        """The flow, window, event or quantity bound to an engine role (or None)."""
+        """The flow, window, event or quantity bound to an engine role (or None; a value role's id is in binds)."""
         target = self.binds.get(role)
         if target is None:
             return None

@@ -173,7 +173,7 @@ def sk_duanchang_on0(g, me, ev):
 
 def sk_xiongyi_active0(g, me, user):
     # 雄异 active — rules/guozhan_heroes/heroes_qun.sgs:238
-    v_mine = [it for it in g.alive_from_current() if ((it == me) or T.same_kingdom(me, it))]
+    v_mine = [it for it in g.alive_from_current() if ((it == me) or T.same_kingdom(me, it, g.rules.lone_kingdom))]
     for v_p in list(v_mine):
         g.draw(v_p, 3)
     v_fewer = [it for it in T.distinct([_x.kingdom for _x in g.alive_from_current()]) if (len([it2 for it2 in g.alive_from_current() if (it2.kingdom == it)]) < len(v_mine))]
@@ -215,7 +215,7 @@ def sk_shuangren_on0(g, me, ev):
     # 双刃 on 出牌阶段开始时 — rules/guozhan_heroes/heroes_qun.sgs:313
     targets = g.choose_players(me, [it for it in g.alive_from_current() if ((it != me) and (it.hand_count > 0))], 1, None, '双刃 on 出牌阶段开始时')
     if g.call_flow('pindian', source=me, target=targets[0], reason='双刃').source_won:
-        v_ps = [it for it in g.alive_from_current() if ((it != me) and ((it == targets[0]) or T.same_kingdom(it, targets[0])) and g.qf['targetable'](g, me, it, g.virtual('sha', [])))]
+        v_ps = [it for it in g.alive_from_current() if ((it != me) and ((it == targets[0]) or T.same_kingdom(it, targets[0], g.rules.lone_kingdom)) and g.qf['targetable'](g, me, it, g.virtual('sha', [])))]
         if (len(v_ps) > 0):
             g.call_flow('use_card', source=me, card=g.virtual('sha', []), targets=[g.choose_player(me, v_ps, '【杀】的目标')])
     else:
@@ -235,7 +235,7 @@ def sk_sijian_on0(g, me, ev):
 
 def sk_suishi_on0_when(g, me, ev):
     # 随势 on 进入濒死时: when — rules/guozhan_heroes/heroes_qun.sgs:361
-    return ((ev.who != me) and (ev.cause is not None) and (ev.cause.source is not None) and T.same_kingdom(me, ev.cause.source))
+    return ((ev.who != me) and (ev.cause is not None) and (ev.cause.source is not None) and T.same_kingdom(me, ev.cause.source, g.rules.lone_kingdom))
 
 
 def sk_suishi_on0(g, me, ev):
@@ -245,7 +245,7 @@ def sk_suishi_on0(g, me, ev):
 
 def sk_suishi_on1_when(g, me, ev):
     # 随势 on 死亡时: when — rules/guozhan_heroes/heroes_qun.sgs:363
-    return ((ev.who != me) and T.same_kingdom(me, ev.who))
+    return ((ev.who != me) and T.same_kingdom(me, ev.who, g.rules.lone_kingdom))
 
 
 def sk_suishi_on1(g, me, ev):
@@ -469,7 +469,7 @@ def sk_juxiang_on1(g, me, ev):
 
 def sk_shushen_on0_when(g, me, ev):
     # 淑慎 on 回复体力后: when — rules/guozhan_heroes/heroes_shu.sgs:326
-    return (len([it for it in g.others(me) if T.same_kingdom(me, it)]) > 0)
+    return (len([it for it in g.others(me) if T.same_kingdom(me, it, g.rules.lone_kingdom)]) > 0)
 
 
 def sk_shushen_on0(g, me, ev):
@@ -477,7 +477,7 @@ def sk_shushen_on0(g, me, ev):
     v_n = 0
     while g.loop_guard('rules/guozhan_heroes/heroes_shu.sgs:328') and ((v_n < ev.amount) and ((v_n == 0) or g.ask(me, '再发动一次【淑慎】？'))):
         v_n += 1
-        g.draw(g.choose_player(me, [it for it in g.others(me) if T.same_kingdom(me, it)], '令与你势力相同的一名其他角色摸一张牌'), 1)
+        g.draw(g.choose_player(me, [it for it in g.others(me) if T.same_kingdom(me, it, g.rules.lone_kingdom)], '令与你势力相同的一名其他角色摸一张牌'), 1)
 
 
 def sk_shenzhi_on0_when(g, me, ev):
@@ -525,7 +525,7 @@ def sk_shengxi_on0(g, me, ev):
 
 def sk_shoucheng_on0_when(g, me, ev):
     # 守成 on 牌移动后: when — rules/guozhan_heroes/heroes_shu.sgs:498
-    return ((ev.loser is not None) and (ev.lost_hand > 0) and ev.loser.alive and (ev.loser.hand_count == 0) and (g.current != ev.loser) and T.same_kingdom(me, ev.loser))
+    return ((ev.loser is not None) and (ev.lost_hand > 0) and ev.loser.alive and (ev.loser.hand_count == 0) and (g.current != ev.loser) and T.same_kingdom(me, ev.loser, g.rules.lone_kingdom))
 
 
 def sk_shoucheng_on0(g, me, ev):
