@@ -16,7 +16,7 @@ import jinja2
 
 from . import ast
 from .model import Model
-from .rulesof import taken_from
+from .rulesof import own_allows, taken_from
 from .surface import SUIT_IDS
 from .typecheck import AttrNote, CallNote, Ref, elem, strip
 
@@ -650,9 +650,10 @@ class ModuleWriter:
                 for w in f.windows:
                     if w.text in self.m.windows:
                         self.triggers.setdefault(self.m.windows[w.text].id.text, []).append(sid)
+        allows = tuple((f.code.text, f.reason) for f in own_allows(d))
         return (f"T.SkillDef(\n    id={sid!r}, name={d.name.text!r}, types={tuple(d.types)!r},\n"
                 f"    text={' '.join(d.texts)!r},\n    rules_of={(package, _safe(taken.id.text))!r},\n"
-                f"    loc={self.loc(d.span)!r},\n)")
+                + (f"    allows={allows!r},\n" if allows else "") + f"    loc={self.loc(d.span)!r},\n)")
 
     def run_fn(self, name: str, params: str, doc: str, f, event: bool = True, chooser: str = "me") -> str:
         w = self.fn(name, params, doc, f.span)

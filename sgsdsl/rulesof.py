@@ -32,10 +32,10 @@ def share_rules(m: Model) -> list[Diagnostic]:
         for r in more:
             err("SGS208", f"skill {d.name.text} already takes the rules of "
                 f"{_written(first)}", r.span, help="a skill plays by the rules of one skill")
-        own = next(iter(d.facets), None) or next(iter(d.counters), None)
+        own = next((f for f in d.facets if not isinstance(f, ast.Allow)), None) or next(iter(d.counters), None)
         if own is not None:
             err("SGS208", f"skill {d.name.text} takes the rules of {_written(first)}, and writes rules of its own",
-                own.span, help="keep the text and the tests here; write the rules in one of the two skills",
+                own.span, help="keep the text, the tests and `allow` lines here; write the rules in one of the two skills",
                 notes=[Note(first.span, "it takes them here")])
             continue
         found = _named(m, pkg, first, err)
@@ -68,8 +68,16 @@ def share_rules(m: Model) -> list[Diagnostic]:
                 help="a type is part of the rules: write the same types after the id",
                 notes=[Note(cur.span, f"{chain[-1][1]}.{cur.name.text} is declared here")])
             continue
-        _replace(m, pkg, d, attrs.evolve(d, facets=cur.facets, counters=cur.counters))
+        # its own `allow` lines (a finding only this skill meets) stay beside the rules it takes
+        _replace(m, pkg, d, attrs.evolve(d, facets=cur.facets + d.facets, counters=cur.counters))
     return diags
+
+
+def own_allows(d: ast.SkillDecl) -> tuple[ast.Allow, ...]:
+    """The `allow` lines written in a sharing skill's own block (not those of the rules it takes)."""
+    s = d.span
+    return tuple(f for f in d.facets if isinstance(f, ast.Allow) and f.span.file == s.file
+                 and (s.line, s.col) <= (f.span.line, f.span.col) <= (s.end_line, s.end_col))
 
 
 def taken_from(m: Model, d: ast.SkillDecl) -> tuple[str, ast.SkillDecl]:

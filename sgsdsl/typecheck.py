@@ -15,6 +15,7 @@ import attrs
 from . import ast
 from .diagnostics import Diagnostic, Note, suggest
 from .model import Model
+from .rulesof import own_allows
 from .surface import (
     ATTRS,
     BUILTIN_TYPES,
@@ -1191,8 +1192,9 @@ class DeclChecker(Checker):
             self.err("SGS201", f"quantity '{q.name.text}' is {_show(qt)}, the value is {_show(vt)}", f.value.span)
 
     def skill(self, d: ast.SkillDecl, owner: bool) -> None:
-        if d.rules_of:
-            return  # `rules of`: its facets are another skill's, checked in the package that writes them
+        if d.rules_of:  # its facets are another skill's, checked in the package that writes them
+            self.allows(own_allows(d))
+            return
         if not d.facets:
             self.err("SGS208", f"skill '{d.name.text}' has no rules", d.name.span,
                      help="give it `on …`, `active`, `viewas` or `modify`")

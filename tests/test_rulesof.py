@@ -140,3 +140,30 @@ def test_shipped_check_findings_stand_where_a_copy_would(shipped_build):
         b.model.current = None
     assert {r.decl.id.text for r in rules} == set(SHARED.values())
     assert all(r.span == r.decl.rules_of[0].span and r.facet.span.file.startswith("rules/duel/") for r in rules)
+
+
+def test_a_sharing_skill_acknowledges_what_the_skill_it_takes_from_acknowledges(tmp_path):
+    f = tmp_path / "fangjia.sgs"
+    f.write_text('hero 仿主 fangzhu { kingdom 魏  hp 4  gender 男  skills 仿驾 }\n'
+                 'skill 仿驾 fangjia lord {\n  "主公技，当你需要使用或打出一张【闪】时，……"\n'
+                 '  rules of standard.护驾\n}\n', encoding="utf-8")
+    r = CliRunner().invoke(main, ["check", "--format", "json", str(f)])
+    (d,) = json.loads(r.stdout)["diagnostics"]
+    assert d["code"] == "SGS312" and d["line"] == 4 and "仿驾 (仿主)" in d["message"]
+    assert d["acknowledged"] and r.exit_code == 0  # 护驾's `allow SGS312` comes with its rules
+
+
+def test_a_sharing_skill_may_acknowledge_a_finding_of_its_own(tmp_path):
+    text = (DATA / "rules_of_share.sgs").read_text(encoding="utf-8")
+    f = tmp_path / "chibo.sgs"
+    f.write_text(text.replace("  rules of standard.裸衣\n", '  rules of standard.裸衣\n'
+                              '  allow SGS381 "许褚 and 裸者 each read the draw count they change, in the order ③ gives"\n'),
+                 encoding="utf-8")
+    r = CliRunner().invoke(main, ["check", "--format", "json", str(f)])
+    found = {d["code"]: d.get("acknowledged") for d in json.loads(r.stdout)["diagnostics"]}
+    assert found["SGS381"] and not found["SGS302"]  # its own `allow`, beside the rules it takes
+    rules, _ = compiled([f])
+    assert rules.skills["chibo"].allows[-1][0] == "SGS381"
+    f.write_text(f.read_text(encoding="utf-8").replace("allow SGS381", "allow SGS999"), encoding="utf-8")
+    r = CliRunner().invoke(main, ["check", str(f)])
+    assert r.exit_code == 1 and "unknown diagnostic code 'SGS999'" in r.output

@@ -64,8 +64,9 @@ def share(tables: list[Tables]) -> list[Tables]:
         def own(rs: tuple) -> tuple:
             return tuple(r if r.skill == s.id else attrs.evolve(r, skill=s.id) for r in rs)
 
+        allows = tuple(dict.fromkeys(src.allows + s.allows))  # its own after those it takes; a second share adds none
         return attrs.evolve(s, triggers=own(src.triggers), actives=own(src.actives), viewas=own(src.viewas),
-                            modifiers=own(src.modifiers), filters=own(src.filters), allows=src.allows)
+                            modifiers=own(src.modifiers), filters=own(src.filters), allows=allows)
 
     return [attrs.evolve(t, skills=tuple(rows(s) for s in t.skills)) if any(s.rules_of for s in t.skills) else t
             for t in tables]
