@@ -490,6 +490,15 @@ class SkillDecl(Decl):
     facets: tuple[Facet, ...]
     counters: tuple[CounterDecl, ...]
     tests: tuple["TestDecl", ...]
+    # `rules of P.S`: the facets, counters and types are those of skill S of package P (resolve copies them in)
+    rules_of: tuple["RulesOf", ...] = ()
+
+
+@node
+class RulesOf:
+    package: Name | None  # required: without it, resolve says which packages declare the skill
+    skill: Name
+    span: Span
 
 
 @node

@@ -16,6 +16,7 @@ import jinja2
 
 from . import ast
 from .model import Model
+from .rulesof import own_allows, taken_from
 from .surface import SUIT_IDS
 from .typecheck import AttrNote, CallNote, Ref, elem, strip
 
@@ -429,9 +430,10 @@ class ModuleWriter:
             case ast.CounterDecl() | ast.MarkDecl() | ast.PileDecl():
                 self.counter(d)
             case ast.BindDecl():
+                value = self.m.role_value(d.role.text)  # a value role binds the enum value's id
                 target = self.m.role_target(d.role.text)
                 tid = getattr(target, "id", None) or getattr(target, "name", None)
-                self.tables["binds"].append(repr((d.role.text, tid.text if tid else d.target.text)))
+                self.tables["binds"].append(repr((d.role.text, value or (tid.text if tid else d.target.text))))
             case ast.CardDecl():
                 self.card(d)
             case ast.HeroDecl():
@@ -446,6 +448,8 @@ class ModuleWriter:
                     + (f", modes={tuple(self.m.modes[n.text].id.text for n in d.modes)!r}" if d.modes else "")
                     + (f", main_halves={d.main_halves!r}" if d.main_halves is not None else "")
                     + (f", deputy_halves={d.deputy_halves!r}" if d.deputy_halves is not None else "") + ")")
+            case ast.SkillDecl() if d.rules_of:
+                self.tables["skills"].append(self.shared_skill(d))
             case ast.SkillDecl():
                 self.tables["skills"].append(self.skill(d, owner=True))
                 for c in d.counters:
@@ -634,6 +638,22 @@ class ModuleWriter:
                 f"    text={' '.join(d.texts)!r},\n    triggers={tup(triggers)},\n    actives={tup(actives)},\n"
                 f"    viewas={tup(viewas)},\n    modifiers={tup(mods)},\n    allows={tuple(allows)!r},\n"
                 f"    loc={self.loc(d.span)!r},\n" + (f"    filters={tup(filters)},\n" if filters else "") + ")")
+
+    def shared_skill(self, d: ast.SkillDecl) -> str:
+        """A skill that plays by another's rules (`rules of`): its own id, name, text and place, and which skill's
+        rows to run. Their functions are emitted once, by the package that writes them: the engine takes the rows
+        from that package's table when it merges the tables. The windows its triggers listen at are this table's."""
+        sid = _safe(d.id.text)
+        package, taken = taken_from(self.m, d)
+        for f in d.facets:
+            if isinstance(f, ast.Trigger):
+                for w in f.windows:
+                    if w.text in self.m.windows:
+                        self.triggers.setdefault(self.m.windows[w.text].id.text, []).append(sid)
+        allows = tuple((f.code.text, f.reason) for f in own_allows(d))
+        return (f"T.SkillDef(\n    id={sid!r}, name={d.name.text!r}, types={tuple(d.types)!r},\n"
+                f"    text={' '.join(d.texts)!r},\n    rules_of={(package, _safe(taken.id.text))!r},\n"
+                + (f"    allows={allows!r},\n" if allows else "") + f"    loc={self.loc(d.span)!r},\n)")
 
     def run_fn(self, name: str, params: str, doc: str, f, event: bool = True, chooser: str = "me") -> str:
         w = self.fn(name, params, doc, f.span)

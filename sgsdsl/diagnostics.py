@@ -94,7 +94,7 @@ CODES: dict[str, tuple[str, str]] = {
     "SGS107": ("unknown-field", "An event field that the event type does not carry."),
     "SGS108": ("unknown-attribute", "An attribute that the value's type does not have."),
     "SGS109": ("unknown-type", "A type name that is neither built in nor declared."),
-    "SGS110": ("unknown-package", "A `use` names a package that does not exist."),
+    "SGS110": ("unknown-package", "A `use` or a `rules of` names a package that does not exist."),
     "SGS111": ("unknown-role", "A `bind` names an engine role that does not exist."),
     "SGS112": ("unknown-hero", "A hero name that is not declared."),
     "SGS113": ("unknown-function", "A call of something that is not a primitive, flow, quantity or builtin."),
@@ -109,6 +109,7 @@ CODES: dict[str, tuple[str, str]] = {
     "SGS209": ("bad-deck-entry", "A deck entry with an impossible suit, rank or card."),
     "SGS210": ("bad-mode", "A mode whose data does not add up."),
     "SGS211": ("bad-test", "A scenario test that cannot be set up."),
+    "SGS212": ("rules-of-cycle", "Skills that take their rules (`rules of`) from one another in a ring: none writes them."),
 }
 
 

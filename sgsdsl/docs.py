@@ -88,6 +88,8 @@ def _roles() -> str:
     rows = ["| role | binds a | needs | used for |", "|---|---|---|---|"]
     for name, r in ROLES.items():
         needs = ", ".join(f"`{n}: {t}`" for n, t in r.needs) + (f" → {r.ret}" if r.ret else "")
+        if r.kind == "value":
+            needs = f"a value of the enum `{r.ret}`"
         rows.append(f"| `{name}` | {r.kind} | {needs} | {r.doc} |")
     return "\n".join(rows)
 

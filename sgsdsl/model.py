@@ -11,6 +11,7 @@ from collections import ChainMap
 import attrs
 
 from . import ast
+from .surface import ROLES
 
 
 @attrs.define
@@ -107,8 +108,19 @@ class Model:
         return [d for d in self.unique(table) if self.package_of(d) == package]
 
     def role_target(self, role: str):
+        """The declaration bound to a flow, window, event or quantity role; for a value role, the enum
+        value's symbol (Sym); None when unbound or when the name denotes nothing of that sort."""
         b = self.binds.get(role)
         if b is None:
             return None
         t = b.target.text
+        if ROLES[role].kind == "value":
+            sym = self.values.get(t)
+            return sym if sym is not None and sym.kind == "enum_item" else None
         return self.flows.get(t) or self.windows.get(t) or self.events.get(t) or self.quantities.get(t)
+
+    def role_value(self, role: str) -> str | None:
+        """The id of the enum value bound to a value role (`bind lone_kingdom 野心家`: its id, careerist), if it
+        is a value of the role's enum; else None."""
+        sym = self.role_target(role)
+        return sym.decl.id.text if isinstance(sym, Sym) and sym.type == ROLES[role].ret else None

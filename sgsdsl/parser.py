@@ -350,10 +350,12 @@ class _Builder(Transformer):
                                                                                      and not isinstance(x, Token))])
 
     def _skill_like(self, meta, name, ident, types, items):
-        texts, facets, counters, tests = [], [], [], []
+        texts, facets, counters, tests, shared = [], [], [], [], []
         for it in items:
             if isinstance(it, Token):
                 texts.append(self.s(it))
+            elif isinstance(it, ast.RulesOf):
+                shared.append(it)
             elif isinstance(it, (ast.CounterDecl, ast.PileDecl)):
                 counters.append(it)
             elif isinstance(it, ast.TestDecl):
@@ -363,7 +365,13 @@ class _Builder(Transformer):
         canon = {"锁定技": "locked", "主公技": "lord", "限定技": "limited", "觉醒技": "awaken"}
         return ast.SkillDecl(name=self.nm(name), id=self.nm(ident), types=tuple(canon.get(t, t) for t in types),
                              texts=tuple(texts), facets=tuple(facets), counters=tuple(counters),
-                             tests=tuple(tests), span=self.sp(meta))
+                             tests=tuple(tests), span=self.sp(meta), rules_of=tuple(shared))
+
+    @v_args(meta=True)
+    def rules_of(self, meta, c):
+        package, skill = c if c[1] is not None else (None, c[0])
+        return ast.RulesOf(package=self.nm(package) if package is not None else None, skill=self.nm(skill),
+                           span=self.sp(meta))
 
     def skill_type(self, c):
         return str(c[0])

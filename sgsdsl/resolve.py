@@ -8,6 +8,7 @@ import re
 from . import ast
 from .diagnostics import Diagnostic, Note, suggest
 from .model import Model, Package, Sym
+from .rulesof import share_rules
 from .surface import BUILTIN_TYPES, CONSTS, FUNCS, ROLES, TYPE_ALIASES
 
 ID_RE = re.compile(r"[a-z][a-z0-9_]*\Z")
@@ -232,4 +233,4 @@ def resolve(model: Model) -> list[Diagnostic]:
                               help=suggest(n.text, model.packages) or f"packages: {', '.join(model.packages)}")
         r.collect(pkg)
     model.current = None
-    return r.diags
+    return r.diags + share_rules(model)  # once every skill is known: a `rules of` may name one declared later

@@ -249,10 +249,11 @@ FUNCS: dict[str, Func] = {
     "is_big": _f("p: player", "bool", "g.is_big({p})", "p是大势力角色"),
     "is_small": _f("p: player", "bool", "g.is_small({p})",
                    "p是小势力角色: there is a big kingdom, and p is not of one"),
-    "same_kingdom": _f("a: player, b: player", "bool", "T.same_kingdom({a}, {b})",
-                       "势力相同: both kingdoms known and equal; a careerist (野心家) shares it with nobody"),
-    "diff_kingdom": _f("a: player, b: player", "bool", "T.diff_kingdom({a}, {b})",
-                       "势力不同: both kingdoms known and not the same (careerists differ from everyone)"),
+    "same_kingdom": _f("a: player, b: player", "bool", "T.same_kingdom({a}, {b}, g.rules.lone_kingdom)",
+                       "势力相同: both kingdoms known and equal, and not the `lone_kingdom` (野心家), which is shared "
+                       "with nobody"),
+    "diff_kingdom": _f("a: player, b: player", "bool", "T.diff_kingdom({a}, {b}, g.rules.lone_kingdom)",
+                       "势力不同: both kingdoms known and not the same (a `lone_kingdom` player differs from everyone)"),
     "turn_count": _f("", "int", "g.turn_no", "第几个回合 (1 in the game's first turn)"),
     "in_phase": _f("ph: phase", "bool", "(g.phase == {ph})",
                    "当前处于该阶段 (于出牌阶段内; between two phases, the one that has just ended)"),
@@ -355,9 +356,9 @@ FUNCS: dict[str, Func] = {
 
 @attrs.frozen
 class Role:
-    kind: str  # flow | window | event | quantity
+    kind: str  # flow | window | event | quantity | value
     needs: tuple[tuple[str, str], ...]  # fields (flow/window/event) or params (quantity)
-    ret: str | None
+    ret: str | None  # a quantity's type; a value's enum
     doc: str
 
 
@@ -401,6 +402,12 @@ ROLES: dict[str, Role] = {
     "need_card": Role("window", (("who", "player"), ("pattern", "cardname"), ("how", "how"), ("card", "card?")), None,
                       "the window where skills supply a needed card (八卦阵, 激将); the play phase also offers a "
                       "card that one of them could supply, probing its `when` with a hypothetical request"),
+    "kingdom_on_reveal": Role("quantity", (("p", "player"), ("k", "kingdom")), "kingdom",
+                              "the kingdom p has once a hero card of kingdom k is revealed (国战: 野心家 when k would be more "
+                              "than half of the table); the bots read it to foresee what revealing makes them"),
+    "lone_kingdom": Role("value", (), "kingdom",
+                         "the kingdom whose players share a kingdom with nobody, not even each other (国战's 野心家): "
+                         "`same_kingdom`, `diff_kingdom`, 大势力 and the bots read it. Unbound, no kingdom is lone"),
 }
 REQUIRED_ROLES = ("turn", "use", "aim")
 

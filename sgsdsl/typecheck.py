@@ -15,6 +15,7 @@ import attrs
 from . import ast
 from .diagnostics import Diagnostic, Note, suggest
 from .model import Model
+from .rulesof import own_allows
 from .surface import (
     ATTRS,
     BUILTIN_TYPES,
@@ -882,6 +883,9 @@ class DeclChecker(Checker):
         m = self.m
         for role, b in m.binds.items():
             spec = ROLES[role]
+            if spec.kind == "value":
+                self.check_value_role(role, b)
+                continue
             target = m.role_target(role)
             kinds = {"flow": ast.FlowDecl, "window": ast.WindowDecl, "event": ast.EventDecl,
                      "quantity": ast.QuantityDecl}
@@ -890,6 +894,7 @@ class DeclChecker(Checker):
                          help=spec.doc)
                 continue
             if spec.kind == "quantity":
+                self.pkg = self.m.package_of(target)  # its types are read as its own package sees them
                 got = [self.typeref(p.type) for p in target.params]
                 need = [t for _, t in spec.needs]
                 if got != need or self.typeref(target.type) != spec.ret:
@@ -912,6 +917,18 @@ class DeclChecker(Checker):
                     if span is not None:
                         self.err("SGS207", f"no rules bind the engine role '{role}'", span,
                                  help=f"add `bind {role} <name>` to the core rules: {ROLES[role].doc}")
+
+    def check_value_role(self, role: str, b: ast.BindDecl) -> None:
+        """A value role binds a value of its enum (`bind lone_kingdom 野心家`: a kingdom)."""
+        spec = ROLES[role]
+        if self.m.role_value(role) is None:
+            pool = [k for k, v in self.m.values.items() if v.type == spec.ret]
+            items = dict.fromkeys(f"{v.decl.name.text} {v.decl.id.text}" for v in self.m.values.values()
+                                  if v.type == spec.ret)
+            other = self.m.values.get(b.target.text)  # a value of another enum (男) is no near miss
+            near = None if other is not None else suggest(b.target.text, pool)
+            self.err("SGS206", f"role '{role}' needs a value of the enum '{spec.ret}'; '{b.target.text}' is not one",
+                     b.target.span, help=near or f"the {spec.ret} values: {', '.join(items)}")
 
     def decl(self, d) -> None:  # noqa: C901
         # Python locals only need to be unique within one declaration's functions; numbering them
@@ -1175,6 +1192,9 @@ class DeclChecker(Checker):
             self.err("SGS201", f"quantity '{q.name.text}' is {_show(qt)}, the value is {_show(vt)}", f.value.span)
 
     def skill(self, d: ast.SkillDecl, owner: bool) -> None:
+        if d.rules_of:  # its facets are another skill's, checked in the package that writes them
+            self.allows(own_allows(d))
+            return
         if not d.facets:
             self.err("SGS208", f"skill '{d.name.text}' has no rules", d.name.span,
                      help="give it `on …`, `active`, `viewas` or `modify`")

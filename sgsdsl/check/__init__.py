@@ -203,9 +203,14 @@ def run_checks(b: Build, only_designer: bool = False) -> list[Diagnostic]:
     out = acknowledge(b, _merge_modes(b, out))
     if only_designer:
         out = [d for d in out if not d.span.file.startswith("rules/") or
-               any(not n.span.file.startswith("rules/") for n in d.notes)]
+               any(not n.span.file.startswith("rules/") for n in d.notes) or _shares_rules(d)]
     out.sort(key=lambda d: (d.span.file, d.span.line, d.span.col, d.code, d.message))
     return out
+
+
+def _shares_rules(d: Diagnostic) -> bool:
+    """A finding about a designer's skill that takes the rules of a shipped one (`rules of`), placed in those rules."""
+    return any(r.designer and getattr(r.decl, "rules_of", ()) for r in getattr(d, "rules", ()))
 
 
 # The families, in the order their findings are computed (the modules import CATALOGUE above).

@@ -62,7 +62,9 @@ class Rule:
 
     @property
     def span(self):
-        return self.facet.span
+        # a skill that takes another's rules (`rules of`) answers for them at that line, as a copy would at its own
+        shared = getattr(self.decl, "rules_of", ())
+        return shared[0].span if shared else self.facet.span
 
     @property
     def any(self) -> bool:

@@ -12,7 +12,8 @@ Two heroes of a pool *meet* in a mode in one of two ways:
 
 `how_they_meet(facts, mode, a, b)` says which; `pairs(facts, mode)` yields every pair with the
 ways. A mode seats two heroes when its setup calls `set_heroes` (国战); there two heroes of one
-kingdom share a seat, and so does a careerist hero (野心家, 不臣篇) with any hero of another kingdom.
+kingdom share a seat, and so does a hero of the rules' `lone_kingdom` (野心家, 不臣篇) with any hero of
+another kingdom.
 """
 
 from __future__ import annotations
@@ -25,7 +26,6 @@ from .tree import is_name, walk
 
 TABLE = "table"
 SEAT = "seat"
-CAREERIST = "careerist"  # the kingdom id of 野心家 (rules/core/vocabulary.sgs), as the engine's kingdom tests read it
 
 
 def pool(m, mode, designer_pkgs: set[str]) -> set[str]:
@@ -67,14 +67,15 @@ def _kingdom(m, hero) -> str | None:
 
 def _share_a_seat(facts, mode, a, b) -> bool:
     """Can one player hold both heroes in this mode? In a mode that seats two heroes (国战), main and deputy
-    are of one kingdom (seed 002: 选出两张势力相同的武将牌); a careerist hero (不臣篇) is a main hero that
-    goes with a deputy of any kingdom but its own."""
+    are of one kingdom (seed 002: 选出两张势力相同的武将牌); a hero of the `lone_kingdom` (野心家, 不臣篇) is a
+    main hero that goes with a deputy of any kingdom but its own."""
     if not seats_two_heroes(mode):
         return False
     ka, kb = _kingdom(facts.m, a), _kingdom(facts.m, b)
     if ka is None or kb is None:
         return False
-    if CAREERIST in (ka, kb):
+    lone = facts.m.role_value("lone_kingdom")  # as the engine reads it; None: no kingdom is lone
+    if lone is not None and lone in (ka, kb):
         return ka != kb
     return ka == kb
 

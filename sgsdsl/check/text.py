@@ -139,8 +139,8 @@ def check(facts: Facts) -> list:
                 if any(n in head for n in names) and not any(x in head for x in EXACT) \
                         and not _uses_phase(facts, d, phase, names) and phase not in missing:
                     missing.append(phase)
-        at = next((f.span for f in d.facets if isinstance(f, ast.Trigger)), None) or \
-            next((f.span for f in _facets(d)), d.span)
+        at = _own(d, next((f.span for f in d.facets if isinstance(f, ast.Trigger)), None) or
+                  next((f.span for f in _facets(d)), d.span))
         for t in missing:
             fired = "、".join(windows) if windows else "no window"
             out.append(make("SGS361", f"the text of {what} {d.name.text} names {t}, but its rules fire at {fired}",
@@ -173,6 +173,13 @@ def check(facts: Facts) -> list:
     return out
 
 
+def _own(d, span):
+    """Where a finding on a skill's rules stands: for a skill that takes another's (`rules of`), that line of its
+    own, beside its text, as a copy of them would stand."""
+    shared = getattr(d, "rules_of", ())
+    return shared[0].span if shared else span
+
+
 def _others(d, text: str, what: str) -> list:
     """SGS364: the text says 其他角色 (其他蜀势力角色 …) but the rules may take the owner: no rule keeps
     the owner out anywhere (no `it != self`, `others(self)` or `… != self`), or, when the text speaks of
@@ -196,6 +203,7 @@ def _others(d, text: str, what: str) -> list:
                 break
     if where is None:
         return []
+    where = _own(d, where)
     return [make("SGS364", f"the text of {what} {d.name.text} says {said.group()}, but its rules may take its "
                  "owner", where, "a target, choice or loop over players that may take the owner plays otherwise "
                  "than the text: write `where it != self`, `others(self)` or a `when` on `… != self`",
@@ -238,7 +246,7 @@ def _quiet_limits(d, text: str, what: str) -> list:
         if phrases and not any(rx.search(text) for _, rx in phrases):
             phrases = [p for p, _ in phrases]
             out.append(make("SGS365", f"a rule of {what} {d.name.text} has `limit 1 per {lim.scope}`, but its text "
-                            f"does not say {' or '.join(phrases)}", lim.span, "players read the text: a limit they "
+                            f"does not say {' or '.join(phrases)}", _own(d, lim.span), "players read the text: a limit they "
                             "are not told about surprises them at the table", NO_PRINCIPLE_TEXT))
     return out
 

@@ -13,6 +13,8 @@ enemy, equipment gets worn.
 from __future__ import annotations
 
 from .agents import Agent, pick_hero
+from .allegiance import Allegiance, per_decision
+from .herochoice import HeroChoice
 from .requests import Request
 from .view import CardView
 
@@ -20,23 +22,7 @@ MAX_ACTIONS = 40  # per play phase: a safety net against a bot that never stops
 MAX_REPEATS = 30  # per turn and question: a safety net against a yes/no question the rules repeat without end
 
 
-def per_decision(fn):
-    """Remember fn(g, *players) while one decision is made: the table does not change meanwhile, and
-    the allegiance guesses are asked for again and again (every card scored asks about every target)."""
-    def cached(self, g, *args):
-        memo = self.memo
-        if memo is None:
-            return fn(self, g, *args)
-        key = (fn, *args)  # players: the seat's one view of each (SeatView keeps them), so identity is the seat
-        v = memo.get(key, memo)
-        if v is memo:
-            v = memo[key] = fn(self, g, *args)
-        return v
-    cached.__doc__, cached.__name__ = fn.__doc__, fn.__name__
-    return cached
-
-
-class HeuristicAgent(Agent):
+class HeuristicAgent(Allegiance, HeroChoice, Agent):
     name = "heuristic"
     tracks = True
     unknown_lean = -0.25  # 国战: how a player whose kingdom is not known yet stands with me, before they act
@@ -49,127 +35,6 @@ class HeuristicAgent(Agent):
         self.asked_turn = -1
         self.asked: dict[str, int] = {}  # this turn's yes/no questions, by prompt: how often asked
         self.chosen: list[str] = []  # 国战: the hero cards this agent chose, the main first
-
-    # ---- allegiances ---------------------------------------------------------------------
-    def groups(self, g) -> dict[str, frozenset]:
-        out: dict[str, frozenset] = {}
-        for w in g.mode.wins if g.mode else ():
-            team = frozenset(w.identities)
-            for i in w.identities:
-                out[i] = out.get(i, frozenset()) | team
-        return out
-
-    @per_decision
-    def lord(self, g):
-        if g.mode is None or g.mode.lord is None:
-            return None
-        return next((p for p in g.players if p.identity == g.mode.lord and p.alive), None)
-
-    @per_decision
-    def leaning(self, g, q) -> float:
-        """> 0: q seems to side with the lord; < 0: against. From public harm/help only."""
-        lord = self.lord(g)
-        if lord is None:
-            return 0.0
-        if q is lord:
-            return 10.0
-        help_, harm = g.help, g.harm
-        qs, ls = q.seat, lord.seat
-        base = help_.get((qs, ls), 0.0) - harm.get((qs, ls), 0.0)
-        for x in g.players:
-            if x is q or x is lord or not x.alive:
-                continue
-            xs = x.seat
-            bx = help_.get((xs, ls), 0.0) - harm.get((xs, ls), 0.0)
-            if bx:
-                # harming someone who is against the lord counts as being for the lord
-                sign = 1.0 if bx < 0 else -1.0
-                base += 0.5 * sign * (harm.get((qs, xs), 0.0) - help_.get((qs, xs), 0.0))
-        return base
-
-    def role(self, g, ident) -> str:
-        """lordside / rebel / loner: the mode's identity hint, else guessed from the win clauses."""
-        hint = g.rules.hints.get(ident)
-        if hint is not None and hint[0] in ("lordside", "rebel", "loner"):
-            return hint[0]
-        lord = g.mode.lord if g.mode else None
-        return "lordside" if lord is not None and lord in self.groups(g).get(ident, frozenset()) else "rebel"
-
-    def rebels_left(self, g) -> int:
-        """How many players who want the lord dead are still alive (table counts minus revealed deaths)."""
-        n = len(g.players)
-        row = dict(g.mode.table).get(n, ((),))[0] if g.mode else ()
-        total = sum(1 for i in row if self.role(g, i) == "rebel")
-        dead = sum(1 for p in g.players if not p.alive and p.identity_shown and self.role(g, p.identity) == "rebel")
-        return total - dead
-
-    @per_decision
-    def stance(self, g, me, q) -> float:
-        """> 0 ally, < 0 enemy, 0 unknown."""
-        if q is me:
-            return 5.0
-        if g.mode is None:
-            return -1.0  # no identities: everyone for themselves
-        if not g.mode.table:
-            return self.kingdom_stance(g, me, q)
-        mine = self.role(g, me.identity)
-        lord = self.lord(g)
-        if q.identity_shown and mine != "loner":
-            theirs = self.role(g, q.identity)
-            return 3.0 if theirs == mine else -3.0
-        lean = self.leaning(g, q)
-        if mine == "lordside":
-            return lean
-        if mine == "rebel":
-            return -lean
-        # the loner: side with the lord against the rebels, then against the lord's side, the lord last
-        others = [p for p in g.players if p.alive and p is not me]
-        if q is lord:
-            return -1.0 if len(others) == 1 else 1.0
-        if self.rebels_left(g) == 0:
-            return -1.0
-        # keep the balance: weaken whichever side is ahead in health
-        ahead = 0.0
-        for p in others:
-            side = 1.0 if p is lord else (1.0 if self.leaning(g, p) > 0 else -1.0 if self.leaning(g, p) < 0 else 0.0)
-            ahead += side * p.hp
-        if ahead > 0:
-            return -1.0 if lean > 0 else 0.0
-        return -1.0 if lean < 0 else 0.0
-
-    def my_kingdom(self, g, me):
-        """The kingdom I have or will have (国战): from my own hero cards, which my seat sees face down; a
-        careerist's when revealing would make that kingdom more than half of the table."""
-        if me.kingdom is not None:
-            return me.kingdom
-        hs = [h for h in me.heroes if h is not None]
-        if not hs:
-            return None
-        k = hs[0].kingdom
-        known = sum(1 for p in g.players if p.kingdom == k)
-        return k if (known + 1) * 2 <= len(g.players) else "careerist"
-
-    def kingdom_stance(self, g, me, q) -> float:
-        """Modes without identities (国战): the same kingdom is a friend, another an enemy, a careerist
-        everyone's; a player whose kingdom is not known yet leans by what it did to me and my friends."""
-        mine = self.my_kingdom(g, me)
-        if q.kingdom is not None:
-            if mine is None or mine == "careerist" or q.kingdom == "careerist":
-                return -3.0
-            return 3.0 if q.kingdom == mine else -3.0
-        lean = g.help.get((q.seat, me.seat), 0.0) - g.harm.get((q.seat, me.seat), 0.0)
-        for x in g.players:
-            if x is not me and x is not q and x.alive and x.kingdom is not None and mine not in (None, "careerist"):
-                side = 1.0 if x.kingdom == mine else -1.0
-                lean += 0.5 * side * (g.help.get((q.seat, x.seat), 0.0) - g.harm.get((q.seat, x.seat), 0.0))
-        # most unknown players are of another kingdom: lean slightly against them
-        return lean + self.unknown_lean
-
-    def enemies(self, g, me, players):
-        return [q for q in players if q is not me and self.stance(g, me, q) < 0]
-
-    def allies(self, g, me, players):
-        return [q for q in players if self.stance(g, me, q) > 0]
 
     # ---- values ------------------------------------------------------------------------------
     def hint(self, g, ident: str) -> tuple[str, int]:
@@ -249,58 +114,6 @@ class HeuristicAgent(Agent):
             if self.hint(g, L.skill.id)[0] != "never":
                 return L
         return req.options[0] if req.lo else None
-
-    def best_hero(self, g, options):
-        """A hero by what its card shows: HP, and twice the number of skills (ties at random)."""
-        heroes = g.rules.heroes
-        return max(options, key=lambda h: (heroes[h].hp_halves + 2 * len(heroes[h].skills), g.agent_rng.random()))
-
-    # ---- 国战: two hero cards, face down ------------------------------------------------------
-    @staticmethod
-    def two_heroes(g) -> bool:
-        """A mode whose sides are kingdoms (国战): heroes are chosen in pairs and revealed in play."""
-        mode = getattr(g, "mode", None)  # a bare test double of the table has none
-        return mode is not None and not mode.table
-
-    def pair_worth(self, g, a: str, b: str) -> float:
-        """Two hero cards together: whole 阴阳鱼 (a half left over is a mark, worth a little), twice the skills,
-        and 4 more for 珠联璧合 partners."""
-        ha, hb = g.rules.heroes[a], g.rules.heroes[b]
-        halves = ha.hp_halves + hb.hp_halves
-        partners = b in ha.pairs or a in hb.pairs
-        return halves // 2 * 2 + 0.5 * (halves % 2) + 2 * (len(ha.skills) + len(hb.skills)) + 4 * partners
-
-    def pair_hero(self, g, options):
-        """The main: the better card of the best pair of one kingdom among those dealt; the deputy: the best
-        partner of the main chosen (ties at random)."""
-        heroes = g.rules.heroes
-        if self.chosen and all(heroes[o].kingdom == heroes[self.chosen[-1]].kingdom for o in options):
-            main = self.chosen[-1]
-            pick = max(options, key=lambda h: (self.pair_worth(g, main, h), g.agent_rng.random()))
-        else:
-            pairs = [(a, b) for a in options for b in options if a < b and heroes[a].kingdom == heroes[b].kingdom]
-            if not pairs:
-                return self.best_hero(g, options)
-            best = max(pairs, key=lambda ab: (self.pair_worth(g, *ab), g.agent_rng.random()))
-            pick = max(best, key=lambda h: (heroes[h].hp_halves + 2 * len(heroes[h].skills), h))
-        self.chosen.append(pick)
-        return pick
-
-    def reveal(self, g, me, hero) -> bool:
-        """Whether to turn a face-down hero card up when asked (at the start of the turn): not while that would
-        make me a careerist (until the end is near); yes for a locked skill, which works only face up; yes to be
-        the first (先驱) or for the second card (my kingdom is known already; marks); otherwise once a player
-        of my kingdom is known, or I am weak (the unknown get no help), or the game has gone a round twice."""
-        alive = sum(1 for p in g.players if p.alive)
-        if me.kingdom is None and self.my_kingdom(g, me) == "careerist":
-            return alive <= 3
-        if any(g.rules.skills[s].locked for s in hero.skills):
-            return True
-        if any(me.shown) or not any(any(p.shown) for p in g.players):
-            return True
-        mine = self.my_kingdom(g, me)
-        friends = sum(1 for p in g.players if p.alive and p is not me and p.kingdom == mine)
-        return friends > 0 or me.hp <= 2 or g.turn_no > 2 * len(g.players)
 
     def on_option(self, g, req):
         """「选择一项」: each option is worth what its hint says (`hint "text" INTENT VALUE`, see

@@ -3,7 +3,8 @@
 Seed 002: 队列 is a run of two or more adjacent players of one kingdom; a player whose 上家
 and 下家 are of one kingdom, different from their own, is 围攻ed (besieged) by them; 大势力 are
 the kingdoms with the most players, when that is more than one, and everyone else is small.
-A careerist is a kingdom of its own, and a player with no known kingdom belongs to none.
+A player of the rules' `lone_kingdom` (野心家) is a kingdom of their own, and a player with no known
+kingdom belongs to none.
 """
 
 from __future__ import annotations
@@ -28,22 +29,23 @@ class Relations:
             for _ in range(n - 1):
                 j = (j + step) % n
                 q = alive[j]
-                if q in run or not same_kingdom(p, q):
+                if q in run or not same_kingdom(p, q, self.rules.lone_kingdom):
                     break
                 run.append(q) if step == 1 else run.insert(0, q)
         return sorted(run, key=lambda q: q.seat) if len(run) >= 2 else []
 
     def besieged(self, p: Player) -> bool:
-        a, b = p.prev, p.next
-        return p.alive and a is not b and a is not p and same_kingdom(a, b) and diff_kingdom(p, a)
+        a, b, lone = p.prev, p.next, self.rules.lone_kingdom
+        return p.alive and a is not b and a is not p and same_kingdom(a, b, lone) and diff_kingdom(p, a, lone)
 
     def besiegers(self, p: Player) -> list[Player]:
         return [p.prev, p.next] if self.besieged(p) else []
 
     def big_kingdoms(self) -> list[str]:
         counts: dict[str, int] = {}
+        lone = self.rules.lone_kingdom
         for q in self.players:
-            if q.alive and q.kingdom is not None and q.kingdom != "careerist":
+            if q.alive and q.kingdom is not None and q.kingdom != lone:
                 counts[q.kingdom] = counts.get(q.kingdom, 0) + 1
         most = max(counts.values(), default=0)
         return [k for k, c in counts.items() if c == most] if most > 1 else []

@@ -48,6 +48,30 @@ def select(tables: list[Tables], variants=()) -> list[Tables]:
     return out
 
 
+def share(tables: list[Tables]) -> list[Tables]:
+    """The tables with each `rules of` skill given the rows of the skill it names (in any package compiled,
+    selected or not: the functions are there either way), each row owned by the sharing skill."""
+    named = {(t.package, s.id): s for t in tables for s in t.skills}
+
+    def rows(s: SkillDef, trail: tuple = ()) -> SkillDef:
+        if s.rules_of is None:
+            return s
+        if s.rules_of in trail or s.rules_of not in named:  # the compiler rules both out
+            raise RulesError(f"skill {s.id} ({s.loc}) takes the rules of {'.'.join(s.rules_of)}, which "
+                             + ("takes them from it" if s.rules_of in trail else "is not compiled"))
+        src = rows(named[s.rules_of], trail + (s.rules_of,))
+
+        def own(rs: tuple) -> tuple:
+            return tuple(r if r.skill == s.id else attrs.evolve(r, skill=s.id) for r in rs)
+
+        allows = tuple(dict.fromkeys(src.allows + s.allows))  # its own after those it takes; a second share adds none
+        return attrs.evolve(s, triggers=own(src.triggers), actives=own(src.actives), viewas=own(src.viewas),
+                            modifiers=own(src.modifiers), filters=own(src.filters), allows=allows)
+
+    return [attrs.evolve(t, skills=tuple(rows(s) for s in t.skills)) if any(s.rules_of for s in t.skills) else t
+            for t in tables]
+
+
 def _inherit(cards: dict, c):
     """A card declared `is P` takes P's target, limit, hooks and nature where it has none of its own, and
     counts as P (and as what P counts as)."""
@@ -71,7 +95,8 @@ class Ruleset:
     with the same id (that is how a variant package replaces standard heroes and skills)."""
 
     def __init__(self, tables: list[Tables], variants=()):
-        self.all_tables = list(tables)  # every package compiled, selected or not
+        tables = share(list(tables))
+        self.all_tables = tables  # every package compiled, selected or not
         self.variant_rules: dict[tuple, Ruleset] = {}  # for_mode's, by the variants selected
         tables = select(tables, variants)
         self.tables = tables
@@ -116,6 +141,9 @@ class Ruleset:
             self.rules.extend(t.rules)
             for wid, skills in t.triggers.items():
                 self.triggers[wid] = self.triggers.get(wid, ()) + skills
+        # The kingdom whose players share a kingdom with nobody (`bind lone_kingdom 野心家`): a value role binds
+        # the enum value's id. None: the rules bind none, and every kingdom is shared by its players.
+        self.lone_kingdom: str | None = self.binds.get("lone_kingdom")
         self.cards = {cid: _inherit(self.cards, c) for cid, c in self.cards.items()}
         natures = self.enums.get("nature")
         if natures is not None and natures.items:  # a card that declares no 属性 deals the first (普通)
@@ -159,7 +187,7 @@ class Ruleset:
         return rules
 
     def role(self, role: str):
-        """The flow, window, event or quantity bound to an engine role (or None)."""
+        """The flow, window, event or quantity bound to an engine role (or None; a value role's id is in binds)."""
         target = self.binds.get(role)
         if target is None:
             return None

@@ -41,20 +41,21 @@ def distinct(xs) -> list:
     return out
 
 
-def same_kingdom(a, b) -> bool:
-    """Seed 002: 「与玩家同势力的角色」 counts the player too; a careerist is a kingdom of its own."""
+def same_kingdom(a, b, lone: str | None) -> bool:
+    """Seed 002: 「与玩家同势力的角色」 counts the player too; a player of the `lone` kingdom (the rules'
+    `bind lone_kingdom`: 野心家) is a kingdom of their own."""
     if a is None or b is None or a.kingdom is None or b.kingdom is None:
         return False
     if a is b:
         return True
-    return a.kingdom == b.kingdom and a.kingdom != "careerist"
+    return a.kingdom == b.kingdom and a.kingdom != lone
 
 
-def diff_kingdom(a, b) -> bool:
+def diff_kingdom(a, b, lone: str | None) -> bool:
     """Seed 002: 「与玩家不同势力的角色」; a player with no known kingdom is neither same nor different."""
     if a is None or b is None or a.kingdom is None or b.kingdom is None or a is b:
         return False
-    return not same_kingdom(a, b)
+    return not same_kingdom(a, b, lone)
 
 
 def tag(ev, name: str, default):
@@ -265,13 +266,15 @@ class SkillDef:
     name: str
     types: tuple[str, ...]
     text: str
-    triggers: tuple[TriggerDef, ...]
-    actives: tuple[ActiveDef, ...]
-    viewas: tuple[ViewAsDef, ...]
-    modifiers: tuple[ModifierDef, ...]
-    allows: tuple[tuple[str, str], ...]
+    triggers: tuple[TriggerDef, ...] = ()
+    actives: tuple[ActiveDef, ...] = ()
+    viewas: tuple[ViewAsDef, ...] = ()
+    modifiers: tuple[ModifierDef, ...] = ()
+    allows: tuple[tuple[str, str], ...] = ()
     loc: str
     filters: tuple[FilterDef, ...] = ()
+    # `rules of P.S`: (package, skill id) whose rows this skill runs; the ruleset fills them in (ruleset.share)
+    rules_of: tuple[str, str] | None = None
 
     @property
     def locked(self) -> bool:

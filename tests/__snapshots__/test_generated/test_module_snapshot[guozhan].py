@@ -49,7 +49,7 @@ def c_zhiji_effect(g, me, ev, card):
 
 def c_yiyi_where(g, me, card, it):
     # card 以逸待劳 legal target — rules/guozhan/cards.sgs:64
-    return ((it == me) or T.same_kingdom(me, it))
+    return ((it == me) or T.same_kingdom(me, it, g.rules.lone_kingdom))
 
 
 def c_yiyi_effect(g, me, ev, card):
@@ -68,7 +68,7 @@ def c_yuanjiao_count(g, me, card):
 
 def c_yuanjiao_where(g, me, card, it):
     # card 远交近攻 legal target — rules/guozhan/cards.sgs:102
-    return T.diff_kingdom(me, it)
+    return T.diff_kingdom(me, it, g.rules.lone_kingdom)
 
 
 def c_yuanjiao_effect(g, me, ev, card):
@@ -84,7 +84,7 @@ def c_wuliu_skill_mod0(g, me, a_p, _1):
 
 def c_wuliu_skill_mod0_when(g, me, a_p, _1):
     # 吴六剑 modifies 攻击范围: when — rules/guozhan/cards.sgs:132
-    return ((a_p != me) and T.same_kingdom(a_p, me))
+    return ((a_p != me) and T.same_kingdom(a_p, me, g.rules.lone_kingdom))
 
 
 def c_sanjian_skill_on0_when(g, me, ev):
@@ -112,7 +112,7 @@ def r_wuxieguo_rule_on0(g, me, ev):
         v_after = False
         v_rest = [v_here]
         for v_a in list(v_here.use.aims):
-            if (v_after and (not v_a.nullified) and T.same_kingdom(v_a.target, v_t)):
+            if (v_after and (not v_a.nullified) and T.same_kingdom(v_a.target, v_t, g.rules.lone_kingdom)):
                 v_rest += [v_a]
             if (v_a == v_here):
                 v_after = True
