@@ -149,25 +149,21 @@ ACROSS_MODES = frozenset({"SGS334"})
 
 def _merge_modes(b: Build, findings: list[Diagnostic]) -> list[Diagnostic]:
     """One finding for one thing found in several modes: the passes judge modes apart (a mode that plays
-    with a variant package in that variant's pass), and say the same of each; the mode names are joined."""
-    import re
-
-    names = [d.name.text for d in b.model.unique(b.model.g_modes)]
-    if len(names) < 2:
-        return findings
-    run = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
-    pattern = re.compile(f"(?:{run})(?:、(?:{run}))*")
+    with a variant package in that variant's pass), and say the same of each. A finding lists the modes its
+    message names (`modes`, as the message joins them); findings that differ only there become one, whose
+    message lists every mode, in the order the rules declare them."""
+    order = [d.name.text for d in b.model.unique(b.model.g_modes)]
     groups: dict = {}
     for d in findings:
-        found = pattern.findall(d.message)
-        key = (d.code, d.span, pattern.sub("\x00", d.message))
-        modes = groups.setdefault(key, (d, []))[1]
-        modes += [n for f in found for n in f.split("、") if n not in modes]
+        modes = getattr(d, "modes", ())
+        template = d.message.replace("、".join(modes), "\x00") if modes else d.message
+        named = groups.setdefault((d.code, d.span, template), (d, []))[1]
+        named += [n for n in modes if n not in named]
     out = []
     for (_, _, template), (first, modes) in groups.items():
-        if "\x00" in template:
-            joined = "、".join(n for n in names if n in modes)
-            first = attrs.evolve(first, message=template.replace("\x00", joined))
+        if len(modes) > len(first.modes):
+            modes = [n for n in order if n in modes] + [n for n in modes if n not in order]
+            first = attrs.evolve(first, message=template.replace("\x00", "、".join(modes)), modes=tuple(modes))
         out.append(first)
     return out
 

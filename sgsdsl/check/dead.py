@@ -109,7 +109,7 @@ def _dead_in_modes(facts: Facts, r, dead: list, names: str, window_notes: list) 
             f"the skill works in {'、'.join(lives)} only: keep the hero out of {mode.name.text} (`modes …` on the "
             f"hero, or `except` in the mode's `heroes`), or give the skill a timing that {mode.name.text} has",
             NO_PRINCIPLE_DEAD, notes=[Note(mode.span, f"mode {mode.name.text} is declared here"), *window_notes],
-            rules=(r,)))
+            rules=(r,), modes=(mode.name.text,)))
     return out
 
 
@@ -132,7 +132,8 @@ def check(facts: Facts) -> list:
                 if not any(w.id.text in reach for w in r.windows):
                     out.append(make("SGS331", f"{r.label()} fires at {names}, which {where}", r.span,
                                     "a skill whose timing never comes never fires: the hero plays without it",
-                                    NO_PRINCIPLE_DEAD, notes=window_notes, rules=(r,)))
+                                    NO_PRINCIPLE_DEAD, notes=window_notes, rules=(r,),
+                                    modes=tuple(mode.name.text for mode in modes)))
         if r.when is not None and facts.cond.truth(r.when) is False:
             out.append(make("SGS333", f"the `when` of {r.label()} can never hold", r.when.span,
                             "a condition that is always false turns the rule off for good: a typo, or two "

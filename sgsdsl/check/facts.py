@@ -212,9 +212,13 @@ class Facts:
         """As the two heroes of one player (国战)."""
         return bool(self.meeting_modes(a, b, meetings.SEAT))
 
+    def pair_modes(self, x, y) -> tuple[str, ...]:
+        """The names of the modes two heroes meet in (a finding about the pair carries them: `modes`)."""
+        return tuple(mode.name.text for mode in self.meeting_modes(x.name.text, y.name.text) if mode is not None)
+
     def pair_label(self, x, y) -> str:
         """"A and B (身份局)": two heroes and the modes they meet in."""
-        modes = [mode.name.text for mode in self.meeting_modes(x.name.text, y.name.text) if mode is not None]
+        modes = self.pair_modes(x, y)
         return f"{x.name.text} and {y.name.text}" + (f" ({'、'.join(modes)})" if modes else "")
 
     def designer_file(self, span) -> bool:

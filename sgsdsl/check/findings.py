@@ -25,15 +25,18 @@ class Finding(Diagnostic):
     window: object = attrs.field(default=None, eq=False, repr=False)
     heroes: tuple = attrs.field(default=(), eq=False, repr=False)
     extra: dict = attrs.field(factory=dict, eq=False, repr=False)
+    # the names of the modes the message speaks of, as it lists them ("、"-joined): passes that judge modes
+    # apart find the same thing in each, and run_checks joins them into one finding
+    modes: tuple = attrs.field(default=(), eq=False, repr=False)
 
 
 def finding(code: str, message: str, span, why: str, principle: str, notes=(), rules=(), window=None,
-            heroes=(), severity: str = WARNING, **extra) -> Finding:
+            heroes=(), severity: str = WARNING, modes=(), **extra) -> Finding:
     from . import CATALOGUE
 
     return Finding(code=code, message=message, span=span, help=why, severity=severity, notes=tuple(notes),
                    name=CATALOGUE[code][0], principle=principle, rules=tuple(rules), window=window,
-                   heroes=tuple(heroes), extra=extra)
+                   heroes=tuple(heroes), extra=extra, modes=tuple(modes))
 
 
 def note(rule: Rule, message: str) -> Note:

@@ -258,7 +258,8 @@ def all_findings(facts: Facts) -> list:
         elif heroes:
             msg = f"{'、'.join(h.name.text for h in heroes)}: " + msg
         out.append(make(code, msg, a.span, WHY[c.kind], principle, notes=notes, rules=rules,
-                        window=facts.m.windows[sites[-1].window], heroes=heroes if pair else (), sites=sites))
+                        window=facts.m.windows[sites[-1].window], heroes=heroes if pair else (), sites=sites,
+                        modes=facts.pair_modes(*heroes) if pair else ()))
     memo["loops"] = out
     return out
 

@@ -80,7 +80,8 @@ def modifier_conflicts(facts: Facts) -> list:
                     msg = f"{facts.pair_label(*heroes)}: " + msg
                 out.append(make(code, msg, fa.span, why, CONTINUOUS,
                                 notes=[note(b, f"{b.label()} modifies {qn} here")], rules=(a, b),
-                                heroes=heroes or (), quantity=q, same=same))
+                                heroes=heroes or (), quantity=q, same=same,
+                                modes=facts.pair_modes(*heroes) if heroes else ()))
     return _grouped(out)
 
 
@@ -151,7 +152,8 @@ def field_conflicts(facts: Facts, skip: set) -> list:
                 principle, severity = principle_at_window(a, b, t, outcome)
                 out.append(make(code, msg, a.span, why, principle, severity=severity,
                                 notes=[note(b, f"{b.label()} at {w.name.text}")], rules=(a, b), window=w,
-                                heroes=heroes or (), field=field, together=t))
+                                heroes=heroes or (), field=field, together=t,
+                                modes=facts.pair_modes(*heroes) if heroes else ()))
     return out
 
 

@@ -74,7 +74,7 @@ def limit_restored(facts: Facts) -> list:
                         "so with `allow SGS385`", "none: seed 001 §2(2) counts a skill's type and its limits among its "
                         "elements; a rule that gives them back changes another skill, not the order of a settlement",
                         notes=[Note(target.span, f"{sk.name.text}'s {kind} is here")],
-                        rules=(r,), heroes=(x, y)))
+                        rules=(r,), heroes=(x, y), modes=facts.pair_modes(x, y)))
     return out
 
 

@@ -107,7 +107,8 @@ def all_findings(facts: Facts) -> list:
                 principle, severity = principle_at_window(a, b, t, _outcome(k[0], field))
                 out.append(make(code, msg, a.span, why, principle, severity=severity,
                                 notes=[note(b, f"{b.label()} at {W}")], rules=(a, b), window=w,
-                                heroes=heroes or (), field=field, together=t))
+                                heroes=heroes or (), field=field, together=t,
+                                modes=facts.pair_modes(*heroes) if heroes else ()))
     memo["replacements"] = out
     memo["replacement_pairs"] = pairs
     return out

@@ -306,11 +306,11 @@ def write(b, findings: list, out_dir: Path, paths: list[Path]) -> list[Path]:
     facts = facts_of(b)
     out_dir.mkdir(parents=True, exist_ok=True)
     drafts = []  # (finding, path, [variant])
-    # A scenario runs on the default tables: findings about a mode that plays with variant packages (国战's
+    # A scenario runs on the default tables: findings only about modes that play with variant packages (国战's
     # heroes) were judged with other tables, and get no draft.
-    varied = [f"({x.name.text})" for x in b.model.unique(b.model.g_modes) if x.variants]
+    varied = {x.name.text for x in b.model.unique(b.model.g_modes) if x.variants}
     for i, f in enumerate(findings, 1):
-        if f.code not in SCENARIO_CODES or not getattr(f, "rules", ()) or any(v in f.message for v in varied) \
+        if f.code not in SCENARIO_CODES or not getattr(f, "rules", ()) or (f.modes and varied.issuperset(f.modes)) \
                 or any(getattr(b.model.packages.get(b.model.package_of(r.decl)), "variant", False) for r in f.rules):
             continue  # a variant's own rule (first_edition's 克己) is not in the default tables either
         variants = []
