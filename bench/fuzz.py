@@ -3,6 +3,7 @@
     nice -n 10 python bench/fuzz.py                       # ~100,000 inputs on 2 workers
     python bench/fuzz.py --scale 0.02 --workers 1         # a quick look
     python bench/fuzz.py --save-failures fuzz-failures/   # keep every failing input as a file
+    nice -n 10 python bench/fuzz.py --workers 2 --timeout 120 --readme   # and write the README's block
 
 Sources (sgsdsl/fuzz.py): the extremes set (size, depth, long lines, huge literals, NUL, invalid
 UTF-8, BOM, CRLF, full-width punctuation …), grammar-aware hypothesis text (rules expanded from
@@ -35,7 +36,11 @@ from datetime import datetime, timezone
 from multiprocessing.connection import wait
 from pathlib import Path
 
-from sgsdsl import fuzz
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "docs"))
+
+from figures import commit, write_block  # noqa: E402
+
+from sgsdsl import fuzz  # noqa: E402
 
 # source -> inputs at --scale 1 (the extremes set is always whole)
 PLAN = {"grammar": 30_000, "soup": 12_000, "deep": 2_000, "numbers": 1_000, "tokens": 30_000, "bytes": 25_000}
@@ -147,7 +152,10 @@ def main(argv=None) -> int:
     ap.add_argument("--timeout", type=float, default=20.0, help="seconds after which one input counts as a hang")
     ap.add_argument("--no-checks", action="store_true", help="skip the conflict checks of inputs that compile")
     ap.add_argument("--save-failures", type=Path, help="write each failing input to this folder")
+    ap.add_argument("--readme", action="store_true", help="write the report into README.md (the full profile only)")
     args = ap.parse_args(argv)
+    if args.readme and args.scale != 1.0:
+        ap.error("--readme quotes the full profile: drop --scale")
 
     tmp = Path(tempfile.mkdtemp(prefix="sgsdsl-fuzz-"))
     sandboxes = {rel: str(fuzz.sandbox(tmp, rel).root) for rel in sorted(fuzz.SOURCE_TEXT)}
@@ -206,7 +214,11 @@ def main(argv=None) -> int:
         w.proc.join()
     shutil.rmtree(tmp, ignore_errors=True)
     seconds = time.perf_counter() - start
-    report(args, tried, verdicts, failures, sorted(slowest, reverse=True)[:5], seconds)
+    lines = report(args, tried, verdicts, failures, sorted(slowest, reverse=True)[:5], seconds)
+    print("\n".join(lines))
+    if args.readme:
+        flags = " ".join(a for a in (sys.argv[1:] if argv is None else argv) if a != "--readme")
+        write_block("fuzz", "```\n$ nice -n 10 python bench/fuzz.py " + flags + "\n" + "\n".join(lines) + "\n```")
     bad = sum(v for k, v in verdicts.items() if k not in ("diagnosed", "accepted"))
     return 1 if bad else 0
 
@@ -231,20 +243,21 @@ def _count(tried, verdicts, failures, source, kind, desc, detail, data, save: Pa
             stem.with_suffix(".txt").write_text(f"{desc}\n{detail}\n", encoding="utf-8")
 
 
-def report(args, tried, verdicts, failures, slowest, seconds) -> None:
+def report(args, tried, verdicts, failures, slowest, seconds) -> list[str]:
     total = sum(tried.values())
-    print(f"fuzz (long profile): {total:,} inputs in {seconds / 60:.1f} min, {args.workers} worker(s), seed {args.seed}, "
-          f"timeout {args.timeout:g} s per input")
-    print(f"{datetime.now(timezone.utc):%Y-%m-%d %H:%M UTC} on {platform.machine()}, {mp.cpu_count()} cores, "
-          f"Python {platform.python_version()}, load average {os.getloadavg()[0]:.1f} at the end")
-    print("inputs: " + ", ".join(f"{k} {v:,}" for k, v in tried.items()))
     order = ("diagnosed", "accepted", "traceback", "malformed", "invalid-python", "hang")
-    print("verdicts: " + ", ".join(f"{k} {verdicts.get(k, 0):,}" for k in order))
-    print("slowest: " + "; ".join(f"{s:.1f} s {desc} ({kind}, {size:,} bytes)" for s, desc, kind, size in slowest))
-    for kind, desc, detail, data in failures[:50]:
-        print(f"FAILED {kind}: {desc}: {detail}")
+    lines = [
+        f"fuzz (long profile): {total:,} inputs in {seconds / 60:.1f} min, {args.workers} worker(s), seed {args.seed}, "
+        f"timeout {args.timeout:g} s per input",
+        f"{datetime.now(timezone.utc):%Y-%m-%d %H:%M UTC} on {platform.machine()}, {mp.cpu_count()} cores, "
+        f"Python {platform.python_version()}, load average {os.getloadavg()[0]:.1f} at the end, commit {commit() or '?'}",
+        "inputs: " + ", ".join(f"{k} {v:,}" for k, v in tried.items()),
+        "verdicts: " + ", ".join(f"{k} {verdicts.get(k, 0):,}" for k in order),
+        "slowest: " + "; ".join(f"{s:.1f} s {desc} ({kind}, {size:,} bytes)" for s, desc, kind, size in slowest)]
+    lines += [f"FAILED {kind}: {desc}: {detail}" for kind, desc, detail, data in failures[:50]]
     if args.save_failures and failures:
-        print(f"{len(failures)} failing input(s) written to {args.save_failures}")
+        lines.append(f"{len(failures)} failing input(s) written to {args.save_failures}")
+    return lines
 
 
 if __name__ == "__main__":

@@ -30,16 +30,19 @@ import os
 import platform
 import random
 import signal
-import subprocess
 import sys
 import time
 from datetime import datetime, timezone
 from pathlib import Path
 
-from sgsdsl.engine.invariants import InvariantError
-from sgsdsl.engine.runaway import RunawayError
-from sgsdsl.loader import load
-from sgsdsl.sim import game_seed, new_game
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "docs"))
+
+from figures import commit, write_block  # noqa: E402
+
+from sgsdsl.engine.invariants import InvariantError  # noqa: E402
+from sgsdsl.engine.runaway import RunawayError  # noqa: E402
+from sgsdsl.loader import load  # noqa: E402
+from sgsdsl.sim import game_seed, new_game  # noqa: E402
 
 AGENTS = ("random", "heuristic", "mixed")
 OUTCOMES = ("decided", "draw", "error", "invariant", "runaway", "hang")
@@ -171,9 +174,6 @@ def main(argv=None) -> int:
 
 def write_readme(paths: list[str]) -> int:
     """README.md's `figures:soak` block: each saved report as `--show` prints it, under the commands that ran it."""
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "docs"))
-    from figures import write_block
-
     parts = []
     for path in paths:
         with open(path, encoding="utf-8") as f:
@@ -188,15 +188,6 @@ def write_readme(paths: list[str]) -> int:
     return 0
 
 
-def _commit() -> str | None:
-    try:
-        out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=Path(__file__).resolve().parents[1],
-                             capture_output=True, text=True, timeout=10)
-    except (OSError, subprocess.SubprocessError):
-        return None
-    return out.stdout.strip() or None
-
-
 def summarize(results, args, mode, seats, seconds) -> dict:
     outcomes = collections.Counter(r[3] for r in results)
     per_players: dict[int, collections.Counter] = collections.defaultdict(collections.Counter)
@@ -206,7 +197,7 @@ def summarize(results, args, mode, seats, seconds) -> dict:
     slowest = max(results, key=lambda r: r[5])
     return {
         "when": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
-        "commit": _commit(),
+        "commit": commit(),
         "machine": f"{platform.machine()}, {mp.cpu_count()} cores, Python {platform.python_version()}, "
                    f"load average {os.getloadavg()[0]:.1f} at the end",
         "mode": mode,

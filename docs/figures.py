@@ -45,6 +45,18 @@ def machine() -> str:
     return f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()}, {platform.system()}"
 
 
+def commit() -> str | None:
+    """The commit the figures were measured at (short; `+` when tracked files have changes), None outside git."""
+    try:
+        rev = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True,
+                             timeout=10, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT,
+                               capture_output=True, text=True, timeout=10, check=True).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return (rev + ("+" if dirty else "")) or None
+
+
 def text_of(summary: dict) -> str:
     """The featured comparison and a few skill rows of the text output, as `simulate` prints them."""
     from rich.console import Console
@@ -155,7 +167,7 @@ def write_block(name: str, block: str) -> None:
     begin, end = f"<!-- figures:{name} -->", f"<!-- /figures:{name} -->"
     readme = ROOT / "README.md"
     old = readme.read_text(encoding="utf-8")
-    sep = "\n" if name in ("simulate", "bench") else ""
+    sep = "\n" if name in ("simulate", "bench", "fuzz") else ""
     new, n = re.subn(re.escape(begin) + ".*?" + re.escape(end), lambda _: f"{begin}{sep}{block}{sep}{end}", old,
                      flags=re.S)
     if n != 1:
