@@ -173,6 +173,7 @@ def main() -> None:
     ap.add_argument("--per-class", type=int, default=25, help="mutants tried per class")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--misses", action="store_true", help="list the mutants that went undetected")
+    ap.add_argument("--readme", action="store_true", help="write the table into README.md (figures:mutations)")
     args = ap.parse_args()
 
     # each unchanged file is parsed once: sgsdsl/parsecache.py keeps the trees for the process
@@ -207,23 +208,31 @@ def main() -> None:
             rows.append((cls, len(pool), len(sample), found, noted, codes))
     elapsed = time.perf_counter() - started
 
-    print(f"{'class':<20} {'sites':>6} {'tried':>6} {'found':>6} {'rate':>7}  {'notes only':>10}  codes")
+    table = [f"{'class':<20} {'sites':>6} {'tried':>6} {'found':>6} {'rate':>7}  {'notes only':>10}  codes"]
     total_tried = total_found = 0
     for cls, n_sites, tried, found, noted, codes in rows:
         rate = f"{100 * found / tried:.0f}%" if tried else "-"
         top = ", ".join(f"{c}×{k}" for c, k in codes.most_common(4))
-        print(f"{cls:<20} {n_sites:>6} {tried:>6} {found:>6} {rate:>7}  {noted:>10}  {top}")
+        table.append(f"{cls:<20} {n_sites:>6} {tried:>6} {found:>6} {rate:>7}  {noted:>10}  {top}")
         total_tried += tried
         total_found += found
-    print(f"{'all':<20} {'':>6} {total_tried:>6} {total_found:>6} {100 * total_found / max(total_tried, 1):>6.0f}%")
+    table.append(f"{'all':<20} {'':>6} {total_tried:>6} {total_found:>6} "
+                 f"{100 * total_found / max(total_tried, 1):>6.0f}%")
+    print("\n".join(table))
     if args.misses:
         print("\nundetected:")
         for cls, what in missed:
             print(f"  {cls}: {what}")
+    command = f"python bench/mutations.py --per-class {args.per_class} --seed {args.seed}"
     print(f"\n{datetime.date.today().isoformat()}, {platform.node() or 'unknown host'} "
           f"({platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}), "
-          f"seed {args.seed}, {args.per_class} per class, {elapsed:.0f} s; "
-          f"command: python bench/mutations.py --per-class {args.per_class} --seed {args.seed}")
+          f"seed {args.seed}, {args.per_class} per class, {elapsed:.0f} s; command: {command}")
+    if args.readme:
+        sys.path.insert(0, str(ROOT / "docs"))
+        from figures import commit, machine, write_block
+
+        write_block("mutations", f"`{command}` printed ({datetime.date.today().isoformat()}, {machine()}, "
+                    f"commit {commit() or '?'}, {elapsed:.0f} s):\n\n```\n" + "\n".join(table) + "\n```\n")
 
 
 if __name__ == "__main__":
