@@ -3,6 +3,7 @@ interpreter, not the agent, hides what the seat may not know), and the answer is
 
 from __future__ import annotations
 
+from .agents import chosen
 from .invariants import hidden
 from .requests import Abort, Request
 from .ruleset import RulesError
@@ -23,6 +24,10 @@ class Decisions:
             self.observer.on_request(self, req)
         if agent.omniscient:  # a scenario test's script: the referee, not a player
             answer = agent.decide(self, req)
+        elif agent.counting and not (req.kind == "hero" and agent.pick):
+            # it reads nothing but how many options there are: no view of them is made, nothing can leak
+            answer = chosen(req.options, req.kind, agent.choose(self.agent_rng, req.kind, len(req.options), req.lo,
+                                                                req.hi))
         else:
             view = self.views.get(seat)
             if view is None:

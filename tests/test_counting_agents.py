@@ -1,0 +1,48 @@
+"""Agents that decide by counting (the random and first agents): the interpreter asks them with nothing but a
+request's kind and number of options, so no seat view is made for them; asked through a view instead (their
+decide()), they answer the same — the two ways are one agent."""
+
+from __future__ import annotations
+
+import pytest
+
+from sgsdsl.engine import agents
+from sgsdsl.engine.log import GameLog
+from sgsdsl.loader import shipped
+from sgsdsl.sim import new_game
+
+
+@pytest.fixture(scope="module")
+def rules():
+    return shipped()
+
+
+def _played(rules, mode: str, players: int, agent: str, seed: int):
+    log = GameLog()
+    g = new_game(rules, mode, players, seed, agent, log=log)
+    g.run()
+    return g, "\n".join(log.read(0))
+
+
+@pytest.mark.parametrize("mode, players", [("identity", 5), ("duel", 2), ("guozhan", 5)])
+@pytest.mark.parametrize("agent", ["random", "first"])
+def test_counting_and_viewing_play_the_same_game(rules, monkeypatch, mode, players, agent):
+    g, counted = _played(rules, mode, players, agent, 11)
+    assert not g.views  # no seat view was ever made: the agents saw counts only
+    monkeypatch.setattr(agents.Counting, "counting", False)  # asked through the seat's view, by decide()
+    g, viewed = _played(rules, mode, players, agent, 11)
+    assert g.views and counted == viewed and counted.count("\n") > 100
+
+
+def test_a_counting_agent_answers_in_range():
+    import random
+
+    rng, agent = random.Random(3), agents.RandomAgent()
+    for _ in range(500):
+        n = rng.randrange(1, 6)
+        lo = rng.randrange(0, n + 1)
+        hi = rng.randrange(lo, n + 1)
+        picked = agent.choose(rng, "cards", n, lo, hi)
+        assert lo <= len(picked) <= hi and len(set(picked)) == len(picked) and all(0 <= i < n for i in picked)
+        one = agent.choose(rng, "play", n, 0, 1)
+        assert one is None or 0 <= one < n
