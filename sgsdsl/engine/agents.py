@@ -5,7 +5,7 @@ the request's options and everything reachable from them show only what that sea
 know. Only a scenario test's script (`omniscient`) plays with the table open. An agent that decides by
 counting (`counting`: the random and first agents) is not even shown that: the interpreter asks its
 `choose(rng, kind, n, lo, hi)` with the number of options alone, which spares making the view of every
-option (about a tenth of a random game's time).
+option.
 """
 
 from __future__ import annotations
