@@ -53,6 +53,7 @@ HEURISTIC_FACTOR = 2.0  # heuristic agents within this factor of random
 CHECK_TARGET_S = 0.5
 SCALE_TARGET = 0.9  # speed-up ≥ 0.9·N
 SUITE_TARGET_S = 120
+AGENT_MODULES = ("agents", "heuristic", "allegiance", "herochoice")  # sgsdsl/engine/: the bots' own code
 
 
 def play_games(rules, mode: str, players: int, agent: str, games: int, seed: int) -> tuple[float, int, int]:
@@ -170,7 +171,7 @@ def shares(rules, mode: str, players: int, agent: str, games: int) -> str:
     for (filename, _, _), v in stats.stats.items():
         if "generated" in filename or filename.startswith("<sgsdsl:"):
             key = "generated rules"
-        elif "agents" in filename or "heuristic" in filename:
+        elif Path(filename).stem in AGENT_MODULES:
             key = "agents"
         elif "sgsdsl/engine" in filename:
             key = "engine"
