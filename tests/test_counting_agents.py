@@ -46,3 +46,16 @@ def test_a_counting_agent_answers_in_range():
         assert lo <= len(picked) <= hi and len(set(picked)) == len(picked) and all(0 <= i < n for i in picked)
         one = agent.choose(rng, "play", n, 0, 1)
         assert one is None or 0 <= one < n
+
+
+def test_a_counting_agent_that_names_no_option_is_a_rules_error(rules):
+    from sgsdsl.engine.ruleset import RulesError
+
+    class Stray(agents.RandomAgent):
+        def choose(self, rng, kind, n, lo, hi):
+            return n + 5 if kind == "play" else super().choose(rng, kind, n, lo, hi)
+
+    g = new_game(rules, "identity", 5, 3, "random")
+    g.agents = [Stray() for _ in g.agents]
+    with pytest.raises(RulesError, match="names no option"):
+        g.run()

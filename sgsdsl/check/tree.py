@@ -34,9 +34,6 @@ _KIDS_MAX = 2_000_000  # nodes remembered before the memo starts afresh (a long-
 
 
 def children(node) -> list:
-    hit = _KIDS.get(id(node))
-    if hit is not None and hit[0] is node:
-        return list(hit[1])
     return list(_children(node))
 
 

@@ -41,14 +41,14 @@ class Agent:
         raise NotImplementedError
 
 
+MANY = ("cards", "players", "options")  # the kinds of request answered with several options
+
+
 def chosen(options, kind: str, c):
     """The options a counting agent's answer names."""
     if kind == "confirm" or c is None:
         return c
     return [options[i] for i in c] if kind in MANY else options[c]
-
-
-MANY = ("cards", "players", "options")
 
 
 class Counting(Agent):

@@ -3,7 +3,7 @@ interpreter, not the agent, hides what the seat may not know), and the answer is
 
 from __future__ import annotations
 
-from .agents import chosen
+from .agents import MANY, chosen
 from .invariants import hidden
 from .requests import Abort, Request
 from .ruleset import RulesError
@@ -26,8 +26,12 @@ class Decisions:
             answer = agent.decide(self, req)
         elif agent.counting and not (req.kind == "hero" and agent.pick):
             # it reads nothing but how many options there are: no view of them is made, nothing can leak
-            answer = chosen(req.options, req.kind, agent.choose(self.agent_rng, req.kind, len(req.options), req.lo,
-                                                                req.hi))
+            c = agent.choose(self.agent_rng, req.kind, len(req.options), req.lo, req.hi)
+            try:
+                answer = chosen(req.options, req.kind, c)
+            except (IndexError, TypeError):
+                raise RulesError(f"agent {type(agent).__name__}: answered {c!r}, which names no option of a "
+                                 f"{req.kind} request of {len(req.options)}") from None
         else:
             view = self.views.get(seat)
             if view is None:
@@ -39,7 +43,7 @@ class Decisions:
                 answer = answer_of(seen, req, agent.decide(view, seen))
             except ValueError as e:
                 raise RulesError(f"agent {type(agent).__name__}: {e}") from None
-        if req.kind in ("cards", "players", "options"):
+        if req.kind in MANY:
             ids = set(map(id, req.options))
             if not (req.lo <= len(answer) <= req.hi and len(set(map(id, answer))) == len(answer)
                     and all(map(ids.__contains__, map(id, answer)))):
