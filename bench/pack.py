@@ -91,6 +91,7 @@ def main() -> None:
     ap.add_argument("--keep", type=Path, help="also write the pack to this file")
     ap.add_argument("--extremes", action="store_true",
                     help="also time the fuzz extremes over 100 KB (10,000 skills, a 1,000,000-item list …)")
+    ap.add_argument("--readme", action="store_true", help="write the report into README.md (figures:pack)")
     args = ap.parse_args()
     text = make_pack(args.heroes)
     if args.keep:
@@ -101,28 +102,41 @@ def main() -> None:
         runs = [check_seconds(path) for _ in range(args.repeat)]
     secs = statistics.median(r[0] for r in runs)
     _, errors, findings = runs[0]
-    print(f"{date.today()} on {platform.machine()}, Python {platform.python_version()}, one process; load average "
-          f"{os.getloadavg()[0]:.1f} (other jobs on the machine slow it down)")
-    print(f"pack: {args.heroes} heroes, {text.count(chr(10))} lines, {len(text.encode()) // 1024} KB; "
-          f"errors: {errors}; findings: {findings}")
-    print(f"sgsdsl check: {secs:.2f} s (median of {args.repeat})")
+    lines = [f"{date.today()} on {platform.machine()}, Python {platform.python_version()}, one process; load "
+             f"average {os.getloadavg()[0]:.1f} (other jobs on the machine slow it down)",
+             f"pack: {args.heroes} heroes, {text.count(chr(10))} lines, {len(text.encode()) // 1024} KB; "
+             f"errors: {errors}; findings: {findings}",
+             f"sgsdsl check: {secs:.2f} s (median of {args.repeat})"]
+    print("\n".join(lines), flush=True)
     if args.extremes:
-        extremes()
+        lines += extremes()
+    if args.readme:
+        sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "docs"))
+        from figures import commit, write_block
+
+        flags = " ".join(a for a in sys.argv[1:] if a != "--readme")
+        lines[0] += f", commit {commit() or '?'}"
+        # inside a list item of the README: every line indented, the end marker too
+        write_block("pack", "\n  ```\n  $ nice -n 10 python bench/pack.py " + flags + "\n"
+                    + "".join(f"  {x}\n" for x in lines) + "  ```\n  ")
     sys.exit(1 if errors else 0)
 
 
-def extremes() -> None:
-    """The pathological files end in seconds, with a located error or accepted."""
+def extremes() -> list[str]:
+    """The pathological files end in seconds, with a located error or accepted (the lines printed)."""
     from sgsdsl import fuzz
 
     fuzz.cache_shipped_parses()  # as in one `sgsdsl check` process, the shipped files are parsed once
+    out = []
     with tempfile.TemporaryDirectory() as tmp:
         fuzz.judge(fuzz.ROOT, Path(tmp) / "warm.sgs", b"")
         for name, data in fuzz.extremes():
             if len(data) > 100_000:
                 v = fuzz.judge(fuzz.ROOT, Path(tmp) / "x.sgs", data, checks=True)
-                print(f"  {name} ({len(data) // 1024:,} KB): {v.seconds:.1f} s, {v.kind}"
-                      + (f" {', '.join(v.codes)}" if v.codes else ""))
+                out.append(f"  {name} ({len(data) // 1024:,} KB): {v.seconds:.1f} s, {v.kind}"
+                           + (f" {', '.join(v.codes)}" if v.codes else ""))
+                print(out[-1], flush=True)
+    return out
 
 
 if __name__ == "__main__":
