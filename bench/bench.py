@@ -43,8 +43,8 @@ sys.path.insert(0, str(ROOT / "docs"))
 
 from figures import machine, write_block  # noqa: E402
 
-from sgsdsl.loader import shipped  # noqa: E402
-from sgsdsl.sim import game_seed, new_game, run_batch  # noqa: E402
+from sgsdsl.lang.loader import shipped  # noqa: E402
+from sgsdsl.sim.batch import game_seed, new_game, run_batch  # noqa: E402
 
 MODES = (("identity", 5), ("duel", 2), ("guozhan", 5))
 AGENTS = ("random", "heuristic")

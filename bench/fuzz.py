@@ -5,7 +5,7 @@
     python bench/fuzz.py --save-failures fuzz-failures/   # keep every failing input as a file
     nice -n 10 python bench/fuzz.py --workers 2 --timeout 120 --readme   # and write the README's block
 
-Sources (sgsdsl/fuzz.py): the extremes set (size, depth, long lines, huge literals, NUL, invalid
+Sources (sgsdsl/tools/fuzz.py): the extremes set (size, depth, long lines, huge literals, NUL, invalid
 UTF-8, BOM, CRLF, full-width punctuation …), grammar-aware hypothesis text (rules expanded from
 grammar.lark, terminals from the shipped vocabulary), random token soups and declaration
 skeletons, deep nesting, long numbers, and token and byte mutations of every shipped file
@@ -40,7 +40,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "docs"))
 
 from figures import commit, write_block  # noqa: E402
 
-from sgsdsl import fuzz  # noqa: E402
+from sgsdsl.tools import fuzz  # noqa: E402
 
 # source -> inputs at --scale 1 (the extremes set is always whole)
 PLAN = {"grammar": 30_000, "soup": 12_000, "deep": 2_000, "numbers": 1_000, "tokens": 30_000, "bytes": 25_000}

@@ -19,10 +19,10 @@ import platform
 import time
 from datetime import datetime, timezone
 
-from sgsdsl.engine.heuristic import HeuristicAgent
-from sgsdsl.loader import load
-from sgsdsl.sim import game_seed, new_game
-from sgsdsl.simstats import wilson
+from sgsdsl.bots.heuristic import HeuristicAgent
+from sgsdsl.lang.loader import load
+from sgsdsl.sim.batch import game_seed, new_game
+from sgsdsl.sim.stats import wilson
 
 RULES = None
 

@@ -19,9 +19,9 @@ import sys
 from datetime import date
 from pathlib import Path
 
-from sgsdsl import ast
-from sgsdsl.diagnostics import CompileError
-from sgsdsl.parser import parse
+from sgsdsl.lang import ast
+from sgsdsl.lang.diagnostics import CompileError
+from sgsdsl.lang.parser import parse
 
 
 def skill_lines(text: str, path: str) -> list[tuple[str, int]]:

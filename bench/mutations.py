@@ -34,10 +34,10 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from sgsdsl import ast, compiler
-from sgsdsl.check import run_checks
-from sgsdsl.check.tree import walk
-from sgsdsl.diagnostics import CompileError
+from sgsdsl.conflicts import run_checks
+from sgsdsl.lang import ast, compiler
+from sgsdsl.lang.diagnostics import CompileError
+from sgsdsl.lang.tree import walk
 
 ROOT = Path(__file__).resolve().parent.parent
 MUTATED = ("rules/standard/", "rules/ex/")
@@ -176,7 +176,7 @@ def main() -> None:
     ap.add_argument("--readme", action="store_true", help="write the table into README.md (figures:mutations)")
     args = ap.parse_args()
 
-    # each unchanged file is parsed once: sgsdsl/parsecache.py keeps the trees for the process
+    # each unchanged file is parsed once: sgsdsl/lang/parsecache.py keeps the trees for the process
     started = time.perf_counter()
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)

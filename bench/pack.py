@@ -25,7 +25,7 @@ import time
 from datetime import date
 from pathlib import Path
 
-from sgsdsl.compiler import build
+from sgsdsl.lang.compiler import build
 
 
 def _cut(text: str, span, skip: list) -> str:
@@ -76,7 +76,7 @@ def make_pack(heroes: int) -> str:
 
 def check_seconds(path: Path) -> tuple[float, int, int]:
     """Seconds for the whole check of the pack, with the number of errors and of findings."""
-    from sgsdsl.check import run_checks
+    from sgsdsl.conflicts import run_checks
 
     start = time.perf_counter()
     b = build(extra=[path])
@@ -124,7 +124,7 @@ def main() -> None:
 
 def extremes() -> list[str]:
     """The pathological files end in seconds, with a located error or accepted (the lines printed)."""
-    from sgsdsl import fuzz
+    from sgsdsl.tools import fuzz
 
     fuzz.cache_shipped_parses()  # as in one `sgsdsl check` process, the shipped files are parsed once
     out = []

@@ -27,10 +27,10 @@ import re
 import sys
 from pathlib import Path
 
-from sgsdsl.compiler import project_root
 from sgsdsl.engine.log import GameLog
-from sgsdsl.loader import shipped
-from sgsdsl.sim import game_seed, new_game
+from sgsdsl.lang.compiler import project_root
+from sgsdsl.lang.loader import shipped
+from sgsdsl.sim.batch import game_seed, new_game
 
 MODES = (("identity", 5), ("duel", 2), ("guozhan", 5))
 SEED = 7

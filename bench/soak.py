@@ -41,8 +41,8 @@ from figures import commit, write_block  # noqa: E402
 
 from sgsdsl.engine.invariants import InvariantError  # noqa: E402
 from sgsdsl.engine.runaway import RunawayError  # noqa: E402
-from sgsdsl.loader import load  # noqa: E402
-from sgsdsl.sim import game_seed, new_game  # noqa: E402
+from sgsdsl.lang.loader import load  # noqa: E402
+from sgsdsl.sim.batch import game_seed, new_game  # noqa: E402
 
 AGENTS = ("random", "heuristic", "mixed")
 OUTCOMES = ("decided", "draw", "error", "invariant", "runaway", "hang")

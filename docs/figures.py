@@ -61,7 +61,7 @@ def text_of(summary: dict) -> str:
     """The featured comparison and a few skill rows of the text output, as `simulate` prints them."""
     from rich.console import Console
 
-    from sgsdsl import report
+    from sgsdsl.tools import explain as report
 
     buf = io.StringIO()
     report.print_summary(summary, Console(file=buf, width=118, highlight=False, color_system=None))

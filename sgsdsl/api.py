@@ -14,13 +14,12 @@ ValueError.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import attrs
 
-from .compiler import rules_paths
-from .diagnostics import CompileError, Diagnostic
+from .lang.compiler import rules_paths
+from .lang.diagnostics import CompileError, Diagnostic
 
 if TYPE_CHECKING:  # the engine is imported when a game is made: `check` never needs it
     from .engine.game import Game
@@ -31,29 +30,16 @@ def load(*paths, variants: tuple[str, ...] = ()) -> Ruleset:
     """The shipped rules, plus a designer's files or folders, compiled in memory.
 
     `variants` selects variant packages (`("first_edition",)`). Raises CompileError on errors."""
-    from .loader import compiled
+    from .lang.loader import compiled
 
     return compiled(rules_paths(paths) or None, tuple(variants))[0]
-
-
-def diagnose(files: list[Path], select=(), ignore=()):
-    """(build, diagnostics): errors, then, if there are none, the conflict findings; filtered by code prefix."""
-    from . import compiler
-    from .check import run_checks
-    from .check.fields import explain
-
-    b = compiler.build(extra=files or None)
-    diags = explain(b, list(b.diagnostics))
-    if not b.errors:
-        diags.extend(run_checks(b, only_designer=bool(files)))
-    diags = [d for d in diags if (not select or any(d.code.startswith(c) for c in select))
-             and not any(d.code.startswith(c) for c in ignore)]
-    return b, diags
 
 
 def check(*paths, select=(), ignore=()) -> list[Diagnostic]:
     """Every diagnostic `sgsdsl check` reports for PATHS (checked with the shipped rules), or for the shipped
     rules alone. Each has `.code`, `.severity`, `.message`, `.span` (file, line, col) and `.acknowledged`."""
+    from .conflicts.runner import diagnose
+
     return diagnose(rules_paths(paths), tuple(select), tuple(ignore))[1]
 
 
@@ -61,8 +47,8 @@ def new_game(rules: Ruleset | None = None, *, mode: str = "identity", players: i
              agent: str = "heuristic", heroes: list[str] | None = None, decks=(), log: bool = True) -> Game:
     """A game of bots ready to run: `agent` is heuristic, random or first; `heroes` restricts the pool."""
     from .engine.log import GameLog
-    from .sim import AGENTS
-    from .sim import new_game as sim_new_game
+    from .sim.batch import AGENTS
+    from .sim.batch import new_game as sim_new_game
 
     rules = rules or load()
     m = rules.find_mode(mode)
@@ -102,8 +88,8 @@ def simulate(rules: Ruleset | None = None, *, games: int = 100, players: int = 5
              mode: str = "identity", agent: str = "heuristic", workers: int = 1, decks=()) -> dict:
     """Play a batch of bot games; the statistics `sgsdsl simulate --json` prints (identities, heroes, draws,
     errors, average turns), each rate with its 95% interval."""
-    from .sim import run_batch
-    from .simstats import summarize
+    from .sim.batch import run_batch
+    from .sim.stats import summarize
 
     rules = rules or load()
     new_game(rules, mode=mode, players=players, agent=agent, decks=decks, log=False)  # validates the arguments

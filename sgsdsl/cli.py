@@ -14,9 +14,9 @@ from pathlib import Path
 
 import click
 
-from . import compiler
-from .diagnostics import render_all
-from .limits import DEPTH_LIMIT, DEPTH_RANGE, LOOP_LIMIT, LOOP_RANGE
+from .engine.runaway import DEPTH_LIMIT, DEPTH_RANGE, LOOP_LIMIT, LOOP_RANGE
+from .lang import compiler
+from .lang.diagnostics import render_all
 
 EXIT_HELP = "Exit codes: 0 ok; 1 errors, findings or failures; 2 usage or I/O errors."
 
@@ -30,8 +30,8 @@ def _paths(paths) -> list[Path]:
 
 def _codes(option: str, text: str) -> list[str]:
     """Finding codes of --select/--ignore; a code that names no finding is a usage error, not an empty filter."""
-    from .check import catalogue
-    from .diagnostics import CODES, suggest
+    from .conflicts import catalogue
+    from .lang.diagnostics import CODES, suggest
 
     codes = [c.strip() for c in text.split(",") if c.strip()]
     known = list(CODES) + list(catalogue())
@@ -46,7 +46,7 @@ def _codes(option: str, text: str) -> list[str]:
 def _rules(paths: list[Path], fresh: bool = True):
     """Rules for a command: compiled in memory from rules/ (and PATHS), or generated/ when `fresh` is off."""
     from .engine.ruleset import Ruleset
-    from .loader import shipped
+    from .lang.loader import shipped
 
     if not paths and not fresh:
         return shipped()
@@ -138,13 +138,13 @@ def check(paths, fmt: str, select: str, ignore: str, scenario_dir: str | None) -
 
 
 def _check(paths, fmt: str, select: str, ignore: str, scenario_dir: str | None) -> None:
-    from .api import diagnose
+    from .conflicts.runner import diagnose
 
     files = _paths(paths)
     b, diags = diagnose(files, _codes("--select", select), _codes("--ignore", ignore))
     live = [d for d in diags if d.acknowledged is None and d.severity != "note"]  # notes never fail
     if scenario_dir is not None and not b.errors:
-        from .check.scenario import write
+        from .conflicts.drafts import write
 
         try:
             written = write(b, diags, Path(scenario_dir), files)
@@ -178,7 +178,7 @@ def _check(paths, fmt: str, select: str, ignore: str, scenario_dir: str | None) 
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def info(paths, as_json: bool) -> None:
     """What the ruleset holds: packages, heroes, skills, cards, decks, windows, flows, modes."""
-    from .report import info_data, info_text
+    from .tools.explain import info_data, info_text
 
     rules = _rules(_paths(paths))
     from .engine.ruleset import Ruleset
@@ -197,12 +197,12 @@ def info(paths, as_json: bool) -> None:
 @click.option("--source", is_flag=True, help="Also print the generated Python of each row.")
 def explain(name: str, paths, source: bool) -> None:
     """Show the compiled trigger-table rows of a skill, card or window, with their rules file:line."""
-    from .report import explain_text
+    from .tools.explain import explain_text
 
     rules = _rules(_paths(paths))
     text = explain_text(rules, name, source)
     if text is None:
-        from .diagnostics import suggest
+        from .lang.diagnostics import suggest
 
         hint = suggest(name, rules.names)
         click.echo(f"error: no skill, card, window, hero, mode or flow named '{name}'" + (f"; {hint}" if hint else ""),
@@ -265,7 +265,7 @@ def simulate(paths, mode, players, games, seed, agent, workers, backend, ray_add
     PATHS are a designer's rules files, added to the shipped rules. With --hero, the hero plays
     in every game and its win rate per identity is compared with a control run.
     """
-    from .simcmd import SimOptions, simulate_command
+    from .sim.command import SimOptions, simulate_command
 
     sys.exit(simulate_command(SimOptions(
         tuple(_paths(paths)), mode, players, games, seed, agent, workers, turn_cap, as_json, log_file, replay_file,
@@ -279,7 +279,7 @@ def simulate(paths, mode, players, games, seed, agent, workers, backend, ray_add
 @click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), help="The HTML file to write.")
 def report(results: str, output: str) -> None:
     """Write the HTML report of a `simulate --json` result file."""
-    from .htmlreport import report_command
+    from .sim.htmlreport import report_command
 
     sys.exit(report_command(Path(results), Path(output)))
 
@@ -293,7 +293,7 @@ def report(results: str, output: str) -> None:
               "when no PATHS are given).")
 def test_cmd(paths, keyword: str, trace: bool, shipped) -> None:
     """Run the scenario tests written in rules files (`test "…" { … }`)."""
-    from .engine.scenario import run_test, scenario_jobs, test_names
+    from .scenarios.runner import run_test, scenario_jobs, test_names
 
     files = _paths(paths)
     b = compiler.build(extra=files or None)
@@ -335,7 +335,7 @@ def test_cmd(paths, keyword: str, trace: bool, shipped) -> None:
 @click.option("--seat", type=int, default=1, show_default=True, help="Your seat (1 = first).")
 def play(paths, mode, players, seed, seat) -> None:
     """Play one game at the terminal against heuristic bots."""
-    from .engine.human import play_human
+    from .bots.human import play_human
 
     sys.exit(play_human(_rules(_paths(paths)), mode, players, seed, seat - 1))
 
@@ -344,14 +344,14 @@ def play(paths, mode, players, seed, seat) -> None:
 @click.option("--check", "check_only", is_flag=True, help="Fail if a generated file is stale instead of writing it.")
 def docs(check_only: bool) -> None:
     """Regenerate docs/language.md's reference tables, README's Commands table and the TextMate grammar."""
-    from .docs import in_checkout, update_docs
+    from .tools.docs import in_checkout, update_docs
 
     root = compiler.project_root()
     if not in_checkout(root):
         click.echo(f"error: no source checkout at {root}: `sgsdsl docs` regenerates docs/language.md and "
                    "README.md of a clone of the repository, and an installed package has none", err=True)
         sys.exit(2)
-    status = update_docs(root, check_only)
+    status = update_docs(root, main, check_only)
     for rel, st in status.items():
         shown = "fresh" if check_only and st == "unchanged" else st
         click.echo(f"{rel}: {shown}" + (" (run `sgsdsl docs`)" if st == "stale" else ""), err=st == "stale")
@@ -367,8 +367,8 @@ def fmt(paths, check_only: bool, diff: bool) -> None:
     """Format rules files in place (PATHS are files or folders of .sgs files); lines never move."""
     import difflib
 
-    from .diagnostics import SourceCache
-    from .fmt import format_path
+    from .lang.diagnostics import SourceCache
+    from .tools.fmt import format_path
 
     files = sorted({f for p in _paths(paths) for f in (p.glob("**/*.sgs") if p.is_dir() else [p])})
     sources = SourceCache()
@@ -401,7 +401,7 @@ def fmt(paths, check_only: bool, diff: bool) -> None:
 def lsp() -> None:
     """Run the language server on stdin/stdout (an editor starts it: editors/vscode/)."""
     try:
-        from .lsp import serve
+        from .tools.lsp import serve
     except ImportError as e:
         if (e.name or "").split(".")[0] not in ("pygls", "lsprotocol"):
             raise
@@ -424,8 +424,8 @@ def new() -> None:
 @click.option("-o", "--out", type=click.Path(dir_okay=False), metavar="FILE", help="Where to write (default: ID.sgs).")
 def new_hero(name: str, ident: str | None, kingdom: str, hp: int, gender: str, out: str | None) -> None:
     """Write a hero with one skill and its tests (NAME is the Chinese name, ID the ascii id); it checks clean."""
-    from .lexicon import WORD
-    from .scaffold import ASCII_ID, hero_skeleton
+    from .tools.lexicon import WORD
+    from .tools.scaffold import ASCII_ID, hero_skeleton
 
     if not WORD.match(name):
         raise click.UsageError(f"'{name}' cannot be a hero's name: a name is letters (汉字 too), digits and '_'")

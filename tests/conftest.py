@@ -3,7 +3,7 @@ import functools
 
 import pytest
 
-from sgsdsl.loader import compiled
+from sgsdsl.lang.loader import compiled
 
 # Snapshot files of generated modules end in .py: they are data, not tests.
 collect_ignore_glob = ["__snapshots__/*"]
@@ -26,6 +26,6 @@ def shipped_build():
 
 
 def shipped_parse_cache():
-    """Parse each unchanged shipped file once: sgsdsl/parsecache.py does it now for every build, so this
+    """Parse each unchanged shipped file once: sgsdsl/lang/parsecache.py does it now for every build, so this
     is a plain context, kept for the tests that say where they rely on it."""
     return contextlib.nullcontext()

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import sgsdsl
-from sgsdsl.docs import notebook_cells, render_notebook
+from sgsdsl.tools.docs import notebook_cells, render_notebook
 
 ROOT = Path(__file__).resolve().parent.parent
 API_MD = ROOT / "docs" / "api.md"
@@ -28,9 +28,12 @@ def test_the_notebook_runs_and_its_output_is_current():
     assert render_notebook(text) == text, "docs/api.md is stale: run `sgsdsl docs`"
 
 
-def test_check_is_callable_even_after_the_check_package_is_imported():
-    import sgsdsl.check  # noqa: F401 - the subpackage of the same name
+def test_check_is_the_library_function_even_after_the_conflict_checks_are_imported():
+    import inspect
 
+    import sgsdsl.conflicts  # noqa: F401 - the package of the conflict checks: a name of its own
+
+    assert inspect.isfunction(sgsdsl.check)
     assert sgsdsl.check("examples/yanyan.sgs") == []
     found = sgsdsl.check(select=["SGS3"])
     assert all(d.code.startswith("SGS3") for d in found)

@@ -10,13 +10,13 @@ import pytest
 from click.testing import CliRunner
 from statsmodels.stats import proportion
 
-from sgsdsl.balance import compare
+from sgsdsl.bots.agents import pick_hero
 from sgsdsl.cli import main
-from sgsdsl.engine.agents import pick_hero
 from sgsdsl.engine.requests import Request
-from sgsdsl.sim import Setup, game_seed, rotation, setup_game
+from sgsdsl.sim.balance import compare
+from sgsdsl.sim.batch import Setup, game_seed, rotation, setup_game
 
-SCHEMA = json.loads((Path(__file__).resolve().parents[1] / "sgsdsl" / "schemas" /
+SCHEMA = json.loads((Path(__file__).resolve().parents[1] / "sgsdsl" / "sim" / "schemas" /
                      "simulate.schema.json").read_text(encoding="utf-8"))
 
 

@@ -10,14 +10,14 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from sgsdsl import compiler
-from sgsdsl.check import CATALOGUE, run_checks
-from sgsdsl.check.facts import facts_of
-from sgsdsl.check.fields import explain
-from sgsdsl.check.loops import analyse
-from sgsdsl.check.tree import walk
 from sgsdsl.cli import main
-from sgsdsl.diagnostics import render_all
+from sgsdsl.conflicts import CATALOGUE, run_checks
+from sgsdsl.conflicts.facts import facts_of
+from sgsdsl.conflicts.fields import explain
+from sgsdsl.conflicts.loops import analyse
+from sgsdsl.lang import compiler
+from sgsdsl.lang.diagnostics import render_all
+from sgsdsl.lang.tree import walk
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = sorted((Path(__file__).resolve().parent / "check").glob("*.sgs"))
@@ -139,7 +139,7 @@ def test_every_runaway_rule_is_found():
 def test_recursive_shipped_flows_are_not_runaways():
     """The shipped flows that call themselves (使用 → 结算 → 使用 for a card used inside a card's effect, 无懈可击
     answering 无懈可击) do it under a condition or after a window: SGS324 stays silent on them."""
-    from sgsdsl.check import recursion
+    from sgsdsl.conflicts import recursion
 
     facts = facts_of(_build())
     calls = {f.id.text: [(t, n) for n in walk(f.body) if (t := recursion._flow_call(facts, n)) is not None]

@@ -1,6 +1,6 @@
 """What makes `sgsdsl check` fast must not change what it finds: the summaries' fixed point that skips
 unchanged bodies, the summaries a variant package's pass takes over from the default pass, the walks kept
-per subtree, and the designer's syntax tree kept on disk (sgsdsl/parsecache.py) all give exactly what
+per subtree, and the designer's syntax tree kept on disk (sgsdsl/lang/parsecache.py) all give exactly what
 computing afresh gives; a stale or broken cache is never used. (bench/samechecks.py compares the whole
 output of `sgsdsl check` for every rules file in the repo before and after a change.)"""
 
@@ -12,13 +12,13 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from sgsdsl import ast, compiler, parsecache, parser
-from sgsdsl.check import run_checks
-from sgsdsl.check.bodies import Analyzer
-from sgsdsl.check.facts import facts_of
-from sgsdsl.check.tree import walk, walk_of
 from sgsdsl.cli import main
-from sgsdsl.diagnostics import render_all
+from sgsdsl.conflicts import run_checks
+from sgsdsl.conflicts.bodies import Analyzer
+from sgsdsl.conflicts.facts import facts_of
+from sgsdsl.lang import ast, compiler, parsecache, parser
+from sgsdsl.lang.diagnostics import render_all
+from sgsdsl.lang.tree import walk, walk_of
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = Path(__file__).resolve().parent / "check"

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from sgsdsl.engine import agents
+from sgsdsl.bots import agents
 from sgsdsl.engine.log import GameLog
-from sgsdsl.loader import shipped
-from sgsdsl.sim import new_game
+from sgsdsl.lang.loader import shipped
+from sgsdsl.sim.batch import new_game
 
 
 @pytest.fixture(scope="module")

@@ -20,8 +20,8 @@ from click.testing import CliRunner
 from conftest import shipped_parse_cache
 
 from sgsdsl.cli import main
-from sgsdsl.compiler import build
-from sgsdsl.diagnostics import CODES, render_all
+from sgsdsl.lang.compiler import build
+from sgsdsl.lang.diagnostics import CODES, render_all
 
 ROOT = Path(__file__).resolve().parent.parent
 FOLDER = Path("tests") / "diagnostics"

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from sgsdsl.docs import render
+from sgsdsl.tools.docs import render
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "language.md"
 
@@ -15,7 +15,7 @@ def test_language_reference_is_fresh():
 
 
 def test_every_primitive_and_window_is_documented():
-    from sgsdsl.surface import FUNCS
+    from sgsdsl.lang.surface import FUNCS
 
     text = DOC.read_text(encoding="utf-8")
     for name in FUNCS:
@@ -28,7 +28,7 @@ def test_readme_commands_table_lists_every_command_and_option():
     from sgsdsl.cli import main
 
     readme = (DOC.parent.parent / "README.md").read_text(encoding="utf-8")
-    assert render(readme) == readme, "README.md's Commands table is stale: run `sgsdsl docs`"
+    assert render(readme, main) == readme, "README.md's Commands table is stale: run `sgsdsl docs`"
     table = readme[readme.index("<!-- generated:commands -->"):readme.index("<!-- end:commands -->")]
     for name, cmd in main.commands.items():
         row = next(line for line in table.splitlines() if line.startswith(f"| `sgsdsl {name}"))
@@ -122,8 +122,8 @@ def parse_cache():
 @pytest.mark.parametrize("block", [b for b in BLOCKS if b[1] == "sgs"], ids=lambda b: f"line {b[0]}")
 def test_guide_examples_check_and_pass_their_tests(block, tmp_path, parse_cache):
     import sgsdsl
-    from sgsdsl.engine.scenario import run_test, scenario_jobs
-    from sgsdsl.loader import compiled_tables
+    from sgsdsl.lang.loader import compiled_tables
+    from sgsdsl.scenarios.runner import run_test, scenario_jobs
 
     at, _, body = block
     path = tmp_path / f"guide_line_{at}.sgs"

@@ -3,8 +3,8 @@
 import json
 
 from sgsdsl.engine.log import GameLog
-from sgsdsl.sim import game_seed, new_game, run_batch
-from sgsdsl.simstats import summarize
+from sgsdsl.sim.batch import game_seed, new_game, run_batch
+from sgsdsl.sim.stats import summarize
 
 
 def _play(rules, seed, agent="random", players=5):
@@ -75,7 +75,7 @@ def test_seeds_of_a_batch_do_not_depend_on_its_size(rules):
 
 def test_first_edition_variant_replaces_heroes_and_keeps_ganning_off_the_throne():
     from sgsdsl.engine.ruleset import Ruleset
-    from sgsdsl.loader import compiled_tables
+    from sgsdsl.lang.loader import compiled_tables
 
     tables = compiled_tables()[0]
     default, first = Ruleset(tables), Ruleset(tables, ("first_edition",))
@@ -94,7 +94,7 @@ def test_first_edition_variant_replaces_heroes_and_keeps_ganning_off_the_throne(
 def test_hero_data_reaches_the_tables():
     from pathlib import Path
 
-    from sgsdsl.loader import compiled
+    from sgsdsl.lang.loader import compiled
 
     rules = compiled([Path(__file__).parent / "scenarios" / "language.sgs"])[0]
     h = rules.heroes["yinyang"]
@@ -107,7 +107,7 @@ def test_heuristic_bot_stops_answering_yes_to_a_question_repeated_without_end():
     forever, and the bot (like a person) must stop saying yes."""
     from types import SimpleNamespace
 
-    from sgsdsl.engine.heuristic import MAX_REPEATS, HeuristicAgent
+    from sgsdsl.bots.heuristic import MAX_REPEATS, HeuristicAgent
     from sgsdsl.engine.requests import Request
 
     bot = HeuristicAgent()

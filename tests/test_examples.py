@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 import sgsdsl
-from sgsdsl.engine.scenario import run_test, scenario_jobs
-from sgsdsl.loader import compiled_tables
+from sgsdsl.lang.loader import compiled_tables
+from sgsdsl.scenarios.runner import run_test, scenario_jobs
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = sorted(ROOT.glob("examples/*.sgs"))

@@ -12,12 +12,12 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sgsdsl import compiler
 from sgsdsl.cli import main
-from sgsdsl.diagnostics import CompileError, Span
-from sgsdsl.fmt import format_text
-from sgsdsl.lexicon import tokens
-from sgsdsl.parser import parse
+from sgsdsl.lang import compiler
+from sgsdsl.lang.diagnostics import CompileError, Span
+from sgsdsl.lang.parser import parse
+from sgsdsl.tools.fmt import format_text
+from sgsdsl.tools.lexicon import tokens
 
 ROOT = Path(__file__).resolve().parent.parent
 SHIPPED = sorted(ROOT.glob("rules/**/*.sgs")) + sorted(ROOT.glob("examples/*.sgs"))

@@ -3,9 +3,9 @@
 (a) random text, grammar-aware text and extremes, (b) mutations of the shipped rules compiled
 as a designer's file (token edits drawn by hypothesis, byte and token mutants), (c) mutated
 files that compile cleanly also give Python that compiles. The inputs and the oracle are in
-sgsdsl/fuzz.py; bench/fuzz.py runs the long profile (about 100,000 inputs, each under a timeout).
+sgsdsl/tools/fuzz.py; bench/fuzz.py runs the long profile (about 100,000 inputs, each under a timeout).
 
-The shipped rules are parsed once per process (sgsdsl/parsecache.py), so the examples spend their
+The shipped rules are parsed once per process (sgsdsl/lang/parsecache.py), so the examples spend their
 time on the text under test. The tests that compile a whole mutated rules file run a third of
 their examples by default (the default suite stays within two minutes); SGSDSL_SLOW=1 runs them
 all and adds the largest extremes (files of several hundred KB, seconds each).
@@ -27,11 +27,11 @@ from conftest import shipped_parse_cache
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sgsdsl import fuzz
-from sgsdsl.codegen import generate
-from sgsdsl.compiler import build, sources_of
-from sgsdsl.diagnostics import render_all
-from sgsdsl.fuzz import EXPR_AT, KEYWORDS, LOG_AT, NAMES, NESTERS, PUNCT, SOURCE_TEXT, STMT_AT
+from sgsdsl.lang.codegen import generate
+from sgsdsl.lang.compiler import build, sources_of
+from sgsdsl.lang.diagnostics import render_all
+from sgsdsl.tools import fuzz
+from sgsdsl.tools.fuzz import EXPR_AT, KEYWORDS, LOG_AT, NAMES, NESTERS, PUNCT, SOURCE_TEXT, STMT_AT
 
 ROOT = Path(__file__).resolve().parent.parent
 SCALE = int(os.environ.get("SGSDSL_FUZZ_SCALE", "1"))
@@ -116,7 +116,7 @@ def test_grammar_text_gives_diagnostics_or_valid_python(tmp_path_factory, text):
 
 def test_grammar_text_parses(tmp_path_factory):
     """The grammar-aware strategy is what it says: its text gets past the parser."""
-    from sgsdsl.parser import lark_parser
+    from sgsdsl.lang.parser import lark_parser
 
     seen = []
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
 
-from sgsdsl import compiler
+from sgsdsl.lang import compiler
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -63,7 +63,7 @@ def test_hostile_strings_stay_data(tmp_path):
     """House rule: no rules text becomes code. Strings are repr-escaped, names are validated ids."""
     import os
 
-    from sgsdsl.engine.scenario import scenario_jobs
+    from sgsdsl.scenarios.runner import scenario_jobs
 
     marker = "/tmp/sgsdsl_pwned"
     if os.path.exists(marker):
@@ -73,7 +73,7 @@ def test_hostile_strings_stay_data(tmp_path):
     mods = compiler.modules_in_memory(b)
     for _, t in scenario_jobs([m.TABLES for m in mods]):
         if "hostile" in t.loc:
-            from sgsdsl.engine.scenario import run_test
+            from sgsdsl.scenarios.runner import run_test
 
             run_test(_ruleset(mods), t)
     designer = next(m for m in mods if m.TABLES.package == "designer")

@@ -8,9 +8,9 @@ import jsonschema
 from click.testing import CliRunner
 
 from sgsdsl.cli import main
-from sgsdsl.sim import Setup, play
+from sgsdsl.sim.batch import Setup, play
 
-SCHEMA = json.loads((Path(__file__).resolve().parents[1] / "sgsdsl" / "schemas" /
+SCHEMA = json.loads((Path(__file__).resolve().parents[1] / "sgsdsl" / "sim" / "schemas" /
                      "simulate.schema.json").read_text(encoding="utf-8"))
 KINGDOMS = {"wei", "shu", "wu", "qun", "careerist"}
 

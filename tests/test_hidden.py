@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-from sgsdsl.engine.heuristic import HeuristicAgent
+from sgsdsl.bots.heuristic import HeuristicAgent
 from sgsdsl.engine.log import GameLog
 from sgsdsl.engine.tables import HeroDef
 from sgsdsl.engine.view import PlayerView, SeatView
-from sgsdsl.sim import new_game
+from sgsdsl.sim.batch import new_game
 
 
 def _guozhan(rules, seed, players=5, log=None):

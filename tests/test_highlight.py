@@ -9,8 +9,8 @@ from pygments import lex
 from pygments.lexers import get_lexer_by_name
 from pygments.token import Comment, Error, Keyword, Name, Operator, String
 
-from sgsdsl.highlight import SgsLexer, tmlanguage, tmlanguage_json
-from sgsdsl.lexicon import lexicon, tokens
+from sgsdsl.tools.highlight import SgsLexer, tmlanguage, tmlanguage_json
+from sgsdsl.tools.lexicon import lexicon, tokens
 
 ROOT = Path(__file__).resolve().parent.parent
 SHIPPED = sorted(ROOT.glob("rules/**/*.sgs")) + sorted(ROOT.glob("examples/*.sgs"))
@@ -145,7 +145,7 @@ def test_the_vscode_extension_holds_together():
     import subprocess
 
     from sgsdsl.cli import main
-    from sgsdsl.lexicon import lexicon
+    from sgsdsl.tools.lexicon import lexicon
 
     ext = ROOT / "editors" / "vscode"
     pkg = json.loads((ext / "package.json").read_text(encoding="utf-8"))

@@ -21,10 +21,10 @@ from pathlib import Path
 import pytest
 from conftest import shipped_parse_cache
 
-from sgsdsl import compiler
-from sgsdsl.diagnostics import render_all
-from sgsdsl.engine.scenario import run_test, scenario_jobs
-from sgsdsl.loader import shipped_tables
+from sgsdsl.lang import compiler
+from sgsdsl.lang.diagnostics import render_all
+from sgsdsl.lang.loader import shipped_tables
+from sgsdsl.scenarios.runner import run_test, scenario_jobs
 
 ROOT = Path(__file__).resolve().parent.parent
 CANARY = Path("/tmp") / "sgsdsl_injection_canary"

@@ -5,7 +5,7 @@ marked slow (pytest -m slow), and bench/soak.py plays a hundred thousand."""
 
 import pytest
 
-from sgsdsl.sim import run_batch
+from sgsdsl.sim.batch import run_batch
 
 TABLES = [(5, "random", 800), (8, "random", 400), (5, "heuristic", 500), (4, "heuristic", 300)]
 SAMPLE = 8  # the default run plays one game in SAMPLE of each table's soak
@@ -33,7 +33,7 @@ def test_invariants_hold_over_a_long_soak(rules, players, agent, games):
 # ---- each invariant catches what it is about ------------------------------------------------------
 
 from sgsdsl.engine.invariants import InvariantError  # noqa: E402
-from sgsdsl.sim import new_game  # noqa: E402
+from sgsdsl.sim.batch import new_game  # noqa: E402
 
 
 def _started(rules):

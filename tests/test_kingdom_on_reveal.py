@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from sgsdsl import api, compiler
-from sgsdsl.engine.heuristic import HeuristicAgent
-from sgsdsl.loader import compiled
+from sgsdsl import api
+from sgsdsl.bots.heuristic import HeuristicAgent
+from sgsdsl.lang import compiler
+from sgsdsl.lang.loader import compiled
 
 ROOT = Path(__file__).resolve().parent.parent
 GUOZHAN = ROOT / "rules" / "modes" / "guozhan.sgs"

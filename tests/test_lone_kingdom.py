@@ -10,11 +10,12 @@ from types import SimpleNamespace
 
 import pytest
 
-from sgsdsl import api, compiler
-from sgsdsl.check import meetings
-from sgsdsl.diagnostics import render_all
-from sgsdsl.engine.heuristic import HeuristicAgent
-from sgsdsl.loader import compiled
+from sgsdsl import api
+from sgsdsl.bots.heuristic import HeuristicAgent
+from sgsdsl.conflicts import meetings
+from sgsdsl.lang import compiler
+from sgsdsl.lang.diagnostics import render_all
+from sgsdsl.lang.loader import compiled
 
 ROOT = Path(__file__).resolve().parent.parent
 VOCABULARY = ROOT / "rules" / "core" / "vocabulary.sgs"

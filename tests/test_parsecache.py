@@ -1,9 +1,9 @@
-"""The parse cache (sgsdsl/parsecache.py): an unchanged text gives the same tree without parsing, a
+"""The parse cache (sgsdsl/lang/parsecache.py): an unchanged text gives the same tree without parsing, a
 changed one is parsed afresh, and a broken or foreign cache file is ignored, never trusted."""
 
 import pytest
 
-from sgsdsl import parsecache, parser
+from sgsdsl.lang import cachedir, parsecache, parser
 
 TEXT = 'hero 测试 ceshi { kingdom 魏  hp 4  gender 男 }\n'
 
@@ -53,4 +53,4 @@ def test_designer_files_and_errors_stay_off_the_disk(cache, monkeypatch):
         parsecache.parse("hero {", "rules/x/bad.sgs", persist=True)
     assert not list(folder.glob("tree-*.pickle"))
     monkeypatch.setenv("SGSDSL_CACHE", "off")
-    assert parsecache.folder() is None and parsecache.lark_cache_file() is False
+    assert cachedir.folder() is None and cachedir.lark_cache_file() is False

@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from sgsdsl import compiler
-from sgsdsl.engine.human import HumanAgent
+from sgsdsl.bots.human import HumanAgent
 from sgsdsl.engine.log import GameLog
 from sgsdsl.engine.ruleset import Ruleset
-from sgsdsl.engine.scenario import setup
+from sgsdsl.lang import compiler
+from sgsdsl.scenarios.runner import setup
 
 ROOT = Path(__file__).resolve().parent.parent
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
@@ -61,7 +61,7 @@ def test_the_human_sees_only_what_the_seat_may_know():
 
 
 def test_input_that_ends_stops_the_game_cleanly():
-    from sgsdsl.engine.human import Quit
+    from sgsdsl.bots.human import Quit
 
     with pytest.raises(Quit):
         human_at_table("0\n")

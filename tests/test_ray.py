@@ -10,7 +10,7 @@ pytestmark = pytest.mark.ray
 
 
 def _simulate(capsys, *args):
-    from sgsdsl.simcmd import SimOptions, simulate_command
+    from sgsdsl.sim.command import SimOptions, simulate_command
 
     code = simulate_command(SimOptions(quiet=True, as_json=True, seed=3, **dict(args)))
     out = json.loads(capsys.readouterr().out)

@@ -16,12 +16,12 @@ import attrs
 import pytest
 from click.testing import CliRunner
 
-from sgsdsl import ast
 from sgsdsl.cli import main
-from sgsdsl.compiler import build
 from sgsdsl.engine.ruleset import RulesError, Ruleset
-from sgsdsl.engine.scenario import run_test, scenario_jobs
-from sgsdsl.loader import compiled
+from sgsdsl.lang import ast
+from sgsdsl.lang.compiler import build
+from sgsdsl.lang.loader import compiled
+from sgsdsl.scenarios.runner import run_test, scenario_jobs
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data"
@@ -130,7 +130,7 @@ def test_check_says_of_a_skill_that_takes_rules_what_it_says_of_a_copy(monkeypat
 
 def test_shipped_check_findings_stand_where_a_copy_would(shipped_build):
     """Findings on the 国战 versions are placed at their `rules of` line, not at the 1v1 rules they share."""
-    from sgsdsl.check.facts import facts_of
+    from sgsdsl.conflicts.facts import facts_of
 
     b = build()
     b.model.current = "guozhan_heroes"

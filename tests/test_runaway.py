@@ -13,13 +13,13 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from sgsdsl import compiler
+from sgsdsl.bots.agents import FirstAgent
 from sgsdsl.cli import main
-from sgsdsl.engine.agents import FirstAgent
 from sgsdsl.engine.game import Game
 from sgsdsl.engine.ruleset import Ruleset
 from sgsdsl.engine.runaway import RunawayError, RunLimits, cycle
-from sgsdsl.sim import run_batch
+from sgsdsl.lang import compiler
+from sgsdsl.sim.batch import run_batch
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data" / "runaway.sgs"
@@ -111,7 +111,7 @@ def test_simulate_reports_a_runaway_game(tmp_path):
 
 def test_a_huge_number_in_a_log_line_does_not_break_the_game(tmp_path):
     """Python will not print an integer of more than 4,300 digits; the log shows its size instead."""
-    from sgsdsl.engine.scenario import run_test, scenario_jobs
+    from sgsdsl.scenarios.runner import run_test, scenario_jobs
 
     f = tmp_path / "big.sgs"
     f.write_text("""

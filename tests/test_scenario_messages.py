@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from sgsdsl.engine.scenario import run_test
-from sgsdsl.loader import compiled
+from sgsdsl.lang.loader import compiled
+from sgsdsl.scenarios.runner import run_test
 
 FAILING = '''
 package messages

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from sgsdsl.engine.scenario import run_test, scenario_jobs
-from sgsdsl.loader import compiled_tables
+from sgsdsl.lang.loader import compiled_tables
+from sgsdsl.scenarios.runner import run_test, scenario_jobs
 
 JOBS = scenario_jobs(compiled_tables()[0])
 EXTRA_DIR = Path(__file__).resolve().parent / "scenarios"

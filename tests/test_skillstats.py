@@ -2,9 +2,9 @@
 
 import pytest
 
-from sgsdsl.engine.scenario import run_test
-from sgsdsl.engine.skillstats import FIELDS, SkillStats
-from sgsdsl.sim import new_game
+from sgsdsl.scenarios.runner import run_test
+from sgsdsl.sim.batch import new_game
+from sgsdsl.sim.skillstats import FIELDS, SkillStats
 
 
 def observed(rules, title: str) -> dict:

@@ -3,9 +3,9 @@ any size is played and summarized in bounded memory, with the figures of a list-
 
 import itertools
 
-from sgsdsl import sim
-from sgsdsl.sim import Setup, iter_jobs, run_batch, stream_jobs
-from sgsdsl.simstats import Tally, summarize
+from sgsdsl.sim import batch as sim
+from sgsdsl.sim.batch import Setup, iter_jobs, run_batch, stream_jobs
+from sgsdsl.sim.stats import Tally, summarize
 
 
 def _jobs(setup, seen: list, n: int | None = None):
@@ -48,7 +48,7 @@ def test_a_tally_of_streamed_results_is_the_summary_of_the_list(rules, monkeypat
 
 def test_ray_options_that_cannot_apply_are_usage_errors(capsys):
     """Checked before Ray is needed: these hold with or without the ray extra."""
-    from sgsdsl.simcmd import SimOptions, simulate_command
+    from sgsdsl.sim.command import SimOptions, simulate_command
 
     assert simulate_command(SimOptions(games=2, ray_address="127.0.0.1:6379")) == 2
     assert "--backend ray" in capsys.readouterr().err

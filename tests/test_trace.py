@@ -4,7 +4,7 @@ The scenario lives in rules/standard/timing.sgs. Run with `--snapshot-update` af
 change of the timing model, and read the diff: the windows must keep seed 001's order.
 """
 
-from sgsdsl.engine.scenario import run_test
+from sgsdsl.scenarios.runner import run_test
 
 FULL_TURN = "时机：一个完整的回合"
 PREVENTED = "时机：伤害被防止后不再开启之后的伤害时机"

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from sgsdsl.engine.agents import RandomAgent
+from sgsdsl.bots.agents import RandomAgent
+from sgsdsl.bots.heuristic import HeuristicAgent
 from sgsdsl.engine.game import Game
-from sgsdsl.engine.heuristic import HeuristicAgent
 from sgsdsl.engine.requests import Request
 from sgsdsl.engine.state import Card, Player
 from sgsdsl.engine.view import CardView, PlayerView, SeatView, visible_to
-from sgsdsl.sim import new_game
+from sgsdsl.sim.batch import new_game
 
 
 class Spy(HeuristicAgent):
@@ -100,7 +100,7 @@ def test_shown_cards_are_known_to_every_seat_and_stay_where_they_are(rules):
 
 
 def test_hidden_piles_are_known_to_their_owner_only(rules, tmp_path):
-    from sgsdsl.loader import compiled
+    from sgsdsl.lang.loader import compiled
 
     f = tmp_path / "stars.sgs"
     f.write_text('pile 星 xing hidden "「星」"\npile 田 tian "「田」"\n', encoding="utf-8")

@@ -3,9 +3,8 @@ interpreter, not the agent, hides what the seat may not know), and the answer is
 
 from __future__ import annotations
 
-from .agents import MANY, chosen
 from .invariants import hidden
-from .requests import Abort, Request
+from .requests import MANY, Abort, Request, chosen
 from .ruleset import RulesError
 from .state import Card, Player
 from .view import SeatView, answer_of

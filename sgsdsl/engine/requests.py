@@ -1,5 +1,6 @@
-"""Decisions: every choice the engine needs is a typed request to an agent; and the two
-exceptions that unwind the rules code: Abort (a choice cannot be made) and GameOver."""
+"""Decisions: every choice the engine needs is a typed request to an agent (the Agent protocol below; the
+agents themselves are sgsdsl/bots/); and the exceptions that unwind the rules code: Abort (a choice cannot
+be made), Unwind (a phase or turn ends now) and GameOver."""
 
 from __future__ import annotations
 
@@ -52,3 +53,30 @@ class Request:
     hi: int = 1
     prompt: str = ""
     context: object = None
+
+
+class Agent:
+    name = "agent"
+    omniscient = False  # True only for a scenario test's script, which sees the real game
+    pick: str | None = None  # how to pick a hero (HERO_PICKS); None: the agent's own way
+    # An agent that decides by counting (`choose`) reads nothing of a request but its kind and how many options
+    # it has: the interpreter asks it without making the seat's view of the options at all.
+    counting = False
+
+    def decide(self, g, req: Request):
+        raise NotImplementedError
+
+    def choose(self, rng, kind: str, n: int, lo: int, hi: int):
+        """A counting agent's answer to a request of `kind` with n options (lo..hi of them for several): an
+        index, a list of indices, None to decline, or a bool for a yes/no question."""
+        raise NotImplementedError
+
+
+MANY = ("cards", "players", "options")  # the kinds of request answered with several options
+
+
+def chosen(options, kind: str, c):
+    """The options a counting agent's answer names."""
+    if kind == "confirm" or c is None:
+        return c
+    return [options[i] for i in c] if kind in MANY else options[c]

@@ -15,8 +15,13 @@ import traceback
 
 import attrs
 
-from ..limits import DEPTH_LIMIT, DEPTH_RANGE, LOOP_LIMIT, LOOP_RANGE  # noqa: F401 - the settings' home
 from .ruleset import RulesError
+
+# The run-time limits' defaults and ranges (`simulate --loop-limit/--depth-limit`; documented in docs/language.md)
+LOOP_LIMIT = 10_000  # rounds of `while` and `repeat` in one turn
+DEPTH_LIMIT = 100  # frames on the event stack; the shipped rules reach about 20
+DEPTH_RANGE = (10, 1_000)  # what the depth setting may be: Python frames per stack frame are bounded
+LOOP_RANGE = (10, 10_000_000)
 
 _HELP = ("help: make every round use something up (a `limit … per turn`, cards that leave for good, HP that "
          "only goes down), or give the loop a `when` that ends it")

@@ -1,0 +1,254 @@
+"""`sgsdsl play`: a terminal human at a table of heuristic bots.
+
+Before every decision the human sees what happened since the last one (the log, written
+from their seat: cards they do not know read "一张牌"), the board as their seat sees it,
+and the question: numbered options, what a response answers ("> 闪 (响应 曹操 的 杀)"), the
+text of a skill that asks "发动？". Answers go through rich's prompt: a number (several,
+separated by spaces, where several are asked for), Enter to decline where declining is
+allowed, `help` for every hero's skills, `quit` to leave. Every other answer gets a message
+saying what is wrong, and the question again.
+
+Like every agent it decides from its SeatView (view.py), never from the Game.
+"""
+
+from __future__ import annotations
+
+from rich.console import Console
+from rich.prompt import InvalidResponse, Prompt
+from rich.text import Text
+
+from ..engine.log import GameLog
+from ..engine.requests import Agent, Request
+from ..engine.view import CardView, PlayerView, SeatView, SkillView
+from .heuristic import HeuristicAgent
+
+HELP = ("回答方法：输入选项前的编号；需要选择多个时用空格分开 (如 1 3)；可以不选时直接回车跳过。\n"
+        "help 显示各武将的技能，board 再显示一次牌桌，quit 退出游戏。")
+
+
+class Quit(Exception):
+    """The human typed quit (or the input ended)."""
+
+
+class Answer(Prompt):
+    """One answer to a request, parsed and checked by rich's prompt loop (a message for every bad answer)."""
+
+    prompt_suffix = "："
+
+    def __init__(self, prompt: str, *, console: Console, agent: HumanAgent, view: SeatView, req: Request):
+        super().__init__(prompt, console=console)
+        self.agent, self.view, self.req = agent, view, req
+
+    @classmethod
+    def get_input(cls, console: Console, prompt, password: bool, stream=None) -> str:
+        line = console.input(prompt, password=password, stream=stream)  # input() raises EOFError itself
+        if stream is not None and not line:
+            raise EOFError
+        return line
+
+    def process_response(self, value: str):
+        words = value.split()
+        req, n = self.req, len(self.req.options)
+        many = req.kind in ("cards", "players", "options")
+        if not words:
+            if req.kind == "confirm":
+                return False
+            if req.lo == 0:
+                return [] if many else None
+            raise InvalidResponse(f"必须选择{req.lo}个" if many else "必须选择一项，不能跳过")
+        if words[0].lower() in ("help", "h", "?", "？", "帮助"):
+            self.agent.show_help(self.view)
+            raise InvalidResponse("")
+        if words[0].lower() in ("board", "b", "牌桌"):
+            self.agent.board(self.view)
+            raise InvalidResponse("")
+        if words[0].lower() in ("quit", "exit", "q", "退出"):
+            raise Quit()
+        if req.kind == "confirm" and len(words) == 1:
+            w = words[0].lower()
+            if w in ("y", "yes", "是"):
+                return True
+            if w in ("n", "no", "否"):
+                return False
+        picks = []
+        for w in words:
+            try:
+                k = int(w)
+            except ValueError:
+                raise InvalidResponse(f"“{w}” 不是编号：请输入 1–{n} 之间的编号，或 help") from None
+            if not 1 <= k <= n:
+                raise InvalidResponse(f"编号 {k} 无效：请输入 1–{n} 之间的编号")
+            picks.append(k)
+        if len(set(picks)) != len(picks):
+            raise InvalidResponse("同一个编号只能选一次")
+        if not many:
+            if len(picks) > 1:
+                raise InvalidResponse("只能选择一个编号")
+            return req.options[picks[0] - 1]
+        if not req.lo <= len(picks) <= req.hi:
+            want = f"{req.lo}" if req.lo == req.hi else f"{req.lo}–{req.hi}"
+            raise InvalidResponse(f"需要选择{want}个，你选择了{len(picks)}个")
+        return [req.options[k - 1] for k in picks]
+
+
+class HumanAgent(Agent):
+    name = "human"
+    tracks = False
+
+    def __init__(self, console: Console | None = None, inp=None):
+        self.console = console or Console(highlight=False)
+        self.inp = inp  # a text stream to read answers from (tests); None: the terminal
+        self.log_seen = 0
+
+    def say(self, text: str = "", style: str | None = None) -> None:
+        self.console.print(text, markup=False, style=style, soft_wrap=True)
+
+    # ---- what the seat sees -----------------------------------------------------------------
+    def catch_up(self, view: SeatView) -> None:
+        lines = view.log_lines(self.log_seen)
+        self.log_seen += len(lines)
+        for line in lines:
+            self.say(line)
+
+    def board(self, view: SeatView) -> None:
+        self.say()
+        me, current = view.me, view.current
+        for p in view.players:
+            tags = [t for t, on in (("你", p.is_me), ("当前回合", current is not None and p is current and p.alive),
+                                    ("已死亡", not p.alive), ("翻面", p.flipped), ("横置", p.chained)) if on]
+            ident = view.show(p.identity) if p.identity is not None else "?"
+            eq = " ".join(c.label() for c in p.equips)
+            jd = " ".join(c.label() for c in p.judges)
+            marks = " ".join(f"{k}{v}" for k, v in p.marks.items() if v)
+            hp = f"体力{p.hp}/{p.max_hp}" if any(h is not None for h in p.heroes) or not p.is_me else "未选将"
+            parts = [f"{p.seat + 1}. {p.name}", f"[{ident}]", hp, f"手牌{p.hand_count}"]
+            parts += [x for x in (f"装备 {eq}" if eq else "", f"判定区 {jd}" if jd else "", marks) if x]
+            self.say("  " + "  ".join(parts) + (f"  ({'，'.join(tags)})" if tags else ""),
+                     style="bold" if p.is_me else None)
+        self.say("  你的手牌：" + (" ".join(c.label() for c in me.hand) or "无"))
+        skills = "、".join(f"【{s.skill.name}】" for s in me.skills if not s.equip)
+        if skills:
+            self.say(f"  你的技能：{skills} (help 查看技能说明)")
+
+    def show_help(self, view: SeatView) -> None:
+        self.say(HELP)
+        for p in view.players:
+            hs = [h for h in p.heroes if h is not None]
+            if not hs:
+                continue
+            self.say(f"{p.seat + 1}. {p.name}", style="bold")
+            for h in hs:
+                for sid in h.skills:
+                    s = view.rules.skills.get(sid)
+                    if s is not None:
+                        self.say(f"   【{s.name}】{s.text}")
+
+    # ---- the question ----------------------------------------------------------------------
+    def label(self, view: SeatView, opt) -> str:
+        if isinstance(opt, CardView):
+            where = {"hand": "", "equip": " [装备区]", "judge": " [判定区]"}.get(opt.zone or "", "")
+            if not opt.seen:
+                return "一张手牌" if opt.zone == "hand" else "一张牌"
+            return opt.label() + where
+        if isinstance(opt, tuple) and len(opt) == 2:
+            kind, what = opt
+            if kind == "card":
+                return f"使用 {what.label()}"
+            if kind == "recast":
+                return f"重铸 {what.label()}"
+            if kind == "viewas":
+                return f"发动【{what[0].skill.name}】当{view.show(what[1].card)}使用"
+            if kind == "active":
+                return f"发动【{what[0].skill.name}】：{what[0].skill.text}"
+            if kind == "supply":
+                return f"发动【{what[0].skill.name}】使用{view.show(what[1])}"
+        if isinstance(opt, PlayerView):
+            ident = f" [{view.show(opt.identity)}]" if opt.identity is not None else ""
+            return f"{opt.seat + 1}. {opt.name}{ident} 体力{opt.hp}/{opt.max_hp} 手牌{opt.hand_count}"
+        if isinstance(opt, SkillView):
+            return f"【{opt.skill.name}】{opt.skill.text}"
+        if opt is True:
+            return "是"
+        if opt is False:
+            return "否"
+        if isinstance(opt, str) and opt in view.rules.heroes:
+            return self.hero_label(view, opt)
+        return view.show(opt)
+
+    def hero_label(self, view: SeatView, hid: str) -> str:
+        h = view.rules.heroes[hid]
+        skills = "".join(f"\n        【{s.name}】{s.text}" for s in (view.rules.skills.get(x) for x in h.skills)
+                         if s is not None)
+        return f"{h.name} ({view.show(h.kingdom)} 体力{h.hp_halves / 2:g}){skills}"
+
+    def what_for(self, view: SeatView, req: Request) -> str:
+        """What a response answers: the innermost card effect or skill being settled, and whose it is."""
+        for f in reversed(view.stack):
+            if f.kind in ("effect", "skill"):
+                src = getattr(f.event, "source", None) if f.event is not None else None
+                if f.kind == "effect":
+                    who = f"{src.name} 的 " if isinstance(src, PlayerView) else ""
+                    return f"响应 {who}{f.name}"
+                return f"因【{f.name}】"
+        return ""
+
+    def question(self, view: SeatView, req: Request) -> str:
+        prompt = req.prompt or req.kind
+        if req.kind == "respond":
+            why = self.what_for(view, req)
+            return f"> {prompt}" + (f" ({why})" if why else "")
+        if req.kind == "confirm" and isinstance(req.context, SkillView):
+            return f"> {prompt} {req.context.skill.text}"
+        return f"> {prompt}"
+
+    def decide(self, view: SeatView, req: Request):
+        self.catch_up(view)
+        self.board(view)
+        self.say(self.question(view, req), style="bold")
+        for i, o in enumerate(req.options, 1):
+            self.say(f"   {i}) {self.label(view, o)}")
+        many = req.kind in ("cards", "players", "options")
+        if req.kind == "confirm":
+            hint = "1 是，2 否 (y/n)，回车即否"
+        else:
+            n = len(req.options)
+            count = (f"{req.lo}" if req.lo == req.hi else f"{req.lo}–{req.hi}") if many else "一"
+            hint = f"选择{count}个编号 (1–{n})" + ("，回车跳过" if req.lo == 0 else "")
+        try:
+            return Answer(Text(f"你的选择 ({hint})"), console=self.console, agent=self, view=view, req=req)(
+                stream=self.inp)
+        except EOFError:
+            raise Quit() from None
+
+
+def play_human(rules, mode: str, players: int | None, seed: int, seat: int, console: Console | None = None) -> int:
+    from ..engine.game import Game
+
+    m = rules.find_mode(mode)
+    if m is None:
+        print(f"error: unknown mode {mode}")
+        return 2
+    rules = rules.for_mode(m)
+    m = rules.modes[m.id]
+    if players is None:  # the mode's only count, else 5
+        players = m.players[0] if m.players[0] == m.players[1] else max(m.players[0], min(5, m.players[1]))
+    if not m.players[0] <= players <= m.players[1] or not 0 <= seat < players:
+        print(f"error: mode {mode} takes {m.players[0]}–{m.players[1]} players; seat must be 1–{players}")
+        return 2
+    human = HumanAgent(console)
+    log = GameLog(records=False, seat=seat)  # written from the human's seat: what they may know
+    agents = [human if i == seat else HeuristicAgent() for i in range(players)]
+    g = Game(rules, players=players, seed=seed, agents=agents, mode=m, log=log, hero_pool=rules.hero_pool(m))
+    g.build_deck(m.decks)
+    human.say(f"sgsdsl play：{m.name}，{players}人，你坐在{seat + 1}号位。输入 help 查看说明。")
+    try:
+        g.run()
+    except Quit:
+        human.say("游戏已退出。")
+        return 0
+    for line in log.read(human.log_seen):
+        human.say(line)
+    me = g.players[seat]
+    won = me.seat in g.won_seats if g.won_seats is not None else me.identity in (g.winners or ())
+    human.say("你赢了！" if won else "你输了。", style="bold")
+    return 0

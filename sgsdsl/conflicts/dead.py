@@ -1,0 +1,163 @@
+"""Family 4: dead rules.
+
+SGS331: a trigger whose windows no flow of the modes it can appear in ever opens.
+SGS335: a hero's trigger that fires in some of the modes that deal the hero, but not in another:
+in that mode the hero is dealt with a skill that can never fire.
+SGS332: a window that is declared and never opened by anything.
+SGS333: a `when` that can never hold (constant false, or two conjuncts that contradict).
+SGS334: a lord skill (主公技) on a hero who can never be the lord.
+
+What a mode opens: its setup, its rules, the flows bound to the `turn` and `use` roles (the
+engine runs them), the card hooks of the cards in its decks, the skills of the heroes in its
+pool, and whatever those call, transitively. A rule that appears in no mode (a designer's
+card in no deck) is judged against everything the rules open anywhere.
+"""
+
+from __future__ import annotations
+
+from ..lang import ast
+from ..lang.diagnostics import Note
+from .facts import Facts
+from .findings import NO_PRINCIPLE_DEAD
+from .findings import finding as make
+
+
+def _opened(facts: Facts, bodies) -> set[str]:
+    out: set[str] = set()
+    for b in bodies:
+        out.update(b.own_opens)
+        out.update(s.window for s in b.opens)
+    return out
+
+
+def global_reach(facts: Facts) -> set[str]:
+    memo = facts.memo
+    if "reach" not in memo:
+        az = facts.az
+        bodies = list(az.flows.values()) + list(az.hooks.values()) + [r.body for r in facts.rules]
+        for mode in facts.m.unique(facts.m.modes):
+            if mode.setup is not None:
+                bodies.append(az.scan([mode.setup], own_event=None, owner=False))
+        memo["reach"] = _opened(facts, bodies)
+    return memo["reach"]
+
+
+def mode_reach(facts: Facts, mode) -> set[str]:
+    memo = facts.memo
+    key = ("reach", mode.id.text)
+    if key in memo:
+        return memo[key]
+    m, az = facts.m, facts.az
+    bodies = []
+    if mode.setup is not None:
+        bodies.append(az.scan([mode.setup], own_event=None, owner=False))
+    for role in ("turn", "use"):
+        f = m.role_target(role)
+        if isinstance(f, ast.FlowDecl):
+            bodies.append(az.flows[f.id.text])
+    cards = _mode_cards(facts, mode)
+    bodies += [az.hooks[c] for c in cards if c in az.hooks]
+    pool = facts.pools.get(mode.id.text, set())
+    for r in facts.rules:
+        if r.holder == "mode" and (r.package_rule or any(r.decl is x for x in mode.rules)):
+            bodies.append(r.body)
+        elif r.holder == "hero" and any(h.name.text in pool for h in r.heroes):
+            bodies.append(r.body)
+        elif r.holder in ("equipment", "card") and r.decl.id.text in cards:
+            bodies.append(r.body)
+    memo[key] = _opened(facts, bodies)
+    return memo[key]
+
+
+def _mode_cards(facts: Facts, mode) -> set[str]:
+    out = set()
+    for n in mode.decks:
+        d = facts.m.decks.get(n.text)
+        for e in d.entries if d else ():
+            c = facts.m.cards.get(e.card.text)
+            if c is not None:
+                out.add(c.id.text)
+    return out
+
+
+def modes_of_rule(facts: Facts, r) -> list:
+    if r.holder == "hero":
+        seen, out = set(), []
+        for h in r.heroes:
+            for mode in facts.modes_of_hero(h.name.text):
+                if id(mode) not in seen:
+                    seen.add(id(mode))
+                    out.append(mode)
+        return out
+    if r.holder in ("equipment", "card"):
+        return [mode for mode in facts.judged_modes() if r.decl.id.text in _mode_cards(facts, mode)]
+    if r.holder == "mode":
+        return [mode for mode in facts.judged_modes() if r.package_rule or any(r.decl is x for x in mode.rules)]
+    return []
+
+
+def _dead_in_modes(facts: Facts, r, dead: list, names: str, window_notes: list) -> list:
+    """SGS335: one finding per mode that deals the rule's hero where the rule never fires."""
+    out = []
+    for mode in dead:
+        heroes = [h.name.text for h in r.heroes if h.name.text in facts.pools.get(mode.id.text, ())]
+        lives = [x.name.text for x in modes_of_rule(facts, r) if x not in dead]
+        dealt = f"{'、'.join(heroes)} is dealt in {mode.name.text}" if heroes else f"{mode.name.text} deals it"
+        out.append(make(
+            "SGS335", f"{r.label()} never fires in {mode.name.text}: no flow of it opens {names}, though "
+            f"{dealt}", r.span,
+            f"the skill works in {'、'.join(lives)} only: keep the hero out of {mode.name.text} (`modes …` on the "
+            f"hero, or `except` in the mode's `heroes`), or give the skill a timing that {mode.name.text} has",
+            NO_PRINCIPLE_DEAD, notes=[Note(mode.span, f"mode {mode.name.text} is declared here"), *window_notes],
+            rules=(r,), modes=(mode.name.text,)))
+    return out
+
+
+def check(facts: Facts) -> list:
+    m = facts.m
+    out = []
+    everywhere = global_reach(facts)
+    for r in facts.rules:
+        if r.kind == "trigger" and r.windows:
+            modes = modes_of_rule(facts, r)
+            names = "、".join(w.name.text for w in r.windows)
+            window_notes = [Note(w.span, f"window {w.name.text} is declared here") for w in r.windows]
+            dead = [mode for mode in modes if not any(w.id.text in mode_reach(facts, mode) for w in r.windows)]
+            if modes and len(dead) < len(modes):
+                out.extend(_dead_in_modes(facts, r, dead, names, window_notes))
+                dead = None
+            if dead is not None:
+                reach, where = (set(), "no flow of " + "、".join(mode.name.text for mode in modes) + " opens") \
+                    if modes else (everywhere, "nothing in the rules opens")
+                if not any(w.id.text in reach for w in r.windows):
+                    out.append(make("SGS331", f"{r.label()} fires at {names}, which {where}", r.span,
+                                    "a skill whose timing never comes never fires: the hero plays without it",
+                                    NO_PRINCIPLE_DEAD, notes=window_notes, rules=(r,),
+                                    modes=tuple(mode.name.text for mode in modes)))
+        if r.when is not None and facts.cond.truth(r.when) is False:
+            out.append(make("SGS333", f"the `when` of {r.label()} can never hold", r.when.span,
+                            "a condition that is always false turns the rule off for good: a typo, or two "
+                            "conditions that contradict", NO_PRINCIPLE_DEAD, rules=(r,)))
+    for w in m.unique(m.windows):
+        if w.id.text not in everywhere:
+            listeners = facts.by_window.get(w.id.text, [])
+            notes = [Note(x.span, f"{x.label()} waits for it") for x in listeners]
+            out.append(make("SGS332", f"window {w.name.text} is declared but nothing opens it", w.span,
+                            "no flow, card or skill has `open " + w.name.text + "`: every skill that fires there "
+                            "is dead", NO_PRINCIPLE_DEAD, notes=notes))
+    for s in m.unique(m.skills):
+        if "lord" not in s.types:
+            continue
+        for h in facts.skill_heroes.get(id(s), []):
+            if h.never_lord:
+                why_not = f"{h.name.text} is `never lord`"
+            else:
+                modes = facts.modes_of_hero(h.name.text)
+                if any(mode.lord is not None for mode in modes):
+                    continue
+                why_not = (f"no mode that deals {h.name.text} has a `lord`" if modes
+                           else f"no mode deals {h.name.text}")
+            out.append(make("SGS334", f"lord skill {s.name.text} can never work: {why_not}", s.span,
+                            "a 主公技 works only while its owner is the lord (the mode's `lord` identity)",
+                            NO_PRINCIPLE_DEAD, notes=[Note(h.span, f"hero {h.name.text} has it")]))
+    return out

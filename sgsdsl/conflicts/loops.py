@@ -1,0 +1,372 @@
+"""Family 3: trigger loops (SGS321; across two heroes SGS383); loops without an exit (SGS323).
+
+A trigger's effect opens windows: directly (`open`), through the flows it calls (damage,
+judge, respond …, transitively), through the card hooks of a card it uses when the card is
+known (`use_card(card: virtual(杀))`, `ask_card(self, 杀)`), and through the window bound
+to the `moved` role when it moves cards. An edge A → B means A's effect can open a window
+where B fires for that event: B's owner must be able to be the window's subject, and B's
+`when` must not need an event field that the opening cannot set (a `draw` moves no card out
+of anyone's hand, so it never meets `event.lost_hand > 0`).
+
+A cycle is stopped by a `limit` on any of its triggers, or by a `when` that reads state one
+of the effects changes (hand_count after a draw, hp after a damage …); an unstopped cycle is
+a finding. `analyse()` returns every cycle with its stop, for the tests and the curious.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from ..lang import ast
+from ..lang.tree import children, walk, walk_of
+from . import progress
+from .facts import Facts, OpenSite, Rule
+from .findings import INSERTED, note, who
+from .findings import finding as make
+
+MAX_CYCLE = 4
+
+
+@attrs.frozen
+class Cycle:
+    rules: tuple  # Rule, in order: each opens a window of the next
+    sites: tuple  # OpenSite of each edge
+    stop: str | None  # why it ends, or None
+    kind: str = "bounded"  # bounded | death (ends only when someone dies) | endless
+
+
+def _edge_ok(facts: Facts, a: Rule, b: Rule, site: OpenSite) -> bool:
+    w = facts.m.windows[site.window]
+    if b.when is not None and facts.cond.truth(b.when) is False:
+        return False
+    if site.fields is not None and not b.required <= site.fields:
+        return False
+    for path, vals in b.constraints.items():
+        if not _may_hold(facts, path, vals, site):
+            return False
+    if b.holder == "mode" or a.holder == "mode":
+        return True
+    rels = {site.rel_of(f) for f in b.pinned}
+    if w.subject is not None and not b.any:
+        rels.add(site.rel)
+    same = a is b or facts.same_player(a, b)
+    two = facts.two_players(a, b)
+    if "self" in rels and "other" in rels:
+        return False
+    if "self" in rels:
+        return same
+    if "other" in rels:
+        return two
+    return same or two
+
+
+def _may_hold(facts: Facts, path: tuple, vals: frozenset, site: OpenSite) -> bool:
+    """Can a `when` constraint (`event.f == K`, `event.card is 杀`, `event.card.kind == trick`) hold for
+    the event this site opens, given what the call binds (a constant, or a card known by name)?"""
+    is_ = path[:1] == ("is",)
+    p = path[1:] if is_ else path
+    if p[:1] != ("event",) or len(p) < 2:
+        return True
+    v = site.value(p[1])
+    if v is None:
+        return True
+    if v[0] != "card":  # a constant bound to the field
+        return len(p) > 2 or is_ or v in vals
+    card = facts.m.cards.get(v[1])
+    if card is None:
+        return True
+    if len(p) == 2:
+        return ("value", id(card)) in vals
+    if len(p) == 3 and p[2] == "kind" and not is_:
+        return ("const", repr(card.kind)) in vals
+    return True
+
+
+def graph(facts: Facts) -> dict:
+    triggers = [r for r in facts.live if r.kind == "trigger"]
+    edges: dict[int, list] = {id(r): [] for r in triggers}
+    for a in triggers:
+        seen = set()
+        # unconditional openings first: an edge is as strong as the weakest way to take it
+        # `open W with event` reopens a window on the trigger's own event: any field may be set
+        sites = a.body.opens | {OpenSite(w, "any", None) for w in a.body.own_opens}
+        for site in sorted(sites, key=lambda s: (s.paid, s.chance, s.window, s.rel, sorted(s.fields or ()),
+                                                 sorted(map(str, s.values)))):
+            for b in facts.by_window.get(site.window, ()):
+                if b.kind != "trigger" or id(b) in seen:
+                    continue
+                if _edge_ok(facts, a, b, site):
+                    seen.add(id(b))
+                    edges[id(a)].append((b, site))
+    return {"nodes": triggers, "edges": edges}
+
+
+def _cycles(facts: Facts) -> list[tuple]:
+    g = graph(facts)
+    nodes = g["nodes"]
+    index = {id(r): i for i, r in enumerate(nodes)}
+    out = []
+
+    def dfs(start: Rule, cur: Rule, path: list, sites: list) -> None:
+        for nxt, site in g["edges"][id(cur)]:
+            j = index[id(nxt)]
+            if nxt is start:
+                if _passes_hold(path, sites + [site]):
+                    out.append((tuple(path), tuple(sites + [site])))
+            elif j > index[id(start)] and nxt not in path and len(path) < MAX_CYCLE:
+                dfs(start, nxt, path + [nxt], sites + [site])
+
+    for r in nodes:
+        dfs(r, r, [r], [])
+    return out
+
+
+def _passes_hold(path: list, sites: list) -> bool:
+    """Around a cycle, a field a rule passes on from its own event (天香's `card: event.card`) is only set if
+    the opening before it could set it: a field it never sets is none, and a `when` that needs it fails
+    (三尖两刃刀's damage carries no card, so the damage passed on from it is no 【杀】's)."""
+    n = len(path)
+    for i in range(n):
+        before, site, nxt = sites[i - 1], sites[i], path[(i + 1) % n]
+        if before.fields is None:
+            continue
+        if any(k in nxt.required and f not in before.fields for k, f in site.passes):
+            return False
+    return True
+
+
+RESOURCE = {"hp": "HP", "cards": "the number of cards in hands",
+            "processing": "the number of cards in the processing zone", "alive": "the number of living players"}
+
+
+def _label(resource: str) -> str:
+    return RESOURCE.get(resource) or f"the counter {resource.split(':', 1)[1]}"
+
+
+def _death_event(facts: Facts) -> str | None:
+    """The event type the `die` role's flow settles: a window carrying it opens only when someone dies."""
+    die = facts.m.role_target("die")
+    return die.event.text if isinstance(die, ast.FlowDecl) else None
+
+
+def _stop(rules: tuple, sites: tuple, death_event: str | None = None,
+          windows: dict | None = None) -> tuple[str | None, str]:
+    """(why the loop ends, kind): kind is "bounded" (it uses something up), "death" (only HP goes
+    down, so it ends when someone dies) or "endless"."""
+    free = {(res, d) for r in rules for res, d, paid in r.body.deltas if not paid}
+    resets = set().union(*(r.body.resets for r in rules))
+    for r in rules:
+        if r.limited and r.decl.id.text not in resets and "*" not in resets:
+            what = f"`limit` on {r.name}" if r.limit is not None else f"the once-per-game use of {r.name}"
+            return what, "bounded"
+    for r in rules:
+        for g in r.guards:
+            how = progress.progress(g, free)
+            if how is not None:
+                return (f"the `when` of {r.name} needs {_label(g.resource)} ({g.text}), which {how} in the loop",
+                        "bounded")
+    paid = [r for r, s in zip(rules[1:] + rules[:1], sites) if s.paid]
+    if paid and ("cards", progress.UP) not in free:
+        return (f"each round uses a card from a hand (to reach {paid[0].name}), and the loop gives no cards back",
+                "bounded")
+    chance = [r for r, s in zip(rules[1:] + rules[:1], sites) if s.chance]
+    if chance:
+        return f"each round needs a judgment to come out one way (to reach {chance[0].name})", "bounded"
+    # a player dies once, and a seat's line-up (1v1) holds finitely many heroes
+    deaths = [r for r, s in zip(rules[1:] + rules[:1], sites)
+              if death_event is not None and windows[s.window].event.text == death_event]
+    if deaths:
+        return f"each round needs someone to die (to reach {deaths[0].name}), and a table has finitely many heroes", "bounded"
+    if ("hp", progress.DOWN) in free and ("hp", progress.UP) not in free:
+        return None, "death"
+    return None, "endless"
+
+
+def analyse(facts: Facts) -> list[Cycle]:
+    memo = facts.memo
+    if "cycles" not in memo:
+        death = _death_event(facts)
+        memo["cycles"] = [Cycle(rules, sites, *_stop(rules, sites, death, facts.m.windows))
+                          for rules, sites in _cycles(facts)]
+    return memo["cycles"]
+
+
+def _heroes(facts: Facts, rules: tuple):
+    """(single hero or none, pair of heroes, more heroes)."""
+    hero_rules = [r for r in rules if r.holder == "hero"]
+    if not hero_rules:
+        return (), None
+    common = set.intersection(*({id(h) for h in r.heroes} for r in hero_rules))
+    if common:
+        return (), None
+    distinct = []
+    for r in hero_rules:
+        if not any(id(h) in {id(x) for x in r.heroes} for h in distinct):
+            distinct.append(r.heroes[0])
+    return tuple(distinct), len(distinct) == 2
+
+
+WHY = {
+    "endless": ("an endless chain of triggers hangs the game or drains the deck: give one of them a `limit`, or a "
+                "`when` on something each round uses up for good (a use limit, cards that leave, HP that only goes "
+                "down toward a bound); nothing in this loop is used up"),
+    "death": ("each round costs HP and nothing gives it back, so the chain stops only when someone dies: a `when` "
+              "on `alive` does not stop it earlier; give one of them a `limit`, or a bound such as `self.hp > 1`"),
+}
+ENDS = {"endless": "nothing stops it", "death": "it ends only when someone dies"}
+
+
+def all_findings(facts: Facts) -> list:
+    memo = facts.memo
+    if "loops" in memo:
+        return memo["loops"]
+    out, seen = [], set()
+    for c in analyse(facts):
+        if c.stop is not None:
+            continue
+        key = frozenset(id(r) for r in c.rules)
+        if key in seen:
+            continue
+        seen.add(key)
+        heroes, pair = _heroes(facts, c.rules)
+        if pair and not (facts.can_meet(heroes[0].name.text, heroes[1].name.text)
+                         or facts.share_seat(heroes[0].name.text, heroes[1].name.text)):
+            continue
+        rules = c.rules
+        designer = [i for i, r in enumerate(rules) if r.designer]
+        if designer:
+            k = designer[0]
+            rules, sites = rules[k:] + rules[:k], c.sites[k:] + c.sites[:k]
+        else:
+            sites = c.sites
+        wname = [facts.m.windows[s.window].name.text for s in sites]
+        a = rules[0]
+        if len(rules) == 1:
+            msg = f"{who(a)} can trigger itself: its effect opens {wname[0]} again"
+        else:
+            chain = " → ".join(f"{who(r)} (opens {wn})" for r, wn in zip(rules, wname))
+            msg = f"a loop of triggers: {chain} → {a.name}"
+        msg += "; " + ENDS[c.kind]
+        principle = (f"none: under {INSERTED} each new event settles inside the one that caused it, so the chain "
+                     "never returns to the table; seed 001 has nothing that ends it")
+        notes = [note(r, f"{r.label()} fires at {facts.m.windows[sites[i - 1].window].name.text}")
+                 for i, r in enumerate(rules) if i > 0]
+        code = {"endless": "SGS321", "death": "SGS322"}[c.kind]
+        if pair:
+            code = {"SGS321": "SGS383", "SGS322": "SGS384"}[code]
+            msg = f"{facts.pair_label(heroes[0], heroes[1])}: " + msg
+        elif heroes:
+            msg = f"{'、'.join(h.name.text for h in heroes)}: " + msg
+        out.append(make(code, msg, a.span, WHY[c.kind], principle, notes=notes, rules=rules,
+                        window=facts.m.windows[sites[-1].window], heroes=heroes if pair else (), sites=sites,
+                        modes=facts.pair_modes(*heroes) if pair else ()))
+    memo["loops"] = out
+    return out
+
+
+# ---- SGS323: a `while` or `repeat` with no way out --------------------------------------------
+
+
+def _exits(body: ast.Block, facts: Facts) -> bool:
+    """Can the loop body leave the loop: a `break` of this loop, a `stop`, or a choice that can find
+    nothing to choose (which abandons the skill)?"""
+    stack = list(body.stmts)
+    while stack:
+        s = stack.pop()
+        if isinstance(s, (ast.Stop, ast.Break)):
+            return True
+        if isinstance(s, (ast.While, ast.For, ast.Repeat)):
+            # a `break` there leaves only that loop; a `stop` still leaves this one
+            if any(isinstance(n, ast.Stop) for n in walk(s.body)):
+                return True
+            if any(_may_abort(n) for n in walk(s)):
+                return True
+            continue
+        if any(_may_abort(n) for n in children(s) for n in walk(n)):
+            return True
+        if isinstance(s, ast.If):
+            stack.extend(s.then.stmts)
+            if s.other is not None:
+                stack.extend(s.other.stmts)
+        elif isinstance(s, (ast.PhaseStmt, ast.Later)):
+            stack.extend(s.body.stmts)
+    return False
+
+
+def _may_abort(n) -> bool:
+    return isinstance(n, ast.Choose) and n.kind != "option"
+
+
+def _assigned(body: ast.Block) -> set[str]:
+    return {s.target.text for s in walk(body) if isinstance(s, ast.Assign) and isinstance(s.target, ast.NameRef)}
+
+
+def _never_changes(test, body: ast.Block, facts: Facts, locals_: set[str]) -> bool:
+    """A test that is constant, or reads only locals the body never assigns."""
+    if facts.cond.truth(test) is True:
+        return True
+    names = [n for n in walk(test) if isinstance(n, ast.NameRef)]
+    if any(isinstance(n, (ast.Attr, ast.Call, ast.Index, ast.Choose, ast.Ask)) for n in walk(test)):
+        return False
+    consts = {n.text for n in names if facts.cond.const(n) is not None}
+    return all(n.text in consts or (n.text in locals_ and n.text not in _assigned(body)) for n in names)
+
+
+def _unlimited(e, facts: Facts) -> bool:
+    """A `repeat` count that is `inf` (the engine's unlimited) whatever the game: `inf`, or `inf` plus
+    or times a positive constant, or the larger of `inf` and anything."""
+    if isinstance(e, ast.NameRef):
+        return facts.cond.const(e) == ("const", "T.INF")
+    if isinstance(e, ast.BinOp) and e.op in ("+", "*"):
+        for a, b in ((e.left, e.right), (e.right, e.left)):
+            if _unlimited(a, facts) and (isinstance(b, ast.IntLit) and (b.value > 0 or e.op == "+")
+                                         or _unlimited(b, facts)):
+                return True
+        return False
+    if isinstance(e, ast.Call) and isinstance(e.func, ast.NameRef) and e.func.text == "max":
+        return any(_unlimited(a.value, facts) for a in e.args)
+    return False
+
+
+def endless_whiles(facts: Facts) -> list:
+    m = facts.m
+    owners = [(f"flow {f.name.text}", f.body) for f in m.unique(m.flows)]
+    for holder, decl in facts.holders():
+        blocks = []
+        for f in decl.facets:
+            blocks += [getattr(f, k, None) for k in ("cost", "do")]
+        blocks += [b for _, b in getattr(decl, "hooks", ())]
+        owners += [(f"{'card' if isinstance(decl, ast.CardDecl) else 'skill'} {decl.name.text}", b)
+                   for b in blocks if b is not None]
+    for mode in facts.judged_modes():
+        if mode.setup is not None:
+            owners.append((f"mode {mode.name.text}", mode.setup))
+    out, seen = [], set()
+    for label, block in owners:
+        if id(block) in seen:
+            continue
+        seen.add(id(block))
+        nodes = walk_of(block, (ast.While, ast.Repeat, ast.Let))
+        whiles = [n for n in nodes if isinstance(n, ast.While)]
+        for n in nodes:
+            if isinstance(n, ast.Repeat) and _unlimited(n.count, facts) and not _exits(n.body, facts):
+                out.append(make(
+                    "SGS323", f"the `repeat` in {label} never ends: its count is `inf` (unlimited) and its body "
+                    "has no `break` or `stop`", n.span,
+                    "at run time the loop guard stops the game with an error; add a `break`/`stop`, or repeat a "
+                    "number of times the game can reach", "none: seed 001 settles events; a loop that never ends "
+                    "is a rules bug", rules=()))
+        locals_ = {n.name.text for n in nodes if isinstance(n, ast.Let)} if whiles else set()
+        for n in whiles:
+            if _never_changes(n.test, n.body, facts, locals_) and not _exits(n.body, facts):
+                out.append(make(
+                    "SGS323", f"the `while` in {label} never ends: its test never turns false and its body has "
+                    "no `break` or `stop`", n.span,
+                    "at run time the loop guard stops the game with an error; add a `break`/`stop`, or a test "
+                    "on something the body changes", "none: seed 001 settles events; a loop that never ends is "
+                    "a rules bug", rules=()))
+    return out
+
+
+def check(facts: Facts) -> list:
+    return [f for f in all_findings(facts) if f.code in ("SGS321", "SGS322")] + endless_whiles(facts)

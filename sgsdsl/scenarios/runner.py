@@ -1,0 +1,444 @@
+"""Scenario tests: `test` blocks in rules files set a table, script decisions and state outcomes.
+
+    test "奸雄获得造成伤害的牌" {
+      seat 关羽 hand [♥7 杀]
+      seat 曹操 hp 3
+      start 关羽 出牌阶段
+      decide 关羽: 杀, 曹操
+      decide 曹操: yes
+      expect 曹操.hp == 2 and 杀 in 曹操.hand
+      expect log "曹操 发动 【奸雄】"
+    }
+
+Unscripted requests get the passive answer (decline, pass, or the first legal
+choice). A scripted answer that does not fit the request waits for one it fits;
+answers left over at the end fail the test, except those marked `?` (`杀?`):
+a test can offer a move that the rules must refuse, and fail if it is taken.
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections import deque
+
+import attrs
+
+from ..bots.agents import FirstAgent
+from ..engine.game import Game, GameOver
+from ..engine.invariants import InvariantError
+from ..engine.log import GameLog
+from ..engine.requests import Request
+from ..engine.ruleset import RulesError, Ruleset, rules_location
+from ..engine.state import SUIT_SYMBOL, Card, rank_text
+from ..engine.tables import TestDef
+from ..engine.view import SeatView, answer_of
+
+NO = {"no", "pass", "否", "不", "none"}
+YES = {"yes", "是", "ok"}
+SYMBOL_SUIT = {v: k for k, v in SUIT_SYMBOL.items()}
+
+
+@attrs.define
+class TestResult:
+    test: TestDef
+    ok: bool
+    failures: list[str]
+    log: GameLog
+
+    @property
+    def name(self) -> str:
+        return f"{self.test.title} ({self.test.loc})"
+
+
+class ScriptedAgent(FirstAgent):
+    name = "scripted"
+    omniscient = True  # the test author scripts outcomes the table would leave to chance
+
+    def __init__(self, decisions=(), asked: list | None = None):
+        self.queue = deque(decisions)
+        self.asked = asked if asked is not None else []  # (hero id) of every request, shared by the seats
+        self.failures: list[str] = []
+        self.bot = None
+
+    def decide(self, g, req: Request):
+        answer, how = self._answer(g, req)
+        p = req.player
+        self.asked.append(p.heroes[0].id if p.heroes else g.fixed_heroes.get(p.seat, ""))
+        if g.log is not None:
+            g.log.request(g, f"? {req.player.name}「{req.prompt or req.kind}」{_options(g, req)} → "
+                             f"{_label(g, answer)} ({how})")
+        return answer
+
+    def _answer(self, g, req: Request):
+        if self.queue:
+            d = self.queue[0]
+            ok, answer = match(g, req, d[1] if d[0] == "bot" else d)
+            if ok:
+                self.queue.popleft()
+                if d[0] == "bot":
+                    return self.ask_bot(g, req, answer), f"机器人作答，须为 {show_decision(d[1])}"
+                return answer, f"脚本: {show_decision(d)}"
+        return super().decide(g, req), "默认"
+
+    def ask_bot(self, g, req: Request, expected):
+        """`decide X: bot …`: the heuristic bot decides, from X's seat view; the test states its answer."""
+        from ..bots.heuristic import HeuristicAgent
+
+        self.bot = self.bot or HeuristicAgent()
+        view = SeatView(g, req.player.seat)
+        seen = view.request(req)
+        answer = answer_of(seen, req, self.bot.decide(view, seen))
+        same = (len(answer) == len(expected) and all(a is b for a, b in zip(answer, expected))
+                if isinstance(expected, list) and isinstance(answer, list) else answer is expected or answer == expected)
+        if not same:
+            show = g.log.show
+            self.failures.append(f"the heuristic bot of {req.player.name} answered {show(g, answer)} to "
+                                 f"「{req.prompt or req.kind}」, not {show(g, expected)}")
+        return answer
+
+
+def show_decision(d) -> str:
+    """A scripted answer as the test wrote it (never a Python tuple)."""
+    optional = "?" if d and d[-1] == "optional" else ""
+    if d[0] == "many":
+        return "[" + ", ".join(show_decision(x) for x in d[1]) + "]" + optional
+    if d[0] == "text":
+        return f'"{d[1]}"' + optional
+    if d[0] == "bot":
+        return "bot " + show_decision(d[1])
+    _, suit, rank, text = d[:4]
+    sr = f"{SUIT_SYMBOL.get(suit, '')}{rank_text(rank)} " if suit or rank else ""
+    return f"{sr}{text}{optional}"
+
+
+def _label(g, x) -> str:
+    """A request's option or answer as the log would name it."""
+    if isinstance(x, tuple) and len(x) == 2 and isinstance(x[0], str) and x[0] in ("card", "recast", "viewas",
+                                                                                    "active", "supply"):
+        kind, what = x
+        if kind == "card":
+            return g.log.show(g, what)
+        if kind == "recast":
+            return "重铸 " + g.log.show(g, what)
+        return f"【{what[0].skill.name}】" + (f"({g.rules.cards[what[1]].name})" if kind == "supply" else "")
+    if hasattr(x, "skill") and hasattr(x, "trigger"):
+        return f"【{x.skill.name}】"
+    if isinstance(x, tuple):
+        return "[" + "、".join(_label(g, y) for y in x) + "]"
+    if isinstance(x, str):
+        return _option_name(g, x)
+    return g.log.show(g, x) if g.log is not None else str(x)
+
+
+def _options(g, req: Request, most: int = 10) -> str:
+    if req.kind == "confirm":
+        return ""
+    shown = "、".join(_label(g, o) for o in req.options[:most])
+    return f" [{shown}{'…' if len(req.options) > most else ''}]"
+
+
+def _names(obj) -> set[str]:
+    if isinstance(obj, Card):
+        return {obj.cdef.name, obj.cdef.id}
+    if hasattr(obj, "heroes"):
+        return {h.name for h in obj.heroes} | {h.id for h in obj.heroes}
+    return set()
+
+
+def _card_fits(c: Card, d) -> bool:
+    _, suit, rank, text = d[:4]
+    return text in _names(c) and (suit is None or c.suit == suit) and (rank is None or c.rank == rank)
+
+
+def match(g, req: Request, d):  # noqa: C901 - one case per request kind
+    """Does decision d answer request req? Returns (fits, answer)."""
+    k = req.kind
+    if d[0] == "many" and k == "option":  # a set of cards offered whole (a view-as skill's `together`)
+        for o in req.options:
+            if isinstance(o, tuple) and _set_fits(list(o), d[1]):
+                return True, o
+        return False, None
+    if d[0] == "many" and k == "options":  # several options picked at once
+        picked = []
+        for item in d[1]:
+            text = item[1] if item[0] == "text" else item[3]
+            hit = next((o for o in req.options if o not in picked and text in (o, _option_name(g, o))), None)
+            if hit is None:
+                return False, None
+            picked.append(hit)
+        return (req.lo <= len(picked) <= req.hi), picked
+    if d[0] == "many":
+        if k not in ("cards", "players"):
+            return False, None
+        picked: list = []
+        for item in d[1]:
+            # each item takes the first option it fits that no earlier item took: [闪, 闪] means two 闪
+            rest = Request(k, req.player, [o for o in req.options if o not in picked], 1, 1, req.prompt)
+            ok, ans = match(g, rest, item)
+            if not ok:
+                return False, None
+            picked.append(ans[0])
+        return (req.lo <= len(picked) <= req.hi), picked
+    if k in ("cards", "players") and req.lo > 1:
+        return False, None  # one name cannot answer a request for several
+    text = d[1] if d[0] == "text" else d[3]
+    if k == "confirm":
+        if text in YES:
+            return True, True
+        if text in NO:
+            return True, False
+        return False, None
+    if text in NO and k in ("play", "respond", "skill") and req.lo == 0:
+        return True, None
+    if k == "play":
+        for opt in req.options:
+            kind, what = opt
+            if kind == "card" and d[0] == "name" and _card_fits(what, d):
+                return True, opt
+            if kind == "recast" and d[0] == "text" and text.split()[:1] == ["重铸"] and \
+                    (len(text.split()) == 1 or text.split()[1] in _names(what)):
+                return True, opt  # `decide P: "重铸 铁索连环"`
+            if kind in ("viewas", "active", "supply") and text in (what[0].skill.name, what[0].skill.id):
+                return True, opt
+        return False, None
+    if k == "respond":
+        for opt in req.options:
+            if isinstance(opt, Card):
+                if d[0] == "name" and _card_fits(opt, d):
+                    return True, opt
+            elif text in (opt[1][0].skill.name, opt[1][0].skill.id):
+                return True, opt
+        return False, None
+    if k == "cards":
+        for c in req.options:
+            if d[0] == "name" and _card_fits(c, d):
+                return True, [c]
+        return False, None
+    if k == "players":
+        for p in req.options:
+            if text in _names(p):
+                return True, [p]
+        return False, None
+    if k == "skill":
+        for L in req.options:
+            if text in (L.skill.name, L.skill.id):
+                return True, L
+        return False, None
+    if k == "hero":
+        for h in req.options:
+            if text in (h, g.rules.heroes[h].name):
+                return True, h
+        return False, None
+    if k == "option":
+        for o in req.options:
+            shown = _option_name(g, o)
+            if text in (o, shown) or SYMBOL_SUIT.get(text) == o:
+                return True, o
+        return False, None
+    return False, None
+
+
+def _set_fits(cards: list, items) -> bool:
+    """Do the scripted card names name exactly these cards (in any order)?"""
+    rest = list(cards)
+    for item in items:
+        hit = next((c for c in rest if item[0] == "name" and _card_fits(c, item)), None)
+        if hit is None:
+            return False
+        rest.remove(hit)
+    return not rest
+
+
+def _option_name(g, o) -> str:
+    """An option as a test may name it: a suit's symbol, or the Chinese name of a value or declaration."""
+    if not isinstance(o, str):
+        return str(o)
+    r = g.rules
+    for table in (r.skills, r.heroes, r.cards):
+        if o in table:
+            return table[o].name
+    return SUIT_SYMBOL.get(o, r.enum_names.get(o, o))
+
+
+def _pull(g: Game, spec) -> Card:
+    """The card a test names: taken from the draw pile if the deck has it (with the sign it names, if any), else
+    made for the test, bearing that sign."""
+    suit, rank, cid, *sign = spec
+    for c in reversed(g.draw_pile):
+        if c.cdef.id == cid and (suit is None or c.suit == suit) and (rank is None or c.rank == rank) \
+                and (not sign or sign[0] in c.signs):
+            g.draw_pile.remove(c)
+            c._zone = None
+            return c
+    if cid not in g.rules.cards:
+        raise RulesError(f"unknown card {cid}")
+    c = g.new_card(cid, suit or "spade", rank or 1)
+    c.signs = tuple(sign)
+    return c
+
+
+def stack_deck(g: Game, t: TestDef) -> None:
+    for spec in reversed(t.deck):  # the first listed ends on top
+        g.move(_pull(g, spec), "draw")
+
+
+def setup(rules: Ruleset, t: TestDef, log: GameLog) -> tuple[Game, list[ScriptedAgent]]:
+    mode = rules.modes.get(t.mode) if t.mode else None
+    agents = []
+    asked: list[str] = []
+    for s in t.seats:
+        decisions = [d for who, ds in t.decides if who == s.hero for d in ds]
+        agents.append(ScriptedAgent(decisions, asked))
+    seed = zlib.crc32(t.title.encode("utf-8"))
+    g = Game(rules, players=len(t.seats), seed=seed, agents=agents, mode=mode, log=log, invariants=False,
+             turn_cap=max(t.turns, 1) + 1)
+    g.turn_limit = t.turn_limit
+    g.options = dict(t.options)
+    # without a mode: every deck but those that belong to modes (1v1's 52 cards repeat the standard ones)
+    g.build_deck(mode.decks if mode is not None else [d for d, dd in rules.decks.items() if not dd.modes])
+    if t.setup:  # the mode sets the table up, with the seats' heroes and identities
+        stack_deck(g, t)  # first, so that the mode's own draws (比点, starting hands) take the test's cards
+        g.hero_pool = rules.hero_pool(mode)
+        g.fixed_heroes = {i: s.hero for i, s in enumerate(t.seats)}
+        if all(s.identity is not None for s in t.seats):
+            g.fixed_identities = [s.identity for s in t.seats]
+        g.setup_mode()
+    for p, s in zip(g.players, t.seats):
+        if not t.setup:
+            p.identity = s.identity
+            if mode is not None and mode.lord is not None and s.identity == mode.lord:
+                p.identity_shown = True
+            if s.deputy is None:
+                g.set_hero(p, s.hero)
+            else:
+                g.seat_two_heroes(p, s.hero, s.deputy, s.hidden, s.kingdom, s.armed)
+        if s.max_hp is not None:
+            p.max_hp = s.max_hp
+        if s.hp is not None or not t.setup:
+            p.hp = s.hp if s.hp is not None else p.max_hp
+        p.flipped, p.chained = s.flipped, s.chained
+        for spec in s.hand:
+            g.move(_pull(g, spec), "hand", p)
+        for spec in s.equip:
+            g.move(_pull(g, spec), "equip", p)
+        for spec in s.judge:
+            g.move(_pull(g, spec), "judge", p)
+        for mark, n in s.marks:
+            g.set_mark(p, mark, n)
+        for h in s.reserve:
+            g.draft(p, h)
+        p.fallen.extend(s.fallen)
+        for pile, specs in s.piles:
+            for spec in specs:
+                g.move(_pull(g, spec), "pile:" + pile, p)
+        if s.dead:  # a seat that starts dead: out of the game, holding nothing
+            g.discard(None, p.all_cards)
+            g.kill(p)
+    if not t.setup:
+        stack_deck(g, t)
+    if mode is not None and not t.setup:
+        for rule in mode.rules:
+            g.add_rules(rule)
+    if t.start is not None:
+        who, phase = t.start
+        g.first = g.seat_of(who)
+        g.start_phase = phase
+    g.check_invariants = True
+    g.verify()
+    return g, agents
+
+
+def run_test(rules: Ruleset, t: TestDef, windows: bool = False, observer=None) -> TestResult:
+    """Play a test; `observer` (e.g. engine/skillstats.SkillStats) watches the game from the first turn."""
+    log = GameLog(windows=windows)
+    failures: list[str] = []
+    try:
+        g, agents = setup(rules, t, log)
+        g.observer = observer
+        p = g.first or g.players[0]
+        try:
+            for _ in range(t.turns):
+                g.play_turn(p)
+                p = g.extra_turns.pop(0) if g.extra_turns else g.next_alive(p)
+        except GameOver as over:
+            g.over, g.winners, g.end_reason = True, over.winners, over.reason
+            log.end(g, over)
+        for fn, src, loc in t.expects:
+            try:
+                if not fn(g):
+                    failures.append(f"{loc}: expected {src}")
+            except Exception as e:  # a broken expectation is a failure, not a crash
+                failures.append(f"{loc}: expected {src}: {e.__class__.__name__}: {e}")
+        for present, texts, loc in t.logs:
+            texts = (texts,) if isinstance(texts, str) else texts
+            found = _in_order(texts, log.lines, lambda text, line: text in line)
+            shown = " then ".join(f'"{x}"' for x in texts)
+            if present and not found:
+                failures.append(f"{loc}: the log has no line{'s' if len(texts) > 1 else ''} containing {shown}"
+                                + (" in this order" if len(texts) > 1 else ""))
+            if not present and found:
+                failures.append(f"{loc}: the log has a line containing {shown}")
+        for heroes, loc in t.asked:
+            if not _in_order(heroes, agents[0].asked, lambda want, got: want == got):
+                names = "、".join(rules.heroes[h].name if h in rules.heroes else h for h in heroes)
+                failures.append(f"{loc}: the requests did not go to {names} in this order")
+        for seat, a in zip(t.seats, agents):
+            failures.extend(f"{t.loc}: {f}" for f in a.failures)
+            left = [show_decision(d) for d in a.queue if d[-1] != "optional"]
+            if left:
+                name = rules.heroes[seat.hero].name if seat.hero in rules.heroes else seat.hero
+                failures.append(f"{t.loc}: answers of {name} never asked for: {', '.join(left)}")
+    except (RulesError, InvariantError) as e:
+        failures.append(f"{t.loc}: {e}")
+    except Exception as e:  # the rules broke at run time: say where
+        loc = rules_location(e.__traceback__)
+        failures.append(f"{t.loc}: {e.__class__.__name__}: {e}" + (f" (at {loc})" if loc else ""))
+    return TestResult(t, not failures, failures, log)
+
+
+def _in_order(wanted, got, fits) -> bool:
+    """Is each wanted item found in `got`, one after the other (other items may come between)?"""
+    i = 0
+    for x in got:
+        if i < len(wanted) and fits(wanted[i], x):
+            i += 1
+    return i == len(wanted)
+
+
+def test_names(rules: Ruleset, t: TestDef) -> list[str]:
+    """What `sgsdsl test -k` matches: the title, the skill's ascii id and Chinese name, and its heroes' names and ids."""
+    names = [t.title]
+    if t.owner:
+        names.append(t.owner)
+        skill = rules.skills.get(t.owner)
+        if skill is not None:
+            names.append(skill.name)
+        for h in rules.heroes.values():
+            if t.owner in h.skills:
+                names += [h.name, h.id]
+    return names
+
+
+def scenario_jobs(tables) -> list[tuple[Ruleset, TestDef]]:
+    """Every test with the ruleset it runs under: a variant package's tests with that variant selected."""
+    runs = [(Ruleset(tables), None)] + [(Ruleset(tables, (t.package,)), t.package) for t in tables if t.variant]
+    jobs = []
+    cache: dict[tuple, Ruleset] = {}
+    for rules, variant in runs:
+        for t in rules.tests:
+            pkg = rules.test_package.get(id(t))
+            if pkg == variant or (variant is None and pkg not in rules.variants):
+                mode = rules.modes.get(t.mode) if t.mode else None
+                if mode is not None and any(v not in rules.variants for v in mode.variants):
+                    # a test of a mode plays with the mode's own versions of skills
+                    key = tuple(sorted(set(rules.variants) | set(mode.variants)))
+                    if key not in cache:
+                        cache[key] = Ruleset(tables, key)
+                    jobs.append((cache[key], _same_test(cache[key], t)))
+                else:
+                    jobs.append((rules, t))
+    return jobs
+
+
+def _same_test(rules: Ruleset, t: TestDef) -> TestDef:
+    return next((x for x in rules.tests if x.loc == t.loc and x.title == t.title), t)

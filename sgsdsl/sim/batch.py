@@ -1,0 +1,302 @@
+"""Batches of bot games.
+
+Game i of a batch with seed S is played with seed S*1_000_003 + i, whatever the
+number of workers, so `--workers 2` gives the figures of one worker; the seed of
+a game also names its index (seed % 1_000_003) and so its place in a rotation.
+
+A featured hero (`--hero`) is seated in every game of its batch, its identity and
+seat rotated evenly; its control game has the same seed, seat and identity with a
+baseline hero in that seat (see engine/seating.py).
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import time
+from pathlib import Path
+
+import attrs
+
+from ..bots.agents import FirstAgent, RandomAgent
+from ..engine.log import GameLog
+from ..engine.ruleset import RulesError, Ruleset, rules_location
+from ..engine.runaway import RunawayError, RunLimits
+from .seating import PlannedGame, SeatPlan
+from .skillstats import SkillStats
+
+AGENTS = {"random": RandomAgent, "first": FirstAgent}
+SEED_STRIDE = 1_000_003
+
+
+def agent_class(name: str):
+    if name == "heuristic":
+        from ..bots.heuristic import HeuristicAgent
+
+        return HeuristicAgent
+    return AGENTS[name]
+
+
+def game_seed(seed: int, i: int) -> int:
+    return seed * SEED_STRIDE + i
+
+
+@attrs.frozen
+class Rotation:
+    """Where a featured hero sits in game i, and who sits there instead in the control game."""
+
+    hero: str
+    identities: tuple[str, ...]  # the distinct identities it plays, in the mode's order
+    seats: int
+    baselines: dict[str, tuple[str, ...]]  # per identity: the heroes that take turns in the control games
+
+    def plan(self, i: int, control: bool = False) -> SeatPlan:
+        k = len(self.identities)
+        ident = self.identities[i % k]
+        seat = (i // k) % self.seats
+        pool = self.baselines[ident]
+        base = pool[(i // (k * self.seats)) % len(pool)]
+        return SeatPlan(seat, ident, base if control else self.hero, (self.hero, base))
+
+
+def rotation(rules: Ruleset, mode_id: str, players: int, variant: int, hero: str,
+             baseline: str | None = None, pool: list[str] | None = None) -> Rotation:
+    """The rotation of a featured hero; RulesError when the mode or the baseline cannot have it."""
+    mode = rules.modes[mode_id]
+    rows = dict(mode.table).get(players)
+    if not rows:
+        raise RulesError(f"mode {mode_id} deals no identities to {players} players: a featured hero needs them")
+    may_lord = {h: not rules.heroes[h].never_lord for h in rules.heroes}
+    idents = tuple(dict.fromkeys(i for i in rows[variant % len(rows)] if may_lord[hero] or i != mode.lord))
+    pool = [h for h in (pool or rules.hero_pool(mode)) if h != hero]
+    if baseline is not None:
+        pool = [baseline]
+    baselines = {}
+    for ident in idents:
+        fits = tuple(h for h in pool if may_lord[h] or ident != mode.lord)
+        if not fits:
+            raise RulesError(f"no baseline hero may play {rules.enum_names.get(ident, ident)} "
+                             f"(`never lord`): choose another --baseline")
+        baselines[ident] = fits
+    return Rotation(hero, idents, players, baselines)
+
+
+@attrs.frozen
+class Setup:
+    """What every game of a batch shares."""
+
+    mode: str
+    players: int
+    agent: str
+    turn_cap: int = 200
+    invariants: bool = False
+    decks: tuple[str, ...] = ()
+    variant: int = 0
+    pick: str | None = None  # how bots pick heroes (agents.HERO_PICKS); None: each agent's own way
+    stats: bool = False  # count what each skill did (engine/skillstats.py)
+    turn_limit: int = 0  # a mode's time limit in turns (turn_limit() in the rules)
+    options: tuple[tuple[str, object], ...] = ()  # the mode's options this batch changes
+    limits: RunLimits | None = None  # how far runaway rules may go (simulate --loop-limit/--depth-limit)
+
+
+@attrs.define
+class GameResult:
+    index: int
+    seed: int
+    winners: tuple[str, ...]
+    reason: str
+    turns: int
+    seats: list[tuple[str, str | None, bool]]  # (hero id, identity, won)
+    error: str | None = None
+    featured: str | None = None  # the featured hero of this game's batch
+    control: bool = False  # a control game: the featured hero's seat played by a baseline
+    seat: int | None = None  # the planned seat
+    skills: dict = attrs.Factory(dict)  # skill id -> counters (SkillStats.result)
+    # every hero that entered play, once per game (a 1v1 seat plays several): (hero id, identity, won)
+    played: list[tuple[str, str | None, bool]] = attrs.Factory(list)
+    # 国战's two hero cards per seat: (main id, deputy id, identity, won)
+    pairs: list[tuple[str, str, str | None, bool]] = attrs.Factory(list)
+
+
+def new_game(rules: Ruleset, mode_id: str, players: int, seed: int, agent: str | list[str], log: GameLog | None = None,
+             turn_cap: int = 200, invariants: bool = False, decks: list[str] | None = None,
+             heroes: list[str] | None = None, variant: int = 0, plan: SeatPlan | None = None,
+             pick: str | None = None, limits: RunLimits | None = None) -> PlannedGame:
+    """A game ready to run. `decks` are added to the mode's own (e.g. the EX cards). `agent` names the
+    agents of every seat, or is a list with one name per seat."""
+    mode = rules.modes[mode_id]
+    rules = rules.for_mode(mode)  # the mode's own versions of heroes and skills (国战's, 1v1's)
+    names = [agent] * players if isinstance(agent, str) else list(agent)
+    agents = [agent_class(a)() for a in names]
+    for a in agents:
+        a.pick = pick or a.pick
+    g = PlannedGame(rules, players=players, seed=seed, agents=agents, mode=mode, log=log, turn_cap=turn_cap,
+                    invariants=invariants, hero_pool=heroes or rules.hero_pool(mode), variant=variant,
+                    limits=limits)
+    g.plan = plan
+    g.build_deck(list(mode.decks) + [d for d in decks or () if d not in mode.decks])
+    return g
+
+
+def setup_game(rules: Ruleset, s: Setup, seed: int, plan: SeatPlan | None = None,
+               log: GameLog | None = None) -> PlannedGame:
+    g = new_game(rules, s.mode, s.players, seed, s.agent, log, s.turn_cap, s.invariants, list(s.decks),
+                 None, s.variant, plan, s.pick, s.limits)
+    if s.stats:
+        g.observer = SkillStats(rules)
+    g.turn_limit = s.turn_limit
+    g.options = dict(s.options)
+    return g
+
+
+def play(rules: Ruleset, s: Setup, index: int, seed: int, rot: Rotation | None = None,
+         control: bool = False) -> GameResult:
+    g = None
+    plan = rot.plan(index, control) if rot is not None else None
+    tag = {"featured": rot.hero if rot else None, "control": control, "seat": plan.seat if plan else None}
+    try:
+        g = setup_game(rules, s, seed, plan)
+        over = g.run()
+        seats = [(p.heroes[0].id if p.heroes else "?", p.identity, over.won(p)) for p in g.players]
+        played = [(h, p.identity, over.won(p)) for p in g.players
+                  for h in dict.fromkeys(p.fallen + [x.id for x in p.heroes])]
+        pairs = [(p.heroes[0].id, p.heroes[1].id, p.identity, over.won(p)) for p in g.players if len(p.heroes) == 2]
+        skills = g.observer.result(g) if g.observer is not None else {}
+        return GameResult(index, seed, over.winners, over.reason, g.turn_no, seats, skills=skills, played=played,
+                          pairs=pairs, **tag)
+    except RunawayError as e:  # its message names the rules, the window and the seed
+        return GameResult(index, seed, (), "error", g.turn_no if g else 0, [], f"seed {seed}: {e}", **tag)
+    except Exception as e:  # a rules bug no check caught: report it, the batch goes on
+        loc = rules_location(e.__traceback__)
+        stack = " > ".join(g.crash_stack or []) if g is not None else ""
+        what = f"seed {seed}"
+        if plan is not None:
+            what += f" ({'control: ' + plan.hero + ' in' if control else rot.hero + ' in'} seat {plan.seat + 1})"
+        msg = f"{what}: {e.__class__.__name__}: {e}"
+        if loc:
+            msg += f"\n  at {loc}"
+        if stack:
+            msg += f"\n  stack: {stack}"
+        return GameResult(index, seed, (), "error", g.turn_no if g else 0, [], msg, **tag)
+
+
+# ---- workers --------------------------------------------------------------------------
+# Jobs are (Setup, index, seed, rotation, control) tuples; every backend plays them with play() and
+# yields the results in job order, so a batch gives the same figures on any backend.
+
+BACKENDS = ("processes", "ray")
+WINDOW = 4096  # jobs in flight at once (a chunk): a batch of any size streams in bounded memory
+RAY_TASK = 64  # games per Ray task: fewer, larger tasks keep the scheduling overhead small
+
+_WORKER: dict = {}
+
+
+def _init_worker(paths: list[str] | None, variants: tuple[str, ...] = ()) -> None:
+    from ..lang.loader import load
+
+    _WORKER["rules"] = load([Path(p) for p in paths] if paths else None, variants=variants)
+
+
+def _work(args) -> GameResult:
+    return play(_WORKER["rules"], *args)
+
+
+def _chunks(jobs, n: int):
+    chunk = []
+    for job in jobs:
+        chunk.append(job)
+        if len(chunk) >= n:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
+
+
+def stream_jobs(rules: Ruleset, jobs, workers: int = 1, paths: list[Path] | None = None, backend: str = "processes",
+                ray_address: str | None = None):
+    """Play jobs (an iterable: it is read a chunk at a time) and yield their results in job order."""
+    if backend == "ray":
+        yield from _stream_ray(rules, jobs, paths, ray_address)
+    elif workers <= 1:
+        for job in jobs:
+            yield play(rules, *job)
+    else:
+        method = "fork" if "fork" in mp.get_all_start_methods() else "spawn"
+        ctx = mp.get_context(method)
+        if method == "fork":  # the children inherit the loaded rules
+            _WORKER["rules"] = rules
+            init, initargs = None, ()
+        else:
+            init, initargs = _init_worker, ([str(p) for p in paths] if paths else None, rules.variants)
+        with ctx.Pool(workers, initializer=init, initargs=initargs) as pool:
+            for chunk in _chunks(jobs, WINDOW):
+                size = max(1, min(64, len(chunk) // (workers * 8) or 1))
+                yield from pool.imap(_work, chunk, chunksize=size)
+
+
+def _ray_task(paths: list[str] | None, variants: tuple[str, ...], jobs: list[tuple]) -> list[GameResult]:
+    """One Ray task: a few dozen games, with the rules loaded once per worker process."""
+    key = (tuple(paths or ()), tuple(variants))
+    if _WORKER.get("key") != key:
+        _init_worker(paths, variants)
+        _WORKER["key"] = key
+    return [play(_WORKER["rules"], *job) for job in jobs]
+
+
+def _stream_ray(rules: Ruleset, jobs, paths: list[Path] | None, address: str | None):
+    """Ray tasks of RAY_TASK games, at most WINDOW games in flight; results in job order. Each task
+    loads the rules from the same files (a cluster's nodes need sgsdsl and the designer's files at
+    the same paths)."""
+    import collections
+
+    import ray
+
+    if not ray.is_initialized():
+        ray.init(address=address, include_dashboard=False, log_to_driver=False, configure_logging=False)
+    task = ray.remote(_ray_task)
+    args = ([str(p) for p in paths] if paths else None, tuple(rules.variants))
+    pending: collections.deque = collections.deque()
+    for chunk in _chunks(jobs, RAY_TASK):
+        pending.append(task.remote(*args, chunk))
+        if len(pending) * RAY_TASK >= WINDOW:
+            yield from ray.get(pending.popleft())
+    while pending:
+        yield from ray.get(pending.popleft())
+
+
+def run_jobs(rules: Ruleset, jobs: list[tuple], workers: int = 1, paths: list[Path] | None = None,
+             progress=None, backend: str = "processes", ray_address: str | None = None
+             ) -> tuple[list[GameResult], float]:
+    """Play jobs (Setup, index, seed, rotation, control), in order, on `workers` processes (or Ray)."""
+    start = time.perf_counter()
+    results: list[GameResult] = []
+    for r in stream_jobs(rules, jobs, workers, paths, backend, ray_address):
+        results.append(r)
+        if progress:
+            progress()
+    return results, time.perf_counter() - start
+
+
+def iter_jobs(s: Setup, games: int, seed: int, rotations: list[Rotation] = (), control: bool = True):
+    """The jobs of a batch, one at a time: plain games, or per featured hero its games and (with
+    `control`) their controls."""
+    if not rotations:
+        return ((s, i, game_seed(seed, i), None, False) for i in range(games))
+    return ((s, i, game_seed(seed, i), rot, ctl) for rot in rotations for ctl in ((False, True) if control
+                                                                               else (False,)) for i in range(games))
+
+
+def count_jobs(games: int, rotations: list[Rotation] = (), control: bool = True) -> int:
+    return games * (len(rotations) * (2 if control else 1) if rotations else 1)
+
+
+def batch_jobs(s: Setup, games: int, seed: int, rotations: list[Rotation] = (), control: bool = True) -> list[tuple]:
+    return list(iter_jobs(s, games, seed, rotations, control))
+
+
+def run_batch(rules: Ruleset, *, mode: str, players: int, games: int, seed: int, agent: str, workers: int = 1,
+              turn_cap: int = 200, invariants: bool = False, paths: list[Path] | None = None, decks=None,
+              variant: int = 0, progress=None, pick: str | None = None, stats: bool = False,
+              rotations: list[Rotation] = (), limits: RunLimits | None = None) -> tuple[list[GameResult], float]:
+    s = Setup(mode, players, agent if isinstance(agent, str) else tuple(agent), turn_cap, invariants,
+              tuple(decks or ()), variant, pick, stats, limits=limits)
+    return run_jobs(rules, batch_jobs(s, games, seed, rotations), workers, paths, progress)

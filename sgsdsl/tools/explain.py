@@ -1,0 +1,181 @@
+"""What `sgsdsl info` and `sgsdsl explain` print: a ruleset's contents, and a skill's, card's or window's
+compiled trigger-table rows with their rules file:line."""
+
+from __future__ import annotations
+
+import inspect
+
+from ..engine.ruleset import Ruleset
+from ..engine.tables import SkillDef
+
+# ---- info ------------------------------------------------------------------------------
+
+
+def _skill_rows(s: SkillDef) -> dict:
+    return {
+        "triggers": [list(t.windows) for t in s.triggers],
+        "actives": len(s.actives),
+        "viewas": [v.card for v in s.viewas],
+        "modifiers": [m.quantity for m in s.modifiers],
+    }
+
+
+def info_data(rules: Ruleset) -> dict:
+    pkgs = {}
+    for name, t in rules.packages.items():
+        pkgs[name] = {
+            "title": t.title, "uses": list(t.uses), "files": list(t.sources), "variant": t.variant,
+            "heroes": len(t.heroes), "skills": len(t.skills), "cards": len(t.cards),
+            "decks": {d.id: len(d.entries) for d in t.decks}, "windows": len(t.windows), "flows": len(t.flows),
+            "modes": [m.id for m in t.modes], "tests": len(t.tests),
+        }
+    tables = rules.tables
+    return {
+        "packages": pkgs,
+        "heroes": [{"id": h.id, "name": h.name, "package": t.package, "kingdom": h.kingdom,
+                    "kingdom_name": rules.enum_names.get(h.kingdom, h.kingdom),
+                    "hp": h.hp_halves / 2, "gender": h.gender, "skills": list(h.skills)}
+                   for t in tables for h in t.heroes],
+        "skills": [{"id": s.id, "name": s.name, "package": t.package, "types": list(s.types), **_skill_rows(s)}
+                   for t in tables for s in t.skills],
+        "cards": [{"id": c.id, "name": c.name, "kind": c.kind, "slot": c.slot, "range": c.range or None}
+                  for c in rules.cards.values()],
+        "decks": {d.id: {"name": d.name, "title": d.title, "size": len(d.entries)} for d in rules.decks.values()},
+        "windows": [{"id": w.id, "name": w.name, "event": w.event, "for": w.subject} for w in rules.windows.values()],
+        "flows": [{"id": f.id, "name": f.name, "event": f.event, "opens": list(f.opens)} for f in rules.flows.values()],
+        "events": [{"id": e.id, "title": e.title, "fields": [f[0] for f in e.fields]} for e in rules.events.values()],
+        "modes": [{"id": m.id, "name": m.name, "players": list(m.players), "decks": list(m.decks),
+                   "deck_size": sum(len(rules.decks[d].entries) for d in m.decks),
+                   "heroes": list(m.hero_packages), "pool": rules.hero_pool(m), "lord": m.lord,
+                   "identities": {str(n): [list(v) for v in variants] for n, variants in m.table}}
+                  for m in rules.modes.values()],
+        "tests": len(rules.tests),
+    }
+
+
+def info_text(data: dict) -> str:
+    out = []
+    for name, p in data["packages"].items():
+        decks = ", ".join(f"{k} ({v} cards)" for k, v in p["decks"].items())
+        out.append(f"package {name}: {p['title'] or ''}")
+        out.append(f"  {p['heroes']} heroes, {p['skills']} skills, {p['cards']} cards, {p['windows']} windows, "
+                   f"{p['flows']} flows, {p['tests']} tests" + (f"; decks: {decks}" if decks else "")
+                   + (f"; modes: {', '.join(p['modes'])}" if p["modes"] else ""))
+    out.append("")
+    for pkg in data["packages"]:
+        heroes = [h for h in data["heroes"] if h["package"] == pkg]
+        if heroes:
+            out.append(f"heroes of {pkg}: " + " ".join(f"{h['name']}({h['kingdom_name']}{h['hp']:g})" for h in heroes))
+    out.append("modes: " + ", ".join(f"{m['name']} {m['id']} {m['players'][0]}–{m['players'][1]} players, "
+                                    f"{m['deck_size']} cards, {len(m['pool'])} heroes" for m in data["modes"]))
+    out.append(f"windows: {len(data['windows'])}; flows: {', '.join(f['name'] for f in data['flows'])}")
+    return "\n".join(out)
+
+
+# ---- explain ------------------------------------------------------------------------------
+
+
+def _fn(fn, source: bool) -> str:
+    if fn is None or not source:
+        return ""
+    try:
+        return "\n" + "".join("      " + line for line in inspect.getsource(fn).splitlines(True))
+    except (OSError, TypeError):
+        return ""
+
+
+def _skill_text(rules: Ruleset, s: SkillDef, source: bool) -> list[str]:
+    out = [f"skill {s.name} {s.id}" + (f" [{', '.join(s.types)}]" if s.types else "") + f"  ‹{s.loc}›"]
+    if s.text:
+        out.append(f"  「{s.text}」")
+    for t in s.triggers:
+        names = "、".join(rules.windows[w].name for w in t.windows)
+        how = "forced" if t.forced else "optional"
+        lim = f", limit per {t.limit.scope}" if t.limit else ""
+        out.append(f"  on {names} ({', '.join(t.windows)}): {how}{lim}  ‹{t.loc}›{_fn(t.run, source)}")
+    for a in s.actives:
+        lim = f", limit per {a.limit.scope}" if a.limit else ""
+        out.append(f"  active in the play phase{lim}  ‹{a.loc}›{_fn(a.run, source)}")
+    for v in s.viewas:
+        name = rules.cards[v.card].name
+        whence = f"{v.pile} pile " if v.pile else "hand " if v.hand_only else ""
+        out.append(f"  viewas {name}: from {v.count} {whence}card(s)"
+                   + (f", for {v.mode}" if v.mode else "") + f"  ‹{v.loc}›")
+    for m in s.modifiers:
+        q = rules.quantities[m.quantity]
+        out.append(f"  modify {q.name} {m.quantity}({', '.join(m.pattern)}) {m.op} …  ‹{m.loc}›{_fn(m.value, source)}")
+    rows = [w for w, skills in rules.triggers.items() if s.id in skills]
+    if rows:
+        out.append("  trigger-table rows: " + ", ".join(f"{rules.windows[w].name} → {s.id}" for w in rows))
+    return out
+
+
+def explain_text(rules: Ruleset, name: str, source: bool = False) -> str | None:
+    hit = rules.lookup(name)
+    if hit is None:
+        return None
+    kind, ident = hit
+    out: list[str] = []
+    if kind == "skills":
+        out += _skill_text(rules, rules.skills[ident], source)
+        owners = [h.name for h in rules.heroes.values() if ident in h.skills]
+        if owners:
+            out.append(f"  heroes: {'、'.join(owners)}")
+    elif kind == "cards":
+        c = rules.cards[ident]
+        slot = f" {c.slot}" + (f" range {c.range}" if c.slot == "weapon" else "") if c.slot else ""
+        out.append(f"card {c.name} {c.id}: {c.kind}{slot}  ‹{c.loc}›")
+        if c.text:
+            out.append(f"  「{c.text}」")
+        if c.target is not None:
+            out.append(f"  target: {c.target.kind}" + (", with a legal-target test" if c.target.where else ""))
+        if c.limit is not None:
+            out.append(f"  limit per {c.limit.scope}")
+        for hook in ("effect", "before", "after"):
+            fn = getattr(c, hook)
+            if fn is not None:
+                out.append(f"  {hook}: {fn.__name__}{_fn(fn, source)}")
+        for d in rules.decks.values():
+            n = sum(1 for e in d.entries if e[2] == c.id)
+            if n:
+                out.append(f"  in deck {d.name}: {n}")
+        if c.skill is not None:
+            out += ["  " + line for line in _skill_text(rules, c.skill, source)]
+    elif kind == "windows":
+        w = rules.windows[ident]
+        out.append(f"window {w.name} {w.id} ({w.event})" + (f" for {w.subject}" if w.subject else "") + f"  ‹{w.loc}›")
+        if w.doc:
+            out.append(f"  「{w.doc}」")
+        opened = [f.name for f in rules.flows.values() if ident in f.opens]
+        out.append(f"  opened by flows: {'、'.join(opened) or '(none: opened only with `open … with`)'}")
+        skills = rules.triggers.get(ident, ())
+        out.append(f"  trigger-table row: {ident} → {', '.join(skills) if skills else '(no skill listens)'}")
+        for sid in skills:
+            s = rules.skills[sid]
+            for t in s.triggers:
+                if ident in t.windows:
+                    out.append(f"    {s.name} {sid}: {'forced' if t.forced else 'optional'}  ‹{t.loc}›")
+    elif kind == "heroes":
+        h = rules.heroes[ident]
+        out.append(f"hero {h.name} {h.id}: {rules.enum_names.get(h.kingdom, h.kingdom)} {h.hp_halves / 2:g} "
+                   f"{rules.enum_names.get(h.gender, h.gender)}  ‹{h.loc}›")
+        for sid in h.skills:
+            out += ["  " + line for line in _skill_text(rules, rules.skills[sid], source)]
+    elif kind == "flows":
+        f = rules.flows[ident]
+        out.append(f"flow {f.name} {f.id} ({f.event})  ‹{f.loc}›")
+        out.append("  opens: " + " → ".join(rules.windows[w].name for w in f.opens))
+        out.append(_fn(f.fn, source))
+    elif kind == "modes":
+        m = rules.modes[ident]
+        out.append(f"mode {m.name} {m.id}: {m.players[0]}–{m.players[1]} players, decks {', '.join(m.decks)}  ‹{m.loc}›")
+        for n, variants in m.table:
+            out.append(f"  {n}: " + " | ".join(" ".join(rules.enum_names.get(i, i) for i in v) for v in variants))
+        for w in m.wins:
+            out.append(f"  win {', '.join(rules.enum_names.get(i, i) for i in w.identities)}  ‹{w.loc}›")
+        for r in m.rules:
+            out += ["  " + line for line in _skill_text(rules, r, source)]
+    else:
+        d = getattr(rules, kind)[ident]
+        out.append(f"{kind[:-1]} {d.name} {d.id}  ‹{d.loc}›")
+    return "\n".join(line for line in out if line != "")
