@@ -22,7 +22,7 @@ from .relations import Relations
 from .requests import GameOver
 from .ruleset import RulesError, Ruleset
 from .runaway import RunLimits
-from .settlement import Frame, Settlement
+from .settlement import Frame, FrameGuard, Settlement
 from .state import Card, Lens, Player
 from .tables import INF, ModeDef, SkillDef
 from .turns import Turns
@@ -62,16 +62,55 @@ class Game(Settlement, Turns, Decisions, Quantities, Zones, Primitives, Play, Hi
         self.log = log
         self.turn_cap = turn_cap
         self.check_invariants = invariants
+        self._init_table(players)
+        self._init_agents(agents)
+        self._init_settlement()
+        self._init_turns()
+        self._init_skills_in_play()
+        self._init_setup(hero_pool, variant)
+        self._init_outcome()
+        self._bind_roles()
+        self._history_init()
+        for rule in rules.rules:  # the packages' own rules hold at every table (a mode's join at its setup)
+            self.add_rules(rule)
+
+    # ---- the state, by kind -----------------------------------------------------------------
+    def _init_table(self, players: int) -> None:
+        """The seats and the card zones around them."""
         self.players = [Player(self, i) for i in range(players)]
         self.alive_changed()
-        self.agents = agents
         self.draw_pile: list[Card] = []  # the top is the end of the list
         self.discard_pile: list[Card] = []
         self.processing: list[Card] = []
         self.removed: list[Card] = []  # 移出游戏: out of play, owned by nobody
         self.all_cards: list[Card] = []
+        self.uid = 0
+
+    def _init_agents(self, agents) -> None:
+        """Who decides, what each seat may know, and the public record bots infer allegiances from."""
+        self.agents = agents
+        self.views: dict[int, SeatView] = {}  # what each seat may know: the only thing agents see
+        self.track = any(getattr(a, "tracks", False) for a in agents)  # keep the record below
+        self.harm: dict[tuple[int, int], float] = {}
+        self.help: dict[tuple[int, int], float] = {}
+        self._fmt = None  # formats interpolated prompts (text())
+
+    def _init_settlement(self) -> None:
+        """The event stack, the windows listened to and what waits for a settlement to end."""
         self.stack: list[Frame] = []
         self.next_eid = 0
+        self.guard = FrameGuard(self)  # `with self.guard:` around the rules code of each frame pushed
+        self.crash_stack: list[str] | None = None
+        self.listeners: dict[str, list[Listener]] = {}
+        # The windows generated code opens (`wid in g.watched`): those with triggers, or all when the log traces them.
+        self.watched = _EVERY if self.log is not None and self.log.windows else self.listeners
+        self.windows_open: list[str] = []
+        self.later_fns: list = []  # `later` blocks waiting for the settlement under way to complete
+        self.dead_asked: Player | None = None  # the dead player a 死亡时-style window is asking
+        self.observer = None  # notified at a few points (sim/skillstats.py); None costs one test per point
+
+    def _init_turns(self) -> None:
+        """Whose turn, which phase, and what the turns so far have counted."""
         self.current: Player | None = None
         self.first: Player | None = None
         self.turn_event = None
@@ -80,41 +119,53 @@ class Game(Settlement, Turns, Decisions, Quantities, Zones, Primitives, Play, Hi
         self.skipped: set[str] = set()
         self.start_phase: str | None = None
         self.extra_turns: list[Player] = []
-        self.listeners: dict[str, list[Listener]] = {}
-        # The windows generated code opens (`wid in g.watched`): those with triggers, or all when the log traces them.
-        self.watched = _EVERY if log is not None and log.windows else self.listeners
+        self.phase_bodies: dict = {}  # phase -> the turn flow's function for it (extra_phase runs it again)
+        self.turns_of: dict[int, int] = {}  # seat -> turns begun
+        self.turn_limit = 0  # a mode's time limit in turns (0: none); rules read turn_limit()
+        self.loops = 0  # rounds of `while` and `repeat` this turn (runaway.py)
+
+    def _init_skills_in_play(self) -> None:
+        """What the skills in play add: shared actions and conversions, lent skills, modifiers, card filters."""
         self.shared_actives: list = []
         self.shared_viewas: list = []  # ownerless rules' conversions, open to every player (鏖战: 桃当杀或闪)
         self.lent_skills: list = []
-        self.phase_bodies: dict = {}  # phase -> the turn flow's function for it (extra_phase runs it again)
-        self.dead_asked: Player | None = None  # the dead player a 死亡时-style window is asking
-        self.later_fns: list = []  # `later` blocks waiting for the settlement under way to complete
-        self.turns_of: dict[int, int] = {}  # seat -> turns begun
-        self.turn_limit = 0  # a mode's time limit in turns (0: none); rules read turn_limit()
-        self.options: dict[str, object] = {}  # the mode's options this game changes (simulate --option)
-        self._fmt = None  # formats interpolated prompts (text())  # (scope, player, skill id): skills gained until a phase or turn ends  # (skill instance, active) that let other players act (`active by`)
         self.mods: dict[str, list] = {}
         self.qmemo: dict | None = None
         # qid -> how to read it now, f(g, *args): its base when no modifier is on it and it has no floor (the
         # value is the base's), else _modified. Generated code calls g.qf[qid](g, …); kept up to date by add_mod.
         self.qf: dict = {}
         self._quantities_changed()
-        self.windows_open: list[str] = []
+        self.lens = Lens(self)  # the card filters (视为) in play
+
+    def _init_setup(self, hero_pool: list[str] | None, variant: int) -> None:
+        """What the mode's setup deals from, and what a scenario test fixes in advance."""
+        self.options: dict[str, object] = {}  # the mode's options this game changes (simulate --option)
+        self.hero_pool: list[str] = list(hero_pool or [])
+        self.variant = variant  # which row of the mode's identity table when it has variants
+        self.used_heroes: set[str] = set()
+        # A scenario test that runs the mode's setup fixes each seat's identity and hero (scenarios/runner.py).
+        self.fixed_identities: list[str] | None = None
+        self.fixed_heroes: dict[int, str] = {}
+
+    def _init_outcome(self) -> None:
+        self.deaths: list[tuple[int, Player]] = []
         self.winners: tuple[str, ...] | None = None
         self.won_seats: frozenset[int] | None = None  # who won, when not all of the winning identities did
         self.end_reason = ""
         self.over = False
-        self.loops = 0
-        self.hero_pool: list[str] = list(hero_pool or [])
-        self.variant = variant  # which row of the mode's identity table when it has variants
-        self.used_heroes: set[str] = set()
-        # A scenario test that runs the mode's setup fixes each seat's identity and hero (scenario.py).
-        self.fixed_identities: list[str] | None = None
-        self.fixed_heroes: dict[int, str] = {}
-        self.deaths: list[tuple[int, Player]] = []
+
+    def _bind_roles(self) -> None:
+        """The flows, windows, events and quantities the engine calls by role: the rules bind each
+        (`bind turn 回合`); the engine knows no flow or quantity by name."""
+        rules = self.rules
         self.flow_use = rules.role("use")
         self.flow_turn = rules.role("turn")
-        self.ev_aim = rules.role("aim")
+        if self.flow_use is None or self.flow_turn is None:
+            raise RulesError("the rules bind no `turn` or `use` flow (core rules missing?)")
+        self.flow_play = rules.role("play")
+        self.flow_reveal = rules.role("reveal")
+        self.flow_recast = rules.role("recast")
+        self.flow_conduct = rules.role("conduct")
         self.win_moved = rules.role("moved")
         self.win_need = rules.role("need_card")
         self.q_targetable = rules.role("targetable")
@@ -122,32 +173,14 @@ class Game(Settlement, Turns, Decisions, Quantities, Zones, Primitives, Play, Hi
         self.q_playable = rules.role("playable")
         self.q_discardable = rules.role("discardable")
         self.q_recastable = rules.role("recastable")
-        if self.flow_use is None or self.flow_turn is None:
-            raise RulesError("the rules bind no `turn` or `use` flow (core rules missing?)")
         self.ev_use_cls = rules.events[self.flow_use.event].cls
         self.ev_turn_cls = rules.events[self.flow_turn.event].cls
         self.ev_move_cls = rules.events[self.win_moved.event].cls if self.win_moved else None
         self.ev_need_cls = rules.events[self.win_need.event].cls if self.win_need else None
-        self.uid = 0
-        self.observer = None  # notified at a few points (see skillstats.py); None costs one test per point
-        self.crash_stack: list[str] | None = None
-        # Public record of who harmed or helped whom, for agents that infer allegiances.
-        self.track = any(getattr(a, "tracks", False) for a in agents)
-        self.harm: dict[tuple[int, int], float] = {}
-        self.help: dict[tuple[int, int], float] = {}
-        self.lens = Lens(self)  # the card filters (视为) in play
-        self.views: dict[int, SeatView] = {}  # what each seat may know: the only thing agents see
-        self._history_init()
         # events whose settlement the history records (engine roles; absent roles record nothing)
         role_event = {r: (rules.role(r).event if rules.role(r) is not None else None)
                       for r in ("damage", "recover", "die")}
         self.ev_damage, self.ev_recover, self.ev_death = role_event["damage"], role_event["recover"], role_event["die"]
-        self.flow_play = rules.role("play")
-        self.flow_reveal = rules.role("reveal")
-        self.flow_recast = rules.role("recast")
-        self.flow_conduct = rules.role("conduct")
-        for rule in rules.rules:  # the packages' own rules hold at every table (a mode's join at its setup)
-            self.add_rules(rule)
 
     # ---- the public record of who harmed or helped whom (for agents) -------------------
     def actor(self):

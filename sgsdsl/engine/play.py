@@ -6,7 +6,7 @@ import contextlib
 import itertools
 from typing import TYPE_CHECKING
 
-from .requests import Abort, GameOver, Request, Unwind
+from .requests import Abort, Request
 from .state import Card, Player
 
 if TYPE_CHECKING:
@@ -384,18 +384,12 @@ class Play:
         else:
             self.say(p, " 发动 ", inst.owner, " 的【", inst.skill.name, "】", loc=a.loc)
         self.push("skill", inst.skill.name, None, a.loc, inst.skill.id, inst.owner)
-        try:
-            a.run(self, inst.owner, p)
-        except Abort:
-            if a.limit is not None:
-                self._use_limit(p, key, a.index, a.limit.scope, -1)
-        except (GameOver, Unwind):
-            raise
-        except Exception:
-            self._note_crash()
-            raise
-        finally:
-            self.stack.pop()
+        with self.guard:
+            try:
+                a.run(self, inst.owner, p)
+            except Abort:
+                if a.limit is not None:
+                    self._use_limit(p, key, a.index, a.limit.scope, -1)
         if self.later_fns:
             self.run_later()
 
@@ -449,17 +443,11 @@ class Play:
         fn = card.cdef.effect
         if fn is not None:
             self.push("effect", card.cdef.name, aim, card.cdef.loc, card.cdef.id)
-            try:
-                fn(self, aim.source, aim, card)
-            except Abort:
-                pass  # a choice with nothing to choose from: the rest of the effect cannot happen
-            except (GameOver, Unwind):
-                raise
-            except Exception:
-                self._note_crash()
-                raise
-            finally:
-                self.stack.pop()
+            with self.guard:
+                try:
+                    fn(self, aim.source, aim, card)
+                except Abort:
+                    pass  # a choice with nothing to choose from: the rest of the effect cannot happen
 
     def card_before(self, card: Card, use) -> None:
         if card.cdef.before is not None:

@@ -26,6 +26,32 @@ class Frame:
         return f"#{self.eid} {self.kind} {self.name}" + (f" ({self.loc})" if self.loc else "")
 
 
+class FrameGuard:
+    """`with g.guard:` around the rules code run in the frame just pushed: on the way out the frame is popped,
+    and a crash keeps the stack as it was where the rules broke (a recursion becomes a runaway error that
+    names the loop). GameOver, Abort and Unwind pass through untouched: they are how rules end things. One
+    guard serves every frame of a game (it holds nothing of a frame), so entering it allocates nothing."""
+
+    __slots__ = ("g",)
+
+    def __init__(self, g):
+        self.g = g
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, kind, exc, tb):
+        g = self.g
+        if kind is not None and not issubclass(kind, (GameOver, Abort, Unwind)):
+            if g.crash_stack is None:
+                g.crash_stack = [f.describe() for f in g.stack]
+            if issubclass(kind, RecursionError):
+                g.stack.pop()
+                raise recursion(g, tb) from None
+        g.stack.pop()
+        return False
+
+
 class Settlement:
     """Mixed into Game: the stack, listeners and roles it reads are set up there."""
 
@@ -47,11 +73,6 @@ class Settlement:
     def pop(self) -> None:
         self.stack.pop()
 
-    def _note_crash(self) -> None:
-        """Keep the stack as it was where the rules broke (the frames are popped on the way out)."""
-        if self.crash_stack is None:
-            self.crash_stack = [f.describe() for f in self.stack]
-
     def new_event(self, etype: str, **fields):
         return self.rules.events[etype].cls(**fields)
 
@@ -67,17 +88,9 @@ class Settlement:
             self.remember(PLAY, ev.who, cards=[ev.card])
         self.push("flow", fd.name, ev, fd.loc)
         try:
-            fd.fn(self, ev)
-        except (GameOver, Abort, Unwind):
-            raise
-        except RecursionError as e:
-            self._note_crash()
-            raise recursion(self, e.__traceback__) from None
-        except Exception:
-            self._note_crash()
-            raise
+            with self.guard:
+                fd.fn(self, ev)
         finally:
-            self.stack.pop()
             if self.observer is not None:
                 self.observer.on_flow_end(self, ev)
         if self.flow_conduct is not None and getattr(ev, "conduct", False) and fd is not self.flow_conduct:
@@ -185,22 +198,13 @@ class Settlement:
         if t.limit is not None:
             self._use_limit(L.owner, L.skill.id, t.index, t.limit.scope, 1)
         self.push("skill", L.skill.name, ev, t.loc, L.skill.id, L.owner)
-        try:
-            t.run(self, L.owner, ev)
-        except Abort:
-            self.say(L.owner, " 取消了 【", L.skill.name, "】")
-            if t.limit is not None:
-                self._use_limit(L.owner, L.skill.id, t.index, t.limit.scope, -1)
-        except (GameOver, Unwind):
-            raise
-        except RecursionError as e:
-            self._note_crash()
-            raise recursion(self, e.__traceback__) from None
-        except Exception:
-            self._note_crash()
-            raise
-        finally:
-            self.stack.pop()
+        with self.guard:
+            try:
+                t.run(self, L.owner, ev)
+            except Abort:
+                self.say(L.owner, " 取消了 【", L.skill.name, "】")
+                if t.limit is not None:
+                    self._use_limit(L.owner, L.skill.id, t.index, t.limit.scope, -1)
         if self.later_fns:
             self.run_later()
 

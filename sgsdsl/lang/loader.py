@@ -60,10 +60,6 @@ def shipped(variants=()) -> Ruleset:
     return Ruleset(shipped_tables(), variants)
 
 
-def with_files(paths: list[Path], variants=()) -> tuple[Ruleset, Build]:
-    return compiled(paths, variants)
-
-
 def load(paths: list[Path] | None = None, fresh: bool = False, variants=()) -> Ruleset:
     if paths or fresh:
         return compiled(paths, variants)[0]

@@ -104,9 +104,6 @@ class Model:
                 out.append(d)
         return out
 
-    def of_package(self, table: dict, package: str) -> list:
-        return [d for d in self.unique(table) if self.package_of(d) == package]
-
     def role_target(self, role: str):
         """The declaration bound to a flow, window, event or quantity role; for a value role, the enum
         value's symbol (Sym); None when unbound or when the name denotes nothing of that sort."""

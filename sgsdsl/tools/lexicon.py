@@ -64,11 +64,6 @@ def lexicon() -> Lexicon:
     return Lexicon(tuple(sorted(decl)), tuple(sorted(mods)), tuple(sorted(ops)), tuple(sorted(rest)), named)
 
 
-def is_keyword_token(tok) -> bool:
-    """A lark token that the grammar matched as a keyword (not a name that happens to spell one)."""
-    return tok.type not in lexicon().terminals and bool(WORD.match(str(tok)))
-
-
 @functools.cache
 def _full_parser():
     """The compiler's parser (same tables, so the contextual lexer reads every word the same way), keeping
