@@ -1,10 +1,11 @@
 """What happened, as data the rules can query: 「本阶段未使用过【杀】」, 「本回合弃置的牌」.
 
-The interpreter appends a Record whenever a card is used, played, discarded, gained or
-lost, HP is lost to damage or to a skill, HP is recovered, or a player is killed. Rules
-read the records of the current phase, turn or game through the built-ins `history`,
-`used`, `played`, `discarded`, `gained`, `lost`, `given`, `damage_dealt`, `damage_taken`
-and `kills` (surface.FUNCS), so no skill needs a bookkeeping trigger.
+The interpreter appends a Record whenever a card is used, played, discarded, gained (drawn
+included: 摸牌 is a way of 获得) or lost, HP is lost to damage or to a skill, HP is recovered,
+or a player is killed — COVERAGE below says where each kind is recorded, and docs/language.md's
+table of it is generated from it. Rules read the records of the current phase, turn or game
+through the built-ins `history`, `used`, `played`, `discarded`, `gained`, `lost`, `given`,
+`damage_dealt`, `damage_taken` and `kills` (surface.FUNCS), so no skill needs a bookkeeping trigger.
 """
 
 from __future__ import annotations
@@ -13,6 +14,23 @@ from __future__ import annotations
 USE, PLAY, DISCARD, GAIN, LOSE, DAMAGE, RECOVER, LOSE_HP, KILL = (
     "使用", "打出", "弃置", "获得", "失去", "伤害", "回复", "失去体力", "杀死")
 SCOPES = ("phase", "turn", "game")
+
+# Each kind of record: what appends it, its `who` and `target`, and the built-ins that read it besides
+# `history`. tests/test_history.py makes each of these happen and finds its record.
+COVERAGE = (
+    (USE, "the use flow (engine role `use`): every card used", "the user", "—", "used"),
+    (PLAY, "the play flow (engine role `play`): every card played (打出) in response", "who played it", "—",
+     "played"),
+    (DISCARD, "`discard` (the 弃牌阶段 included)", "the discarder", "—", "discarded"),
+    (GAIN, "`gain`, and `draw` (摸牌 is a way of 获得)", "who gained the cards",
+     "whose they were (none from the draw pile)", "gained, given"),
+    (LOSE, "every move that takes cards out of a hand or equipment area", "who lost them", "—", "lost"),
+    (DAMAGE, "the damage flow (engine role `damage`), for the HP it takes", "the source", "the damaged",
+     "damage_dealt, damage_taken"),
+    (RECOVER, "the recover flow (engine role `recover`)", "the source", "who recovered", "—"),
+    (LOSE_HP, "any loss of HP outside the damage flow (`lose_hp` …)", "—", "who lost the HP", "—"),
+    (KILL, "the death flow (engine role `die`)", "the killer", "who died", "kills"),
+)
 
 
 class Record:

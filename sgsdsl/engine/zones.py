@@ -214,6 +214,7 @@ class Zones:
             return []
         cards = self.take_top(n)
         self.move(cards, "hand", p, origin="draw")
+        self.remember(GAIN, p, None, cards)
         self.say(p, f" 摸了{n}张牌")
         return cards
 

@@ -741,6 +741,9 @@ class ModuleWriter:
             wins.append(f"T.WinDef(identities={ids!r}, cond={fn}, loc={self.loc(win.span)!r})")
         rules = [self.skill(r, owner=False, prefix=f"m_{mid}_{_safe(r.id.text)}").replace("\n", "\n    ")
                  for r in d.rules]
+        for r in d.rules:  # a mode's rule declares counters as a skill does (阴阳鱼上限 … per turn)
+            for c in r.counters:
+                self.counter(c)
         decks = tuple(self.m.decks[n.text].id.text for n in d.decks if n.text in self.m.decks)
         lord = ident.get(d.lord.text) if d.lord else None
         players = d.players or (2, 12)

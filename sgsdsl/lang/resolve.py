@@ -171,14 +171,12 @@ class Resolver:
                 for r in d.rules:
                     self.m.owner[id(r)] = pkg
                     self.check_id(r.id, "a mode rule")
-                    for c in r.counters:
-                        self.counter(c)
+                    self.contents(r, pkg)
             case ast.RuleDecl():
                 self.m.owner[id(d.rule)] = pkg
                 self.check_id(d.rule.id, "a rule")
                 m.rules.append(d.rule)
-                for c in d.rule.counters:
-                    self.counter(c)
+                self.contents(d.rule, pkg)
             case ast.HintDecl():
                 m.hints.append(d)
             case ast.TestDecl():
@@ -202,6 +200,11 @@ class Resolver:
     def skill(self, d: ast.SkillDecl, pkg: str) -> None:
         self.named(d, d.name, d.id, "skill", "skill", pkg, "a skill")
         self.m.skills[d.name.text] = self.m.skills[d.id.text] = d
+        self.contents(d, pkg)
+
+    def contents(self, d: ast.SkillDecl, pkg: str) -> None:
+        """What a body of rules declares inside it, alike for a hero's skill, a package's rule and a mode's
+        rule: its counters, marks and piles, and its tests."""
         for c in d.counters:
             self.counter(c)
         for t in d.tests:

@@ -152,6 +152,16 @@ def commands_table(cli) -> str:
     return "\n".join(rows)
 
 
+def _history() -> str:
+    from ..engine.history import COVERAGE
+
+    rows = ["| `what` | recorded by | `who` | `target` | read by (besides `history`) |", "|---|---|---|---|---|"]
+    for what, by, who, target, readers in COVERAGE:
+        names = ", ".join(f"`{n}`" for n in readers.split(", ")) if readers != "—" else "—"
+        rows.append(f"| {what} | {by} | {who} | {target} | {names} |")
+    return "\n".join(rows)
+
+
 def _limits() -> str:
     from ..engine import runaway
     from ..lang import limits
@@ -181,6 +191,7 @@ SECTIONS = {
     "roles": _roles,
     "codes": _codes,
     "limits": _limits,
+    "history": _history,
 }
 
 _BLOCK = re.compile(r"(<!-- generated:(\w+) -->\n)(.*?)(<!-- end:\2 -->)", re.S)

@@ -190,6 +190,16 @@ def t_basic_6_expect0(g):
     return (g.seat_of('xuchu').marks.get('drunk', 0) == 0)
 
 
+def t_jiu_rules_1_expect0(g):
+    # test 濒死时对自己使用【酒】，回复1点体力 — rules/maneuver/basic.sgs:131
+    return (g.seat_of('zhangliao').alive and (g.seat_of('zhangliao').hp == 1) and (g.seat_of('zhangliao').marks.get('drunk', 0) == 0))
+
+
+def t_jiu_rules_2_expect0(g):
+    # test 酒与火杀：传导的伤害与原伤害相同，不再+1 — rules/maneuver/basic.sgs:140
+    return ((g.seat_of('zhangliao').hp == 2) and (g.seat_of('lvmeng').hp == 2))
+
+
 def t_basic_7_expect0(g):
     # test 铁索连环：横置一名角色，重置另一名 — rules/maneuver/basic.sgs:160
     return ((not g.seat_of('zhangliao').chained) and g.seat_of('lvmeng').chained)
@@ -548,6 +558,38 @@ TABLES = T.Tables(
             ),
             logs=(),
             loc='rules/maneuver/basic.sgs:95',
+        ),
+        T.TestDef(
+            title='濒死时对自己使用【酒】，回复1点体力', owner='jiu_rules', mode=None,
+            seats=(
+                T.SeatDef(hero='xuchu', hp=None, max_hp=None, hand=((None, None, 'sha'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhangliao', hp=1, max_hp=None, hand=((None, None, 'jiu'),), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='lvmeng', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='huanggai', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('xuchu', 'chupai'), turns=1,
+            decides=(('xuchu', (('name', None, None, '杀'), ('name', None, None, '张辽'))), ('zhangliao', (('name', None, None, '酒'),))),
+            expects=(
+                (t_jiu_rules_1_expect0, '张辽.alive and 张辽.hp == 1 and 张辽.drunk == 0', 'rules/maneuver/basic.sgs:131'),
+            ),
+            logs=(),
+            loc='rules/maneuver/basic.sgs:123',
+        ),
+        T.TestDef(
+            title='酒与火杀：传导的伤害与原伤害相同，不再+1', owner='jiu_rules', mode=None,
+            seats=(
+                T.SeatDef(hero='xuchu', hp=None, max_hp=None, hand=((None, None, 'jiu'), (None, None, 'huosha')), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+                T.SeatDef(hero='zhangliao', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=True, marks=()),
+                T.SeatDef(hero='lvmeng', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=True, marks=()),
+                T.SeatDef(hero='huanggai', hp=None, max_hp=None, hand=(), equip=(), judge=(), identity=None, flipped=False, chained=False, marks=()),
+            ),
+            deck=(), start=('xuchu', 'chupai'), turns=1,
+            decides=(('xuchu', (('name', None, None, '酒'), ('name', None, None, '火杀'), ('name', None, None, '张辽'))),),
+            expects=(
+                (t_jiu_rules_2_expect0, '张辽.hp == 2 and 吕蒙.hp == 2', 'rules/maneuver/basic.sgs:140'),
+            ),
+            logs=(),
+            loc='rules/maneuver/basic.sgs:133',
         ),
         T.TestDef(
             title='铁索连环：横置一名角色，重置另一名', owner=None, mode=None,
