@@ -15,8 +15,9 @@ def test_every_kind_of_record_the_table_lists_is_recorded(rules):
         for r in g.records:
             seen[r.what] = seen.get(r.what, 0) + 1
             draws += r.what == GAIN and r.target is None
-    assert {row[0] for row in COVERAGE} <= set(seen), f"listed but never recorded: {set(r[0] for r in COVERAGE) - set(seen)}"
-    assert set(seen) <= {row[0] for row in COVERAGE}, "recorded but not in the table"
+    listed = {row[0] for row in COVERAGE}
+    assert listed <= set(seen), f"listed but never recorded: {listed - set(seen)}"
+    assert set(seen) <= listed, f"recorded but not in the table: {set(seen) - listed}"
     assert draws > 40 * 5  # every draw phase draws: gains from the draw pile, with no giver
 
 
