@@ -257,9 +257,11 @@ def explain(name: str, paths, source: bool) -> None:
 @click.option("--replay-seed", type=int, help="Play the game of this seed (from a broken game's report) and show "
               "its log.")
 @click.option("--control", is_flag=True, help="With --replay-seed and --hero: the control game of that seed.")
+@click.option("--ablate", is_flag=True, help="With --hero: also play its games without each of its skills in turn, "
+              "and say what each skill is worth.")
 def simulate(paths, mode, players, games, seed, agent, workers, backend, ray_address, turn_cap, turn_limit, options, as_json, log_file,
              replay_file, check_invariants, decks, variants, variant, loop_limit, depth_limit, quiet, heroes, baseline,
-             pick, html, log_games, log_where, replay_seed, control) -> None:
+             pick, html, log_games, log_where, replay_seed, control, ablate) -> None:
     """Play GAMES bot games and print win rates per identity (per side in 国战) and per hero, and what each skill did.
 
     PATHS are a designer's rules files, added to the shipped rules. With --hero, the hero plays
@@ -268,10 +270,12 @@ def simulate(paths, mode, players, games, seed, agent, workers, backend, ray_add
     from .sim.command import SimOptions, simulate_command
 
     sys.exit(simulate_command(SimOptions(
-        tuple(_paths(paths)), mode, players, games, seed, agent, workers, turn_cap, as_json, log_file, replay_file,
-        check_invariants, quiet, tuple(decks), variant, tuple(variants), tuple(heroes), baseline, pick, html,
-        log_games, log_where, replay_seed, control, turn_limit, tuple(options), loop_limit, depth_limit, backend,
-        ray_address)))
+        paths=tuple(_paths(paths)), mode=mode, players=players, games=games, seed=seed, agent=agent, workers=workers,
+        turn_cap=turn_cap, as_json=as_json, log_file=log_file, replay_file=replay_file,
+        check_invariants=check_invariants, quiet=quiet, decks=tuple(decks), variant=variant, variants=tuple(variants),
+        heroes=tuple(heroes), baseline=baseline, pick=pick, html=html, log_games=log_games, log_where=log_where,
+        replay_seed=replay_seed, control=control, ablate=ablate, turn_limit=turn_limit, options=tuple(options),
+        loop_limit=loop_limit, depth_limit=depth_limit, backend=backend, ray_address=ray_address)))
 
 
 @main.command(epilog=EXIT_HELP)

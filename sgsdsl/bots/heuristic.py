@@ -118,13 +118,15 @@ class HeuristicAgent(Allegiance, HeroChoice, Agent):
     def on_option(self, g, req):
         """「选择一项」: each option is worth what its hint says (`hint "text" INTENT VALUE`, see
         surface.OPTION_INTENTS) to this chooser now; unhinted options are worth 0; ties at random."""
-        me = req.player
-        other = self.counterpart(g, me)
         heroes = g.rules.heroes
         if req.options and all(isinstance(o, str) and o in heroes for o in req.options):
             if self.two_heroes(g):
                 return self.pair_hero(g, req.options)
-            return self.best_hero(g, req.options)  # drafting (1v1's 选将) or choosing who enters play
+            if self.pick is not None:  # drafting (1v1's 选将) or choosing who enters play, as simulate --pick says
+                return pick_hero(self.pick, g, req)
+            return self.best_hero(g, req.options)
+        me = req.player
+        other = self.counterpart(g, me)
 
         def worth(o) -> float:
             intent, v = g.rules.option_hints.get(o, (None, 0)) if isinstance(o, str) else (None, 0)

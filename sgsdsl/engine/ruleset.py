@@ -186,6 +186,16 @@ class Ruleset:
             rules = self.variant_rules[key] = Ruleset(self.all_tables, key)
         return rules
 
+    def with_heroes(self, heroes: tuple) -> Ruleset:
+        """These rules and some heroes more, in a package of their own (simulate --ablate's copies of a hero
+        without one skill); made once per set of heroes."""
+        key = ("+",) + tuple(h.id for h in heroes)
+        rules = self.variant_rules.get(key)
+        if rules is None:
+            extra = Tables(package="+heroes", title=None, uses=(), sources=(), heroes=tuple(heroes))
+            rules = self.variant_rules[key] = Ruleset(self.all_tables + [extra], self.variants)
+        return rules
+
     def role(self, role: str):
         """The flow, window, event or quantity bound to an engine role (or None; a value role's id is in binds)."""
         target = self.binds.get(role)

@@ -4,14 +4,16 @@ Game i of a batch with seed S is played with seed S*1_000_003 + i, whatever the
 number of workers, so `--workers 2` gives the figures of one worker; the seed of
 a game also names its index (seed % 1_000_003) and so its place in a rotation.
 
-A featured hero (`--hero`) is seated in every game of its batch, its identity and
-seat rotated evenly; its control game has the same seed, seat and identity with a
-baseline hero in that seat (see engine/seating.py).
+A featured hero (`--hero`) is seated in every game of its batch, in any mode, its identity and
+seat rotated evenly (Rotation); its control game has the same seed, seat and identity with a
+pool hero in that seat, the pool heroes taking turns evenly at any game count (see sim/seating.py).
 """
 
 from __future__ import annotations
 
+import functools
 import multiprocessing as mp
+import random
 import time
 from pathlib import Path
 
@@ -21,6 +23,7 @@ from ..bots.agents import FirstAgent, RandomAgent
 from ..engine.log import GameLog
 from ..engine.ruleset import RulesError, Ruleset, rules_location
 from ..engine.runaway import RunawayError, RunLimits
+from ..engine.tables import HeroDef
 from .seating import PlannedGame, SeatPlan
 from .skillstats import SkillStats
 
@@ -40,44 +43,93 @@ def game_seed(seed: int, i: int) -> int:
     return seed * SEED_STRIDE + i
 
 
+@functools.lru_cache(maxsize=64)
+def _cycle(pool: tuple[str, ...], c: int) -> tuple[str, ...]:
+    order = list(pool)
+    random.Random(c).shuffle(order)  # the cycle's own order: a fixed seed, the same in every run
+    return tuple(order)
+
+
+def balanced(pool: tuple[str, ...], i: int, fits=lambda h: True) -> str:
+    """The pool hero of game i: every cycle of len(pool) games takes each hero once, each cycle in an order of
+    its own (so that a hero does not keep one identity and seat from cycle to cycle); so at any game count
+    each hero has been used as often as any other, within one. A hero that may not take game i's place (a
+    `never lord` hero in the lord's seat) gives it to the next of the cycle that may."""
+    n = len(pool)
+    order = _cycle(pool, i // n)
+    return next(order[(i % n + k) % n] for k in range(n) if fits(order[(i % n + k) % n]))
+
+
 @attrs.frozen
 class Rotation:
-    """Where a featured hero sits in game i, and who sits there instead in the control game."""
+    """Where a featured hero sits in game i, and who sits there instead in the control game.
+
+    Game i plays the featured hero as identities[i % len(identities)] — the identities as the mode's table
+    deals them, so that an identity two seats hold (2 of 5 seats are rebels) comes twice as often and the
+    games of every identity together weigh them as a table does — at seat (i // len(identities)) % seats.
+    A mode that deals no identities (国战) has one entry, None: its games rotate the seat alone, and the hero
+    plays beside a partner of its kingdom (as main in even games, as deputy in odd ones)."""
 
     hero: str
-    identities: tuple[str, ...]  # the distinct identities it plays, in the mode's order
+    identities: tuple[str | None, ...]
     seats: int
-    baselines: dict[str, tuple[str, ...]]  # per identity: the heroes that take turns in the control games
+    pool: tuple[str, ...]  # the heroes that take turns in the control games, balanced at any game count
+    lord: str | None = None  # the lord's identity, which `never lord` heroes may not take
+    never_lord: frozenset[str] = frozenset()
+    partners: tuple[str, ...] = ()  # 国战: the heroes of its kingdom that it is paired with, in turn
 
-    def plan(self, i: int, control: bool = False) -> SeatPlan:
+    def plan(self, i: int, control: bool = False, hero: str | None = None) -> SeatPlan:
+        """The seat plan of game i: the featured hero (or `hero` in its place: an ablated copy), or with
+        `control` the pool hero of that game."""
         k = len(self.identities)
         ident = self.identities[i % k]
         seat = (i // k) % self.seats
-        pool = self.baselines[ident]
-        base = pool[(i // (k * self.seats)) % len(pool)]
-        return SeatPlan(seat, ident, base if control else self.hero, (self.hero, base))
+        base = balanced(self.pool, i, lambda h: ident is None or ident != self.lord or h not in self.never_lord)
+        partner = None
+        if self.partners:
+            others = tuple(h for h in self.partners if h != base)
+            partner = others[(i // 2) % len(others)]
+        me = base if control else (hero or self.hero)
+        reserved = tuple(dict.fromkeys((self.hero, base) + ((hero,) if hero else ()) +
+                                       ((partner,) if partner else ())))
+        return SeatPlan(seat, ident, me, reserved, partner, deputy=bool(self.partners) and i % 2 == 1)
+
+    def controls(self, games: int) -> dict[str, int]:
+        """How often each pool hero took the seat in the control games of a batch of `games`."""
+        out = dict.fromkeys(self.pool, 0)
+        for i in range(games):
+            out[self.plan(i, True).hero] += 1
+        return {h: n for h, n in out.items() if n}
 
 
 def rotation(rules: Ruleset, mode_id: str, players: int, variant: int, hero: str,
              baseline: str | None = None, pool: list[str] | None = None) -> Rotation:
-    """The rotation of a featured hero; RulesError when the mode or the baseline cannot have it."""
+    """The rotation of a featured hero in any mode; RulesError when the mode or the baseline cannot have it."""
     mode = rules.modes[mode_id]
     rows = dict(mode.table).get(players)
-    if not rows:
-        raise RulesError(f"mode {mode_id} deals no identities to {players} players: a featured hero needs them")
-    may_lord = {h: not rules.heroes[h].never_lord for h in rules.heroes}
-    idents = tuple(dict.fromkeys(i for i in rows[variant % len(rows)] if may_lord[hero] or i != mode.lord))
+    never = frozenset(h for h in rules.heroes if rules.heroes[h].never_lord)
     pool = [h for h in (pool or rules.hero_pool(mode)) if h != hero]
+    if not rows:
+        if mode.table:
+            raise RulesError(f"mode {mode_id} deals no identities to {players} players: a featured hero needs them")
+        # no identities (国战): the featured hero's kingdom decides its partners and its control heroes
+        kingdom, lone = rules.heroes[hero].kingdom, rules.lone_kingdom
+        mates = [h for h in pool if rules.heroes[h].kingdom == kingdom] if kingdom != lone else \
+            [h for h in pool if rules.heroes[h].kingdom != lone]
+        if baseline is not None:
+            mates = [h for h in mates if h != baseline]
+        if len(mates) < (1 if baseline else 2):
+            raise RulesError(f"{rules.heroes[hero].name} needs another hero of its kingdom to play beside, and "
+                             f"one for its control seat: the pool has {len(mates)}")
+        base = (baseline,) if baseline else tuple(mates)
+        return Rotation(hero, (None,), players, base, partners=tuple(mates))
+    seats = tuple(i for i in rows[variant % len(rows)] if hero not in never or i != mode.lord)
     if baseline is not None:
         pool = [baseline]
-    baselines = {}
-    for ident in idents:
-        fits = tuple(h for h in pool if may_lord[h] or ident != mode.lord)
-        if not fits:
-            raise RulesError(f"no baseline hero may play {rules.enum_names.get(ident, ident)} "
-                             f"(`never lord`): choose another --baseline")
-        baselines[ident] = fits
-    return Rotation(hero, idents, players, baselines)
+    if mode.lord in seats and all(h in never for h in pool):
+        raise RulesError(f"no baseline hero may play {rules.enum_names.get(mode.lord, mode.lord)} "
+                         f"(`never lord`): choose another --baseline")
+    return Rotation(hero, seats, players, tuple(pool), mode.lord, never & frozenset(pool))
 
 
 @attrs.frozen
@@ -110,6 +162,8 @@ class GameResult:
     featured: str | None = None  # the featured hero of this game's batch
     control: bool = False  # a control game: the featured hero's seat played by a baseline
     seat: int | None = None  # the planned seat
+    hero: str | None = None  # who took the planned seat: the featured hero, its control's pool hero
+    ablated: str | None = None  # an ablation game (--ablate): the featured hero without this skill
     skills: dict = attrs.Factory(dict)  # skill id -> counters (SkillStats.result)
     # every hero that entered play, once per game (a 1v1 seat plays several): (hero id, identity, won)
     played: list[tuple[str, str | None, bool]] = attrs.Factory(list)
@@ -148,14 +202,28 @@ def setup_game(rules: Ruleset, s: Setup, seed: int, plan: SeatPlan | None = None
     return g
 
 
+def ablated(rules: Ruleset, hero: str, skill: str) -> HeroDef:
+    """A copy of `hero` without `skill` (simulate --ablate), under an id of its own."""
+    h = rules.heroes[hero]
+    return attrs.evolve(h, id=f"{h.id}~{skill}", name=f"{h.name}（无{rules.skills[skill].name}）",
+                        skills=tuple(k for k in h.skills if k != skill))
+
+
 def play(rules: Ruleset, s: Setup, index: int, seed: int, rot: Rotation | None = None,
-         control: bool = False) -> GameResult:
+         control: bool = False, ablate: str | None = None) -> GameResult:
     g = None
-    plan = rot.plan(index, control) if rot is not None else None
-    tag = {"featured": rot.hero if rot else None, "control": control, "seat": plan.seat if plan else None}
+    copy = None
+    if ablate is not None:  # the featured hero's games again, with a copy of it that lacks one skill
+        copy = ablated(rules, rot.hero, ablate)
+        rules = rules.with_heroes((copy,))
+    plan = rot.plan(index, control, copy.id if copy else None) if rot is not None else None
+    tag = {"featured": rot.hero if rot else None, "control": control, "seat": plan.seat if plan else None,
+           "hero": plan.hero if plan else None, "ablated": ablate}
     try:
         g = setup_game(rules, s, seed, plan)
         over = g.run()
+        if plan is not None:
+            tag["seat"] = g.planned().seat
         seats = [(p.heroes[0].id if p.heroes else "?", p.identity, over.won(p)) for p in g.players]
         played = [(h, p.identity, over.won(p)) for p in g.players
                   for h in dict.fromkeys(p.fallen + [x.id for x in p.heroes])]
@@ -276,17 +344,24 @@ def run_jobs(rules: Ruleset, jobs: list[tuple], workers: int = 1, paths: list[Pa
     return results, time.perf_counter() - start
 
 
-def iter_jobs(s: Setup, games: int, seed: int, rotations: list[Rotation] = (), control: bool = True):
-    """The jobs of a batch, one at a time: plain games, or per featured hero its games and (with
-    `control`) their controls."""
+def iter_jobs(s: Setup, games: int, seed: int, rotations: list[Rotation] = (), control: bool = True,
+              ablate: dict[str, tuple[str, ...]] | None = None):
+    """The jobs of a batch, one at a time: plain games, or per featured hero its games, (with `control`)
+    their controls, and (with `ablate`, featured hero -> skills) its games again without each skill."""
     if not rotations:
         return ((s, i, game_seed(seed, i), None, False) for i in range(games))
-    return ((s, i, game_seed(seed, i), rot, ctl) for rot in rotations for ctl in ((False, True) if control
-                                                                               else (False,)) for i in range(games))
+    ablate = ablate or {}
+    return ((s, i, game_seed(seed, i), rot, ctl, skill) for rot in rotations
+            for ctl, skill in [(False, None)] + ([(True, None)] if control else []) +
+            [(False, k) for k in ablate.get(rot.hero, ())] for i in range(games))
 
 
-def count_jobs(games: int, rotations: list[Rotation] = (), control: bool = True) -> int:
-    return games * (len(rotations) * (2 if control else 1) if rotations else 1)
+def count_jobs(games: int, rotations: list[Rotation] = (), control: bool = True,
+               ablate: dict[str, tuple[str, ...]] | None = None) -> int:
+    if not rotations:
+        return games
+    ablate = ablate or {}
+    return games * sum(1 + int(control) + len(ablate.get(rot.hero, ())) for rot in rotations)
 
 
 def batch_jobs(s: Setup, games: int, seed: int, rotations: list[Rotation] = (), control: bool = True) -> list[tuple]:

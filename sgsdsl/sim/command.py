@@ -41,6 +41,7 @@ class SimOptions:
     log_where: str | None = None
     replay_seed: int | None = None
     control: bool = False
+    ablate: bool = False  # also play each featured hero's games without each of its skills in turn
     turn_limit: int = 0
     options: tuple[str, ...] = ()  # ID=VALUE: the mode's options
     loop_limit: int | None = None  # runaway guards (engine/runaway.py); None: the defaults
@@ -66,6 +67,8 @@ def command_line(o: SimOptions) -> str:
             words += [flag, str(v)]
     for h in o.heroes:
         words += ["--hero", h]
+    if o.ablate:
+        words.append("--ablate")
     for d in o.decks:
         words += ["--deck", d]
     for v in o.variants:
@@ -154,6 +157,8 @@ def _check(o: SimOptions, rules: Ruleset) -> tuple[str, list[str], str | None, l
         raise Usage("--baseline is the control for a featured hero: give --hero too")
     if (o.log_games or o.log_where) and not o.log_file:
         raise Usage("--log-games and --log-where choose the games that --log FILE writes: give --log too")
+    if o.ablate and not o.heroes:
+        raise Usage("--ablate measures what each skill of a featured hero is worth: give --hero too")
     if o.control and o.replay_seed is None:
         raise Usage("--control replays a control game: give --replay-seed too")
     if o.ray_address and o.backend != "ray":
@@ -216,14 +221,16 @@ def simulate_command(o: SimOptions) -> int:
         return 2
     from .stats import Tally
 
-    tally = Tally(rules, mid, heroes)
+    tally = Tally(rules, mid, heroes, {r.hero: len(r.pool) for r in rots})
+    ablate = {r.hero: rules.heroes[r.hero].skills for r in rots} if o.ablate else None
     picked = []  # the games --log writes (kept: every other result is added up and let go)
     start = time.perf_counter()
-    for r in _run(rules, iter_jobs(setup, o.games, o.seed, rots), count_jobs(o.games, rots), o):
+    jobs = iter_jobs(setup, o.games, o.seed, rots, ablate=ablate)
+    for r in _run(rules, jobs, count_jobs(o.games, rots, ablate=ablate), o):
         if r.error is not None:
             r.error += f"\n  replay: {command_line(o)} --replay-seed {r.seed}" + (" --control" if r.control else "")
         tally.add(r)
-        if o.log_file and not r.control and chosen(r):
+        if o.log_file and not r.control and r.ablated is None and chosen(r):
             picked.append(r)
     seconds = time.perf_counter() - start
     summary = tally.summary(seed=o.seed, players=o.players, agent=o.agent, seconds=seconds, pick=o.pick,

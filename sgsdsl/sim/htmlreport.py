@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 from .balance import INSTALL, MissingExtra
+from .skillstats import SHARED
 
 
 def _plotly():
@@ -94,7 +95,7 @@ def render(s: dict) -> str:
     env.filters["num"] = lambda x: "·" if not x else (f"{x:.2f}" if isinstance(x, float) else str(x))
     return env.get_template("report.html.j2").render(s=s, charts=charts(s), plotly_js=offline.get_plotlyjs(),
                                                      effects=("drawn", "gained", "damage", "prevented", "recovered",
-                                                              "kills"))
+                                                              "kills"), recipient_effects=SHARED)
 
 
 def write_html(s: dict, path: Path) -> None:

@@ -12,10 +12,11 @@ from collections import Counter
 
 from ..engine.ruleset import Ruleset
 from .batch import GameResult
-from .skillstats import FIELDS
+from .skillstats import FIELDS, RECIPIENTS, SHARED
 
 SCHEMA = "sgsdsl-simulate/1"
 EFFECTS = ("drawn", "gained", "damage", "prevented", "recovered", "kills")
+COSTS = ("hp_lost", "cards_lost")  # what a skill cost its owner while it settled
 
 
 def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -38,13 +39,27 @@ def identity_order(rules: Ruleset, mode: str) -> list[str]:
     return list(dict.fromkeys([i for _, variants in m.table for v in variants for i in v] + list(rules.enum_names)))
 
 
+POINTS = (5, 3, 2)  # the half-widths of a 95% interval that games_for() prices
+
+
+def games_for(mine: Counter, theirs: Counter) -> dict[str, int | None]:
+    """Games (featured and control each) a 95% interval of ±N points on the change needs, at the observed
+    win rates: 1.96² · (p₁q₁ + p₂q₂) / (N/100)² (the normal approximation; the paired games only tighten it)."""
+    if not mine["games"] or not theirs["games"]:
+        return {str(n): None for n in POINTS}
+    p1, p2 = mine["wins"] / mine["games"], theirs["wins"] / theirs["games"]
+    var = p1 * (1 - p1) + p2 * (1 - p2) or 0.25  # at 0% or 100% the observed variance says nothing
+    return {str(n): math.ceil(1.96 ** 2 * var / (n / 100) ** 2) for n in POINTS}
+
+
 class Tally:
     """The figures of a batch, added up one game at a time: a batch of any size is summarized without
     keeping its results (`simulate` streams them)."""
 
-    def __init__(self, rules: Ruleset, mode: str, featured: list[str] = ()):
+    def __init__(self, rules: Ruleset, mode: str, featured: list[str] = (), pools: dict[str, int] | None = None):
         self.rules, self.mode, self.featured = rules, mode, list(featured)
-        self.main = self.control = self.decided = self.draws = self.turn_sum = 0
+        self.pools = pools or {}  # featured hero -> how many heroes take turns in its control seat
+        self.main = self.control = self.ablation = self.decided = self.draws = self.turn_sum = 0
         self.errors: list[str] = []
         self.idents: set[str] = set()
         self.wins: Counter = Counter()
@@ -59,20 +74,29 @@ class Tally:
         self.split: dict[str, dict[str, list]] = {}  # hero -> identity -> [games, wins]
         self.skills: dict[str, Counter] = {}
         self.groups: dict[str, dict[str, list[Counter]]] = {h: {} for h in self.featured}  # featured: [mine, control]
+        self.controls: dict[str, Counter] = {h: Counter() for h in self.featured}  # featured -> control hero -> games
+        self.ablations: dict[str, dict[str, Counter]] = {h: {} for h in self.featured}  # featured -> skill -> wins
 
     def add(self, r: GameResult) -> None:
         if r.error is not None:
             self.errors.append(r.error)
-        if r.control:
+        if r.ablated is not None:
+            self.ablation += 1
+        elif r.control:
             self.control += 1
         else:
             self.main += 1
         if r.featured in self.groups and r.error is None:
             _, ident, won = r.seats[r.seat]
-            c = self.groups[r.featured].setdefault(ident, [Counter(), Counter()])[int(r.control)]
+            if r.ablated is not None:
+                c = self.ablations[r.featured].setdefault(r.ablated, Counter())
+            else:
+                c = self.groups[r.featured].setdefault(ident, [Counter(), Counter()])[int(r.control)]
             c["games"] += 1
             c["wins"] += int(won)
-        if r.control or r.error is not None:
+            if r.control:
+                self.controls[r.featured][r.hero] += 1
+        if r.control or r.ablated is not None or r.error is not None:
             return
         self.decided += 1
         self.draws += not r.winners
@@ -156,7 +180,9 @@ class Tally:
                 "hero_names": [rules.heroes[h].name for h in heroes], "featured": any(h in first for h in heroes),
                 "games": c["games"], **{k: c[k] for k in FIELDS},
                 "per_game": {k: c[k] / c["games"] for k in ("offered", "used") + EFFECTS},
-                "per_use": {k: (c[k] / used if used else None) for k in EFFECTS},
+                "per_use": {k: (c[k] / used if used else None) for k in EFFECTS + COSTS},
+                "by_recipient": {k: {r: c[f"{k}@{r}"] for r in RECIPIENTS} for k in SHARED
+                                 if any(c[f"{k}@{r}"] for r in RECIPIENTS)},
             })
         return out
 
@@ -174,26 +200,43 @@ class Tally:
                 if ident != "all":
                     alls[0].update(f)
                     alls[1].update(c)
-                rows.append({"identity": ident, "name": rules.enum_names.get(ident, "all identities"),
+                everyone = "all identities" if rules.modes[self.mode].table else "all sides"
+                rows.append({"identity": ident, "name": rules.enum_names.get(ident, everyone),
                              "featured": rate(f["wins"], f["games"]), "control": rate(c["wins"], c["games"]),
                              **compare(f["wins"], f["games"], c["wins"], c["games"])})
             h = rules.heroes[hero]
+            mine, theirs = alls
             out.append({"hero": hero, "name": h.name, "baseline": baseline or "pool",
                         "skills": [{"id": s, "name": rules.skills[s].name, "text": rules.skills[s].text,
                                     "loc": rules.skills[s].loc} for s in h.skills],
-                        "rows": rows})
+                        "rows": rows,
+                        "controls": [{"id": c, "name": rules.heroes[c].name, "games": n}
+                                     for c, n in sorted(self.controls[hero].items(), key=lambda kv: (-kv[1], kv[0]))],
+                        "pool": self.pools.get(hero, len(self.controls[hero])),
+                        "games_for": games_for(mine, theirs),
+                        "ablation": [self.ablation_row(hero, sid, mine) for sid in h.skills
+                                     if sid in self.ablations[hero]]})
         return out
+
+    def ablation_row(self, hero: str, sid: str, mine: Counter) -> dict:
+        """What one skill is worth: the featured hero's games against the same games with the skill removed."""
+        from .balance import compare
+
+        a = self.ablations[hero][sid]
+        return {"skill": sid, "name": self.rules.skills[sid].name, "featured": rate(mine["wins"], mine["games"]),
+                "ablated": rate(a["wins"], a["games"]), **compare(mine["wins"], mine["games"], a["wins"], a["games"])}
 
     def summary(self, *, seed: int, players: int, agent: str, seconds: float, pick: str | None = None,
                 baseline: str | None = None, command: str | None = None, options: dict | None = None) -> dict:
         decided = self.decided
         heroes, lords = self.heroes()
-        total = self.main + self.control
+        total = self.main + self.control + self.ablation
         return {
             "schema": SCHEMA,
             "command": command,
             "games": self.main,
             "control_games": self.control,
+            "ablation_games": self.ablation,
             "seed": seed,
             "mode": self.mode,
             # a mode without an identity table (国战) counts wins per side a seat ends on, not per identity dealt
@@ -220,8 +263,8 @@ class Tally:
 
 def summarize(rules: Ruleset, results: list[GameResult], *, seed: int, mode: str, players: int, agent: str,
               seconds: float, pick: str | None = None, featured: list[str] = (), baseline: str | None = None,
-              command: str | None = None, options: dict | None = None) -> dict:
-    tally = Tally(rules, mode, list(featured))
+              command: str | None = None, options: dict | None = None, pools: dict[str, int] | None = None) -> dict:
+    tally = Tally(rules, mode, list(featured), pools)
     for r in results:
         tally.add(r)
     return tally.summary(seed=seed, players=players, agent=agent, seconds=seconds, pick=pick, baseline=baseline,

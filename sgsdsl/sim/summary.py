@@ -33,6 +33,35 @@ def print_pairs(pairs: list[dict], table, con) -> None:
     con.print(t)
 
 
+def skill_name(k: dict) -> str:
+    name = f"{k['name']} {'、'.join(k['hero_names'])}"
+    return f"[bold]{name}[/bold]" if k["featured"] else name
+
+
+def shares(by: dict, effects: tuple[str, ...]) -> str:
+    """How the effects went to self/ally/foe, in percent of their sum ("·" for none)."""
+    n = {r: sum(by.get(e, {}).get(r, 0) for e in effects) for r in ("self", "ally", "foe")}
+    total = sum(n.values())
+    return "/".join(f"{100 * v / total:.0f}" for v in n.values()) if total else "·"
+
+
+def print_control(f: dict, con) -> None:
+    """Who took the featured seat in the control games, whether each took it as often, and how many games a
+    given precision needs."""
+    if f["baseline"] == "pool" and f["controls"]:
+        counts = [c["games"] for c in f["controls"]]
+        even = "every pool hero equally often" if max(counts) - min(counts) <= 1 else "not evenly"
+        shown = "、".join(f"{c['name']} {c['games']}" for c in f["controls"][:12])
+        more = f" … ({len(f['controls'])} heroes)" if len(f["controls"]) > 12 else ""
+        con.print(f"control heroes ({even}; {len(f['controls'])} of {f['pool']}; a control that has every pool hero "
+                  f"needs a multiple of {f['pool']} games): {shown}{more}", markup=False)
+    need = f["games_for"]
+    if need.get("5") is not None:
+        con.print("games needed (featured and control each) for a 95% interval of "
+                  + ", ".join(f"±{n} points: {g:,}" for n, g in need.items()) + " at the win rates seen",
+                  markup=False)
+
+
 def print_summary(s: dict, con=None) -> None:
     from rich.console import Console
     from rich.table import Table
@@ -69,6 +98,15 @@ def print_summary(s: dict, con=None) -> None:
         con.print(t)
         overall = f["rows"][-1]
         con.print(f"{f['name']}: {overall['verdict']}")
+        print_control(f, con)
+        if f["ablation"]:
+            t = table(f"what each skill of {f['name']} is worth: its games against the same games without the "
+                      "skill", "skill", "games", "with", "without", "change (points)", "95% CI", "p", "verdict")
+            for a in f["ablation"]:
+                t.add_row(a["name"], str(a["ablated"]["games"]), pct(a["featured"]["rate"]), pct(a["ablated"]["rate"]),
+                          "" if a["delta"] is None else f"{a['delta'] * 100:+.1f}", delta_ci(a["ci95"]),
+                          "" if a["p_value"] is None else f"{a['p_value']:.2g}", a["verdict"].split(":")[0])
+            con.print(t)
     idents = list(s["identities"])[1:] if s["lords"] else list(s["identities"])
     t = table("win rate per hero outside the lord's seat" if s["lords"] else "win rate per hero", "hero", "games",
               "rate", "95% CI",
@@ -92,9 +130,18 @@ def print_summary(s: dict, con=None) -> None:
     for k in s["skills"]:
         def cell(key, k=k):
             return f"{k['per_game'][key]:.1f}/{k['per_use'][key]:.1f}" if k[key] else "·"
-        name = f"{k['name']} {'、'.join(k['hero_names'])}"
-        t.add_row(f"[bold]{name}[/bold]" if k["featured"] else name, str(k["games"]),
-                  f"{k['per_game']['offered']:.1f}", f"{k['per_game']['used']:.1f}", *map(cell, effects))
+        t.add_row(skill_name(k), str(k["games"]), f"{k['per_game']['offered']:.1f}", f"{k['per_game']['used']:.1f}",
+                  *map(cell, effects))
+    con.print(t)
+    t = table("whom each skill helped (cards, recovery) and hurt (damage), in % to its owner/allies/foes as the "
+              "game ended; what it cost its owner per use", "skill", "help to self/ally/foe",
+              "damage to self/ally/foe", "HP lost", "cards lost")
+    t.columns[0].no_wrap = True
+    for k in s["skills"]:
+        if k["by_recipient"] or k["hp_lost"] or k["cards_lost"]:
+            t.add_row(skill_name(k), shares(k["by_recipient"], ("drawn", "gained", "recovered")),
+                      shares(k["by_recipient"], ("damage",)),
+                      *(f"{k['per_use'][c]:.2f}" if k[c] else "·" for c in ("hp_lost", "cards_lost")))
     con.print(t)
     if s["errors"]:
         con.print(f"[red]{len(s['errors'])} game(s) broke:[/red]")
