@@ -12,7 +12,11 @@ from pathlib import Path
 import attrs
 
 from ..engine.ruleset import RulesError, Ruleset
+from ..lang.files import quiet_stdout
 from .batch import SEED_STRIDE, Rotation, Setup, count_jobs, iter_jobs, rotation, setup_game, stream_jobs
+from .pool import interrupts, signal_name
+
+INTERRUPTED = 130  # the exit code after Ctrl-C or SIGTERM, as a shell's for Ctrl-C
 
 
 @attrs.frozen
@@ -226,24 +230,34 @@ def simulate_command(o: SimOptions) -> int:
     picked = []  # the games --log writes (kept: every other result is added up and let go)
     start = time.perf_counter()
     jobs = iter_jobs(setup, o.games, o.seed, rots, ablate=ablate)
-    for r in _run(rules, jobs, count_jobs(o.games, rots, ablate=ablate), o):
-        if r.error is not None:
-            r.error += f"\n  replay: {command_line(o)} --replay-seed {r.seed}" + (" --control" if r.control else "")
-        tally.add(r)
-        if o.log_file and not r.control and r.ablated is None and chosen(r):
-            picked.append(r)
+    total = count_jobs(o.games, rots, ablate=ablate)
+    played, stopped = 0, None
+    with interrupts():
+        stream = _run(rules, jobs, total, o)
+        try:
+            for r in stream:
+                if r.error is not None:
+                    r.error += f"\n  replay: {command_line(o)} --replay-seed {r.seed}" + (" --control" if r.control
+                                                                                         else "")
+                tally.add(r)
+                played += 1
+                if o.log_file and not r.control and r.ablated is None and chosen(r):
+                    picked.append(r)
+        except KeyboardInterrupt as e:  # Ctrl-C or SIGTERM: the workers are ended, the games played summarised
+            stopped = signal_name(e)
+        finally:
+            stream.close()
     seconds = time.perf_counter() - start
     summary = tally.summary(seed=o.seed, players=o.players, agent=o.agent, seconds=seconds, pick=o.pick,
                             baseline=baseline, command=command_line(o),
                             options={"turn_cap": o.turn_cap, "variant": o.variant, "decks": list(o.decks),
                                      "with": list(o.variants), "workers": o.workers, "backend": o.backend})
-    if o.as_json:
-        print(json.dumps(summary, ensure_ascii=False, indent=2))
-    else:
-        from .summary import print_summary
-
-        print_summary(summary)
-    code = 1 if summary["errors"] else 0
+    if stopped is not None:
+        summary["partial"] = {"signal": stopped, "played": played, "jobs": total,
+                              "not_played": not_played(o, rots, played, ablate)}
+    code = 2 if not _print_summary(summary, o) else 1 if summary["errors"] else 0
+    if stopped is not None:
+        print(partial_note(summary), file=sys.stderr)
     if o.html:
         from .htmlreport import write_html
 
@@ -254,6 +268,10 @@ def simulate_command(o: SimOptions) -> int:
             return 2
         print(f"wrote {o.html}", file=sys.stderr)
     if o.log_file:
+        if not picked and stopped is not None:
+            print(f"note: the batch was interrupted before a game --log writes was played: nothing written to "
+                  f"{o.log_file}", file=sys.stderr)
+            return INTERRUPTED
         if not picked:
             print(f"error: no game matches --log-where {o.log_where!r}: nothing written to {o.log_file}",
                   file=sys.stderr)
@@ -264,7 +282,49 @@ def simulate_command(o: SimOptions) -> int:
             print(f"error: cannot write {o.log_file}: {e}", file=sys.stderr)
             return 2
         print(f"wrote the log of {len(picked)} game(s) to {o.log_file}", file=sys.stderr)
-    return code
+    return INTERRUPTED if stopped is not None else code
+
+
+def _print_summary(summary: dict, o: SimOptions) -> bool:
+    """The summary on standard output; False (and a one-line error) when it cannot be written, a full disk
+    or a closed pipe: the other outputs (--html, --log) are written all the same."""
+    try:
+        if o.as_json:
+            print(json.dumps(summary, ensure_ascii=False, indent=2))
+        else:
+            from .summary import print_summary
+
+            print_summary(summary)
+        sys.stdout.flush()
+        return True
+    except OSError as e:
+        print(f"error: cannot write the summary to standard output: {e.strerror or e}", file=sys.stderr)
+        quiet_stdout()
+        return False
+
+
+def not_played(o: SimOptions, rots: list[Rotation], played: int, ablate: dict | None = None) -> list[dict]:
+    """The seeds a batch did not reach after `played` jobs, as ranges: the jobs run featured hero by featured
+    hero (its games, their controls, then its games without each ablated skill), each group through games
+    0 … games - 1 (batch.iter_jobs)."""
+    groups = [(r.hero, ctl, skill) for r in rots
+              for ctl, skill in [(False, None), (True, None)] + [(False, k) for k in (ablate or {}).get(r.hero, ())]]
+    out = []
+    for k, (hero, ctl, skill) in enumerate(groups or [(None, False, None)]):
+        first = max(0, played - k * o.games)
+        if first < o.games:
+            out.append({"first_seed": SEED_STRIDE * o.seed + first, "last_seed": SEED_STRIDE * o.seed + o.games - 1,
+                        "featured": hero, "control": ctl, "ablated": skill})
+    return out
+
+
+def partial_note(summary: dict) -> str:
+    p = summary["partial"]
+    ranges = ", ".join(f"{r['first_seed']}–{r['last_seed']}" + (
+        f" ({r['featured']}{' control' if r['control'] else ''}{' without ' + r['ablated'] if r['ablated'] else ''})"
+        if r["featured"] else "") for r in p["not_played"])
+    return (f"interrupted ({p['signal']}): the figures are of the first {p['played']} of {p['jobs']} games, "
+            f"in the batch's order" + (f"; seeds not played: {ranges}" if ranges else ""))
 
 
 def _run(rules, jobs, total: int, o: SimOptions):
