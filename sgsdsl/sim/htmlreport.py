@@ -10,8 +10,11 @@ import json
 import sys
 from pathlib import Path
 
+from ..lang.files import NotReadable, read_bytes, shown
 from .balance import INSTALL, MissingExtra
 from .skillstats import SHARED
+
+RESULTS_BYTES = 64 * 1024 * 1024  # the largest results file `report` reads (a batch's JSON is well under 1 MB)
 
 
 def _plotly():
@@ -106,9 +109,12 @@ def report_command(results: Path, output: Path) -> int:
     from .stats import SCHEMA
 
     try:
-        s = json.loads(results.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as e:
-        print(f"error: cannot read {results}: {e}", file=sys.stderr)
+        s = json.loads(read_bytes(results, RESULTS_BYTES, "results file").decode("utf-8"))
+    except NotReadable as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    except ValueError as e:  # not UTF-8, not JSON
+        print(f"error: {shown(results)} is not the output of `sgsdsl simulate --json`: {e}", file=sys.stderr)
         return 2
     if not isinstance(s, dict) or s.get("schema") != SCHEMA:
         print(f"error: {results} is not the output of `sgsdsl simulate --json` (schema {SCHEMA})", file=sys.stderr)

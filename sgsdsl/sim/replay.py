@@ -10,7 +10,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from ..lang.files import NotReadable, read_bytes, shown, universal_newlines
+
 AGENTS = ("heuristic", "random", "first")
+LOG_BYTES = 256 * 1024 * 1024  # the largest log --replay reads (a game's log is a few hundred KB)
 
 
 def _int(v) -> bool:
@@ -43,11 +46,11 @@ class BadLog(Exception):
 def read(path: Path) -> list[tuple[dict, str]]:
     """Each game of a log: its checked header and its records' text (a log may hold several games)."""
     try:
-        text = path.read_text(encoding="utf-8")
+        text = universal_newlines(read_bytes(path, LOG_BYTES, "game log").decode("utf-8"))
     except UnicodeDecodeError as e:
-        raise BadLog(f"{path} is not a game log: not UTF-8 text (byte {e.start})") from None
-    except OSError as e:
-        raise BadLog(f"cannot read {path}: {e.strerror or e}") from None
+        raise BadLog(f"{shown(path)} is not a game log: not UTF-8 text (byte {e.start})") from None
+    except NotReadable as e:
+        raise BadLog(str(e)) from None
     lines = text.splitlines(True)
     if not lines or not lines[0].strip():
         raise BadLog(f"{path} is not a game log: it is empty" if not text.strip() else
