@@ -83,21 +83,13 @@ def command_line(o: SimOptions) -> str:
 
 
 def mode_options(mode, given) -> tuple[tuple[str, object], ...]:
-    """`--option id=value` checked against the mode's options, each value of its default's type."""
-    defaults = {i: d for i, _, d, _ in mode.options}
-    out = []
-    for text in given:
-        oid, eq, raw = text.partition("=")
-        if not eq or oid not in defaults:
-            known = ", ".join(f"{i}={d}" for i, d in defaults.items()) or "none"
-            raise Usage(f"--option {text}: mode {mode.id} has no option '{oid}' (its options: {known})")
-        d = defaults[oid]
-        try:
-            v = (raw.lower() in ("true", "yes", "1")) if isinstance(d, bool) else int(raw) if isinstance(d, int) else raw
-        except ValueError:
-            raise Usage(f"--option {text}: '{oid}' takes a number") from None
-        out.append((oid, v))
-    return tuple(out)
+    """`--option id=value` checked against the mode's options (sim/options.py)."""
+    from .options import OptionError, from_command_line
+
+    try:
+        return from_command_line(mode, given)
+    except OptionError as e:
+        raise Usage(str(e)) from None
 
 
 def _limits(o: SimOptions):
@@ -415,52 +407,67 @@ def write_logs(rules: Ruleset, setup: Setup, picked, rots: dict, path: Path) -> 
 
 def replay(rules: Ruleset, path: Path, reload) -> int:
     """Play every game of a JSONL log again; say whether each is identical (exit 2 for a file that is not
-    such a log, or one these rules cannot play: replay.py says what is wrong). `reload(variants)` gives the
+    such a log, or one these rules cannot play: replay.py says what is wrong, header field by field). A game
+    that breaks while it is replayed says so, and where, instead of differing. `reload(variants)` gives the
     same rules with other variant packages selected."""
+    from ..engine.ruleset import rules_location
     from .replay import BadLog, fits, read
     from .seating import SeatPlan
 
     try:
         games = read(path)
         plays = []
-        for header, lines in games:
+        for k, (header, lines) in enumerate(games):
             if tuple(header["with"]) != rules.variants:
                 try:
                     rules = reload(tuple(header["with"]))
                 except RulesError as e:
                     raise BadLog(f"the log was played with --with {' '.join(header['with'])}: {e}") from None
-            fits(header, rules)
-            plan = header.get("plan")
             try:
-                plan = SeatPlan(plan["seat"], plan["identity"], plan["hero"], tuple(plan["reserved"])) if plan else None
-            except (KeyError, TypeError):
-                raise BadLog(f"{path}: the header's field \"plan\" is not a seat plan") from None
+                fits(header, rules)
+            except BadLog as e:
+                which = f" (game {k + 1} of the {len(games)} in it)" if len(games) > 1 else ""
+                raise BadLog(f"{path}{which}: {e}") from None
+            plan = header["plan"]
+            plan = SeatPlan(plan["seat"], plan["identity"], plan["hero"], tuple(plan["reserved"])) if plan else None
             plays.append((rules, header, lines, plan))
     except BadLog as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    differ = 0
+    failed = 0
     for rules, header, lines, plan in plays:
         setup = Setup(header["mode"], header["players"], header["agent"], header["turn_cap"], False,
-                      tuple(header["decks"]), header["variant"], header.get("pick"),
-                      turn_limit=header.get("turn_limit", 0),
-                      options=tuple((k, v) for k, v in (header.get("options") or {}).items()))
+                      tuple(header["decks"]), header["variant"], header["pick"], turn_limit=header["turn_limit"],
+                      options=tuple(header["options"].items()))
+        what = f"{path} (game {header['game']}, seed {header['seed']})"
         try:
-            g, log, _ = _game_log(rules, setup, header["seed"], plan)
-        except RulesError as e:
-            print(f"error: the game broke while replaying: {e}", file=sys.stderr)
-            return 1
-        print(log.text(), end="")
-        ours, theirs = _records(g, log).splitlines(), "".join(lines).splitlines()
-        same = ours == theirs
-        differ += not same
+            g, log, err = _game_log(rules, setup, header["seed"], plan)
+        except Exception as e:  # noqa: BLE001 - the game could not even be set up: say so, never a traceback
+            g, log, err = None, None, e
+        if log is not None:
+            print(log.text(), end="")
+        ours = _records(g, log).splitlines() if g is not None else []
+        theirs = "".join(lines).splitlines()
+        same = g is not None and ours == theirs
+        if err is not None:
+            loc = rules_location(err.__traceback__)
+            why = f"{err}" if isinstance(err, RulesError) else f"{err.__class__.__name__}: {err}"
+            why += f" (at {loc})" if loc else ""
+            if same:  # the logged game broke where it breaks now: its log is all there is
+                print(f"identical to {what}; the game breaks there, as it did when it was logged: {why}",
+                      file=sys.stderr)
+            else:
+                print(f"error: the game of {what} broke while it was replayed, after {len(ours)} of the log's "
+                      f"{len(theirs)} records: {why}", file=sys.stderr)
+                failed += 1
+            continue
+        failed += not same
         where = ""
         if not same:  # the line of the file (its header is line 1 of the game)
             n = next((i for i, (a, b) in enumerate(zip(ours, theirs)) if a != b), min(len(ours), len(theirs)))
             where = f": first at line {n + 2} of the log ({len(theirs)} records there, {len(ours)} now)"
-        print(("identical to " if same else "DIFFERS from ") + f"{path} (game {header.get('game', 0)}, seed "
-              f"{header['seed']}){where}", file=sys.stderr)
-    return 1 if differ else 0
+        print(("identical to " if same else "DIFFERS from ") + what + where, file=sys.stderr)
+    return 1 if failed else 0
 
 
 def replay_seed(rules: Ruleset, setup: Setup, o: SimOptions, rots: list[Rotation]) -> int:
