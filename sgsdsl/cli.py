@@ -454,7 +454,7 @@ def new() -> None:
 def new_hero(name: str, ident: str | None, kingdom: str, hp: int, gender: str, out: str | None) -> None:
     """Write a hero with one skill and its tests (NAME is the Chinese name, ID the ascii id); it checks clean."""
     from .tools.lexicon import WORD
-    from .tools.scaffold import ASCII_ID, hero_skeleton
+    from .tools.scaffold import ASCII_ID, hero_skeleton, problem
 
     if not WORD.match(name):
         raise click.UsageError(f"'{name}' cannot be a hero's name: a name is letters (汉字 too), digits and '_'")
@@ -464,6 +464,9 @@ def new_hero(name: str, ident: str | None, kingdom: str, hp: int, gender: str, o
     if not ASCII_ID.match(ident):
         raise click.UsageError(f"the ascii id '{ident}' must be lower-case letters, digits and '_'")
     path = Path(out or f"{ident}.sgs")
+    wrong = problem(name, ident, kingdom, hp, gender, str(path))
+    if wrong:
+        raise click.UsageError(wrong)
     if path.exists():
         raise click.UsageError(f"{path} exists; `sgsdsl new` never overwrites a file (use -o)")
     try:
