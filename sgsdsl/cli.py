@@ -72,7 +72,8 @@ class _Entry(click.Group):
             try:
                 return super().invoke(ctx)
             finally:
-                sys.stdout.flush()  # here, not at the process's end, where the error would be a traceback
+                if not sys.stdout.closed:  # (the language server closes it when it is told to exit)
+                    sys.stdout.flush()  # here, not at the process's end, where the error would be a traceback
         except KeyboardInterrupt:
             quiet_stdout()
             click.echo("interrupted", err=True)

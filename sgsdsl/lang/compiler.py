@@ -114,6 +114,9 @@ def read_rules_text(path: Path, shown: str, sources: SourceCache, diags: list[Di
         over = _OVERLAY.get()
         if over and path.resolve() in over:
             text = over[path.resolve()]
+            if len(text) > FILE_BYTES // 4 and len(text.encode("utf-8", "surrogatepass")) > FILE_BYTES:
+                diags.append(_too_large(path, shown, sources, text))  # an editor's buffer has the file's limit
+                return None
         else:
             if (why := not_a_file(path)) is not None:  # a device never ends, a FIFO blocks
                 raise NotReadable(why)
@@ -153,10 +156,15 @@ def _read(path: Path, shown: str, sources: SourceCache, diags: list[Diagnostic],
         return None
 
 
-def _too_large(path: Path, shown: str, sources: SourceCache) -> Diagnostic:
-    """Located at the line where the file passes the limit (only that much of it is read)."""
-    with path.open("rb") as f:
-        head = f.read(FILE_BYTES).decode("utf-8", "replace").replace("\r\n", "\n").replace("\r", "\n")
+def _too_large(path: Path, shown: str, sources: SourceCache, text: str | None = None) -> Diagnostic:
+    """Located at the line where the file (or the editor's `text` of it) passes the limit (only that much of
+    it is read)."""
+    if text is None:
+        with path.open("rb") as f:
+            raw = f.read(FILE_BYTES)
+    else:
+        raw = text.encode("utf-8", "surrogatepass")[:FILE_BYTES]
+    head = raw.decode("utf-8", "replace").replace("\r\n", "\n").replace("\r", "\n")
     sources.add(shown, head)
     line = head.count("\n") + 1
     col = len(head) - (head.rfind("\n") + 1) + 1
