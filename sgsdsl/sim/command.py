@@ -186,6 +186,11 @@ def _check(o: SimOptions, rules: Ruleset) -> tuple[str, list[str], str | None, l
 
 
 def simulate_command(o: SimOptions) -> int:
+    with interrupts():  # SIGTERM as Ctrl-C from the start: before the batch, the command ends with exit 130 (cli.py)
+        return _simulate(o)
+
+
+def _simulate(o: SimOptions) -> int:
     from .balance import MissingExtra
 
     rules, code = _load(o)
@@ -224,21 +229,20 @@ def simulate_command(o: SimOptions) -> int:
     jobs = iter_jobs(setup, o.games, o.seed, rots, ablate=ablate)
     total = count_jobs(o.games, rots, ablate=ablate)
     played, stopped = 0, None
-    with interrupts():
-        stream = _run(rules, jobs, total, o)
-        try:
-            for r in stream:
-                if r.error is not None:
-                    r.error += f"\n  replay: {command_line(o)} --replay-seed {r.seed}" + (" --control" if r.control
-                                                                                         else "")
-                tally.add(r)
-                played += 1
-                if o.log_file and not r.control and r.ablated is None and chosen(r):
-                    picked.append(r)
-        except KeyboardInterrupt as e:  # Ctrl-C or SIGTERM: the workers are ended, the games played summarised
-            stopped = signal_name(e)
-        finally:
-            stream.close()
+    stream = _run(rules, jobs, total, o)
+    try:
+        for r in stream:
+            if r.error is not None:
+                r.error += f"\n  replay: {command_line(o)} --replay-seed {r.seed}" + (" --control" if r.control
+                                                                                     else "")
+            tally.add(r)
+            played += 1
+            if o.log_file and not r.control and r.ablated is None and chosen(r):
+                picked.append(r)
+    except KeyboardInterrupt as e:  # Ctrl-C or SIGTERM: the workers are ended, the games played summarised
+        stopped = signal_name(e)
+    finally:
+        stream.close()
     seconds = time.perf_counter() - start
     summary = tally.summary(seed=o.seed, players=o.players, agent=o.agent, seconds=seconds, pick=o.pick,
                             baseline=baseline, command=command_line(o),
