@@ -35,7 +35,11 @@ class NotReadable(OSError):
 
 def shown(path) -> str:
     """A path as it can be printed anywhere: bytes of a name that are not UTF-8 show as U+FFFD."""
-    return os.fsencode(path).decode("utf-8", "replace")
+    try:
+        raw = os.fsencode(path)
+    except UnicodeEncodeError:  # a lone surrogate that no file system name decodes to
+        raw = str(path).encode("utf-8", "surrogatepass")
+    return raw.decode("utf-8", "replace")
 
 
 def utf8_name(path) -> bool:

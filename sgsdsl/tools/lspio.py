@@ -48,7 +48,19 @@ class Protocol(LanguageServerProtocol):
 
 
 HEADER = re.compile(rb"content-length[ \t]*:", re.I)  # where a frame starts (a header line may come in any case)
-WHOLE_HEADER = re.compile(rb"content-length[ \t]*:[ \t]*\d+[ \t]*\r?\n", re.I)  # one, whole, inside other bytes
+# A whole header line inside other bytes. JSON cannot hold it (a string has no raw line break, and outside
+# strings the words are not JSON): a body that holds one is cut there, whatever its length said.
+WHOLE_HEADER = re.compile(rb"content-length[ \t]*:[ \t]*\d+[ \t]*\r\n", re.I)
+
+
+def _header_start(data: bytes) -> int | None:
+    """Where a frame header starts in bytes that are not a message: a whole `Content-Length:`, or its first
+    letters at the very end (the rest of it is still to be read)."""
+    m = HEADER.search(data)
+    if m is not None:
+        return m.start()
+    word, tail = b"content-length", data[-14:].lower()
+    return next((len(data) - k for k in range(min(len(word), len(tail)), 0, -1) if tail[-k:] == word[:k]), None)
 
 
 def _request_id(skipped: bytes):
@@ -111,9 +123,11 @@ class FrameReader:
             if not line:
                 return None
             m = HEADER.search(line)
-            if m is not None and m.start() > 0 and line[:m.start()].strip():
+            if m is not None and (line[:m.start()].strip() or problem is not None):
+                # a frame starts here: what came before it (a body, or a header block already wrong) was a frame
+                # that cannot be read
                 self.reject(_request_id(line[:m.start()]), INVALID_REQUEST,
-                            "a frame has no Content-Length header: the message was skipped")
+                            f"{problem or 'a frame has no Content-Length header'}: the message was skipped")
                 line, length, problem, size = line[m.start():], None, None, 0
             if not line.strip():
                 if size == 0:  # blank lines between frames
@@ -133,6 +147,8 @@ class FrameReader:
                 else:
                     problem = problem or (f"a frame's Content-Length is {value.decode('utf-8', 'replace')!r}, "
                                           "not a number of bytes")
+        if length is not None and size <= HEADER_BYTES:
+            problem = None  # a header line that was wrong does not matter when the length is there
         if problem is None and length is None:
             problem = "a frame has no Content-Length header"
         if problem is None and length > FRAME_BYTES:
@@ -157,7 +173,7 @@ class FrameReader:
 
     async def body(self, length: int) -> bytes | None:
         """The frame's body; None at the end of the input. A frame header inside it means the length was a
-        lie, when the bytes before it are a whole message: the frame ends there."""
+        lie: the frame ends there, and the next one starts."""
         body = bytearray()
         while len(body) < length:
             piece = await self.some(min(length - len(body), 1 << 16))
@@ -167,10 +183,6 @@ class FrameReader:
             body += piece
             m = WHOLE_HEADER.search(body, start)
             if m is not None:
-                try:
-                    json.loads(bytes(body[:m.start()]))
-                except ValueError:
-                    continue
                 self.buf = bytes(body[m.start():]) + self.buf
                 print(f"sgsdsl lsp: a frame's Content-Length ({length:,}) is more than its body "
                       f"({m.start():,} bytes)", file=sys.stderr, flush=True)
@@ -193,6 +205,9 @@ class FrameReader:
             try:
                 message = json.loads(body, object_hook=self.protocol.structure_message)
             except Exception as e:  # noqa: BLE001 - a body that is not JSON-RPC: answered, and the next one read
+                cut = _header_start(body)
+                if cut is not None and cut > 0:  # the length ran into the next frame: it starts there
+                    self.buf, body = body[cut:] + self.buf, body[:cut]
                 self.reject(_request_id(body), PARSE_ERROR, f"a frame's body is not a JSON-RPC message ({e})")
                 continue
             try:
