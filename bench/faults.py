@@ -26,28 +26,13 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))
+
+from test_interrupts import _children  # noqa: E402 - the process helpers of the tests
+from test_interrupts import _group_left as _group  # noqa: E402
+
 SIM = [sys.executable, "-m", "sgsdsl", "simulate", "--agent", "random", "--quiet", "--json", "--seed", "7"]
 VOLATILE = ("seconds", "games_per_second", "command", "partial")
-
-
-def _group(pgid: int) -> list[int]:
-    out = []
-    for d in os.listdir("/proc"):
-        if d.isdigit():
-            try:
-                stat = (Path("/proc") / d / "stat").read_text()
-            except OSError:
-                continue
-            if int(stat.rpartition(")")[2].split()[2]) == pgid:
-                out.append(int(d))
-    return out
-
-
-def _children(pid: int) -> list[int]:
-    try:
-        return [int(x) for x in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
-    except OSError:
-        return []
 
 
 def _start(args):
@@ -138,7 +123,6 @@ def killed_worker(within: float) -> list[str]:
 
 def lsp_frames(within: float) -> list[str]:
     """Bad frames to a real `sgsdsl lsp`: each answered, then a good request answered within `within` s."""
-    sys.path.insert(0, str(ROOT / "tests"))
     from pygls.uris import from_fs_path
     from test_lsp import RawClient, _hover  # the raw client of the tests
 
