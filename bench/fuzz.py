@@ -75,7 +75,7 @@ def _serve(conn, wid: int, sandboxes: dict[str, str], limit: float, checks: bool
             for desc, data, rel in items:
                 one(desc, data, rel)
         elif source in fuzz_surfaces.JUDGES:
-            surfaces = surfaces or fuzz_surfaces.Surfaces(scratch)
+            surfaces = surfaces or fuzz_surfaces.Surfaces(scratch).prepare()
             rng = random.Random(seed)
             for k in range(n):
                 desc = f"{source} {seed}/{k}"

@@ -197,3 +197,10 @@ def test_a_game_that_breaks_while_replayed_says_so(tmp_path):
     assert r.exit_code == 1, r.output
     assert "broke while it was replayed" in r.stderr and "runaway rules" in r.stderr, r.stderr
     assert "DIFFERS" not in r.stderr
+
+
+def test_null_header_fields_are_their_defaults(good_log, tmp_path):
+    """Found by the fuzz profile: `"decks": null` broke the replay with a TypeError."""
+    r = run("simulate", "--replay", str(with_header(good_log, tmp_path, decks=None, variant=None, options=None,
+                                                    pick=None, turn_limit=None, game=None, plan=None, **{"with": None})))
+    assert r.exit_code == 0 and "identical" in r.output, r.output

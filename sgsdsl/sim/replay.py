@@ -92,6 +92,7 @@ def _checked(path: Path, header: dict) -> dict:
                 continue
             raise BadLog(f"{path}: the header has no field \"{name}\" ({what})")
         if header[name] is None and name in OPTIONAL:
+            header[name] = OPTIONAL[name]  # null: as if the field were not written
             continue
         if not ok(header[name]):
             raise BadLog(f"{path}: the header's field \"{name}\" is {json.dumps(header[name], ensure_ascii=False)}; "

@@ -40,6 +40,11 @@ class Surfaces:
         self._results = self._log = None
         self._rules = None
 
+    def prepare(self) -> Surfaces:
+        """Make the raw material now (a few games): not in the time of the first input."""
+        self.rules(), self.results(), self.log()
+        return self
+
     def rules(self):
         if self._rules is None:
             from ..lang.loader import shipped
