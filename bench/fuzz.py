@@ -11,7 +11,8 @@ grammar.lark, terminals from the shipped vocabulary), random token soups and dec
 skeletons, deep nesting, long numbers, and token and byte mutations of every shipped file
 compiled as a designer's file beside the rest of the shipped rules. Every input goes through the
 pipeline of `sgsdsl check` (parse, resolve, type-check, code generation and, when it compiles,
-the conflict checks).
+the conflict checks). Then the other inputs (sgsdsl/tools/fuzz_surfaces.py): results files read by
+`report`, log headers read by `--replay`, `--option` texts, arguments of `new hero` and LSP frames.
 
 Each worker process judges inputs under a signal timeout; the parent also watches the clock and
 kills a worker that stops answering (a hang in C code), counts the input as a hang and starts a
@@ -40,10 +41,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "docs"))
 
 from figures import commit, write_block  # noqa: E402
 
-from sgsdsl.tools import fuzz  # noqa: E402
+from sgsdsl.tools import fuzz, fuzz_surfaces  # noqa: E402
 
 # source -> inputs at --scale 1 (the extremes set is always whole)
-PLAN = {"grammar": 30_000, "soup": 12_000, "deep": 2_000, "numbers": 1_000, "tokens": 30_000, "bytes": 25_000}
+PLAN = {"grammar": 30_000, "soup": 12_000, "deep": 2_000, "numbers": 1_000, "tokens": 30_000, "bytes": 25_000,
+        # the other inputs (sgsdsl/tools/fuzz_surfaces.py): results files, log headers, --option, new hero, LSP frames
+        "report": 1_000, "replay": 2_000, "options": 10_000, "scaffold": 5_000, "lsp": 10_000}
 BATCH = 250  # inputs per job
 
 
@@ -54,7 +57,7 @@ def _serve(conn, wid: int, sandboxes: dict[str, str], limit: float, checks: bool
     fuzz.cache_shipped_parses()
     scratch = Path(tmp) / f"worker{wid}"
     scratch.mkdir(exist_ok=True)
-    strategies = None
+    strategies = surfaces = None
     while True:
         job = conn.recv()
         if job is None:
@@ -71,6 +74,14 @@ def _serve(conn, wid: int, sandboxes: dict[str, str], limit: float, checks: bool
         if items is not None:
             for desc, data, rel in items:
                 one(desc, data, rel)
+        elif source in fuzz_surfaces.JUDGES:
+            surfaces = surfaces or fuzz_surfaces.Surfaces(scratch).prepare()
+            rng = random.Random(seed)
+            for k in range(n):
+                desc = f"{source} {seed}/{k}"
+                conn.send(("start", desc, 0))
+                v = fuzz_surfaces.JUDGES[source](surfaces, rng)
+                conn.send(("verdict", desc, v.kind, v.detail, v.seconds, b""))
         elif source in ("tokens", "bytes"):
             rng = random.Random(seed)
             rels = sorted(sandboxes)

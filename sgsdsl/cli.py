@@ -7,6 +7,7 @@ broke; 2 usage or I/O errors (bad options, missing files).
 from __future__ import annotations
 
 import contextlib
+import errno
 import gc
 import json
 import sys
@@ -17,6 +18,7 @@ import click
 from .engine.runaway import DEPTH_LIMIT, DEPTH_RANGE, LOOP_LIMIT, LOOP_RANGE
 from .lang import compiler
 from .lang.diagnostics import render_all
+from .lang.files import quiet_stdout
 
 EXIT_HELP = "Exit codes: 0 ok; 1 errors, findings or failures; 2 usage or I/O errors."
 
@@ -59,7 +61,31 @@ def _rules(paths: list[Path], fresh: bool = True):
 
 class _Entry(click.Group):
     """The group as a process's own command line (the `sgsdsl` script, `python -m sgsdsl`): a test's
-    CliRunner calls `.main()` instead, so what happens here never touches a test process."""
+    CliRunner calls `.main()` instead, so what __call__ does never touches a test process.
+
+    Every command ends in an exit code and at most a line of error, whatever the machine does: Ctrl-C is
+    exit 130; an OSError no command caught (a full disk under standard output, which is buffered and so
+    fails as late as the process's end) is one line and exit 2."""
+
+    def invoke(self, ctx):
+        try:
+            try:
+                return super().invoke(ctx)
+            finally:
+                if not sys.stdout.closed:  # (the language server closes it when it is told to exit)
+                    sys.stdout.flush()  # here, not at the process's end, where the error would be a traceback
+        except KeyboardInterrupt:
+            quiet_stdout()
+            click.echo("interrupted", err=True)
+            ctx.exit(130)
+        except OSError as e:
+            quiet_stdout()
+            if e.errno == errno.EPIPE:  # the reader went away (`| head`): nothing to tell it
+                ctx.exit(1)
+            what = f"cannot write the output: {e.strerror or e}" if e.filename is None else \
+                f"{e.filename}: {e.strerror or e}"
+            click.echo(f"error: {what}", err=True)
+            ctx.exit(2)
 
     def __call__(self, *args, **kwargs):
         global _IN_PROCESS_ENTRY
@@ -429,7 +455,7 @@ def new() -> None:
 def new_hero(name: str, ident: str | None, kingdom: str, hp: int, gender: str, out: str | None) -> None:
     """Write a hero with one skill and its tests (NAME is the Chinese name, ID the ascii id); it checks clean."""
     from .tools.lexicon import WORD
-    from .tools.scaffold import ASCII_ID, hero_skeleton
+    from .tools.scaffold import ASCII_ID, hero_skeleton, problem
 
     if not WORD.match(name):
         raise click.UsageError(f"'{name}' cannot be a hero's name: a name is letters (汉字 too), digits and '_'")
@@ -439,6 +465,9 @@ def new_hero(name: str, ident: str | None, kingdom: str, hp: int, gender: str, o
     if not ASCII_ID.match(ident):
         raise click.UsageError(f"the ascii id '{ident}' must be lower-case letters, digits and '_'")
     path = Path(out or f"{ident}.sgs")
+    wrong = problem(name, ident, kingdom, hp, gender, str(path))
+    if wrong:
+        raise click.UsageError(wrong)
     if path.exists():
         raise click.UsageError(f"{path} exists; `sgsdsl new` never overwrites a file (use -o)")
     try:

@@ -100,3 +100,19 @@ def test_check_command_rejects_a_missing_path(at_root):
     assert isinstance(r.exception, SystemExit), r.exception
     assert "Traceback" not in r.output
     assert "no_such_file.sgs" in r.stderr
+
+
+@pytest.mark.parametrize("decl", ["counter 体 hp per game", "pile 手 hand", "counter 活 alive per turn",
+                                  "counter 数 hand_count per turn", "counter 国 kingdom per game", "counter 甲 hand: bool per turn"])
+def test_a_counter_named_after_a_built_in_attribute_is_one_error_in_its_file(tmp_path, decl):
+    """`p.hp` reads a player's HP in every rule: a designer's counter, mark or pile called hp would take its
+    place there (silently, or as errors in the shipped rules). It is one error, at the designer's name."""
+    from sgsdsl.lang import compiler
+
+    f = tmp_path / "shadow.sgs"
+    f.write_text("hero 体者 tizhe { kingdom 群  hp 4  gender 男  skills 体技 }\nskill 体技 tiji {\n  " + decl +
+                 '\n  "回合开始时，你摸一张牌。"\n  on 回合开始时 do { draw(self, 1) }\n}\n', encoding="utf-8")
+    b = compiler.build(extra=[f])
+    assert [(d.code, d.span.file.endswith("shadow.sgs"), d.span.line) for d in b.errors] == [("SGS102", True, 3)], \
+        [str(d) for d in b.errors]
+    assert "is a built-in attribute of a player" in b.errors[0].message

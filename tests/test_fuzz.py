@@ -152,6 +152,7 @@ def test_the_extremes_that_must_be_refused_are(tmp_path):
             "weapon range 0": "SGS004", "players 0..1000": "SGS004", "turns 1001": "SGS004",
             "a bad escape inside a log interpolation": "SGS004", "a NUL byte in a string": "SGS004",
             "invalid UTF-8": "SGS005", "a BOM": "SGS002", "full-width punctuation": "SGS002",
+            "a lone surrogate escape": "SGS004",  # once accepted, then explain, simulate --json and test crashed
             "1000 levels of (": None, "65 levels of -": "SGS001", "a 5,000-digit number in a log": "SGS004"}
     data = dict(EXTREMES)
     for name, code in must.items():
@@ -378,3 +379,34 @@ def test_a_designer_path_with_backslashes_gives_valid_python(tmp_path):
     assert not b.errors
     src = generate(b.model, "designer", b.rel)
     compile(src, "<sgsdsl:designer>", "exec")
+
+
+# ---- the other inputs (sgsdsl/tools/fuzz_surfaces.py): report JSON, replay headers, options, new hero, LSP ----
+
+SURFACE_EXAMPLES = {"report": 6, "replay": 12, "options": 150, "scaffold": 40, "lsp": 150}
+
+
+@pytest.fixture(scope="module")
+def surfaces(tmp_path_factory):
+    from sgsdsl.tools.fuzz_surfaces import Surfaces
+
+    return Surfaces(tmp_path_factory.mktemp("surfaces"))
+
+
+@pytest.mark.parametrize("surface", sorted(SURFACE_EXAMPLES))
+def test_other_inputs_give_an_error_or_work(surfaces, surface):
+    """Random edits of a results file and of a log's header, random --option texts, arguments of `new hero`
+    and LSP frames: each is refused with an error or does what it should, never a traceback. bench/fuzz.py
+    runs many more."""
+    from sgsdsl.tools.fuzz_surfaces import JUDGES, scaffold
+
+    rng = random.Random(7 if not RANDOM else None)
+    kinds = []
+    for k in range(SURFACE_EXAMPLES[surface] * SCALE):
+        if surface == "scaffold":  # a skeleton that is accepted compiles: a few of them, the rest judged only
+            v = scaffold(surfaces, rng, compile_accepted=k < 4)
+        else:
+            v = JUDGES[surface](surfaces, rng)
+        assert_judged_ok(v)
+        kinds.append(v.kind)
+    assert "diagnosed" in kinds, kinds  # the inputs reach the checks

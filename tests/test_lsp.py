@@ -135,3 +135,116 @@ def test_go_to_definition(answers):
     assert text[loc.range.start.line].startswith("window 受到伤害后")
     local = answers["definition_local"]
     assert local.uri.endswith("trial.sgs") and local.range.start.line == 2
+
+
+# ---- frames the server must survive, raw bytes on its standard input ---------------------------------------
+
+class RawClient:
+    """`sgsdsl lsp` driven with bytes: frames written as given, answers read back frame by frame."""
+
+    def __init__(self):
+        import queue
+        import subprocess
+        import threading
+
+        self.proc = subprocess.Popen([sys.executable, "-m", "sgsdsl", "lsp"], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)
+        self.answers: queue.Queue = queue.Queue()
+        self.seen: list = []  # what came before the answer waited for: notifications, other answers
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self):
+        import json
+
+        out = self.proc.stdout
+        while True:
+            length = None
+            while True:
+                line = out.readline()
+                if not line:
+                    return
+                if not line.strip():
+                    break
+                if line.lower().startswith(b"content-length:"):
+                    length = int(line.split(b":")[1])
+            self.answers.put(json.loads(out.read(length)))
+
+    def send(self, data: bytes) -> None:
+        self.proc.stdin.write(data)
+        self.proc.stdin.flush()
+
+    def frame(self, obj, length: str | None = None) -> bytes:
+        import json
+
+        body = json.dumps(obj, ensure_ascii=False).encode()
+        head = b"" if length == "missing" else f"Content-Length: {len(body) if length is None else length}\r\n".encode()
+        return head + b"\r\n" + body
+
+    def request(self, msg_id, method, params=None, length=None) -> None:
+        self.send(self.frame({"jsonrpc": "2.0", "id": msg_id, "method": method, "params": params}, length))
+
+    def notify(self, method, params) -> None:
+        self.send(self.frame({"jsonrpc": "2.0", "method": method, "params": params}))
+
+    def answer(self, msg_id, timeout: float = 120):
+        """The answer to request msg_id (notifications and other answers that come first are kept aside)."""
+        import time
+
+        end = time.monotonic() + timeout
+        while True:
+            msg = self.answers.get(timeout=max(0.1, end - time.monotonic()))
+            if msg.get("id") == msg_id and "method" not in msg:
+                return msg
+            self.seen.append(msg)
+
+
+def _hover(doc_uri, line=0, char=0):
+    return {"textDocument": {"uri": doc_uri}, "position": {"line": line, "character": char}}
+
+
+def test_bad_frames_are_answered_and_the_server_goes_on(tmp_path):
+    """A frame with a missing, non-numeric, negative or absurd Content-Length, or a body that is not JSON, is
+    answered with an error (with the request's id where the body still shows it), and the next request is
+    answered as if nothing happened; after `shutdown` every request is answered with InvalidRequest, and
+    `exit` ends the server. A buffer past the file-size limit is one diagnostic, at once."""
+    c = RawClient()
+    try:
+        c.request(1, "initialize", {"capabilities": {}, "processId": None, "rootUri": from_fs_path(str(ROOT))})
+        assert "capabilities" in c.answer(1)["result"]
+        c.notify("initialized", {})
+        path = tmp_path / "t.sgs"
+        path.write_text(FIXED, encoding="utf-8")
+        uri = from_fs_path(str(path))
+        c.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "sgs", "version": 1,
+                                                           "text": FIXED}})
+        for k, length in enumerate(["abc", "-5", "missing", "99999999999", "1e3", " 12 34"]):
+            bad, good = 10 + 2 * k, 11 + 2 * k
+            c.request(bad, "textDocument/hover", _hover(uri), length=length)
+            c.request(good, "textDocument/hover", _hover(uri, 2, 8))
+            err = c.answer(bad)["error"]
+            assert err["code"] == -32600 and "the message was skipped" in err["message"], (length, err)
+            assert "拒战三" in c.answer(good)["result"]["contents"]["value"], length
+        c.send(b"Content-Length: 5\r\n\r\n{oops")
+        c.request(30, "textDocument/hover", _hover(uri, 2, 8))
+        assert c.answer(None)["error"]["code"] == -32700
+        assert "result" in c.answer(30)
+        big = "# " + "大" * 400_000 + "\n" + FIXED  # 1.2 MB of UTF-8: past the 1 MB limit of a rules file
+        big_uri = from_fs_path(str(tmp_path / "big.sgs"))
+        c.notify("textDocument/didOpen", {"textDocument": {"uri": big_uri, "languageId": "sgs", "version": 1,
+                                                           "text": big}})
+        c.request(31, "textDocument/hover", _hover(uri, 2, 8))
+        assert "result" in c.answer(31)
+        published = [m for m in c.seen if m.get("method") == "textDocument/publishDiagnostics"
+                     and m["params"]["uri"] == big_uri]
+        assert [d["code"] for d in published[-1]["params"]["diagnostics"]] == ["SGS005"]
+        assert "larger than 1,024 KB" in published[-1]["params"]["diagnostics"][0]["message"]
+        c.request(40, "shutdown")
+        assert c.answer(40)["result"] is None
+        c.request(41, "textDocument/hover", _hover(uri, 2, 8))
+        assert c.answer(41)["error"]["code"] == -32600
+        c.notify("exit", None)
+        assert c.proc.wait(timeout=60) == 0
+    finally:
+        if c.proc.poll() is None:
+            c.proc.kill()
+        c.proc.wait()

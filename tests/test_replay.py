@@ -122,3 +122,85 @@ def test_a_changed_record_differs_and_says_where(good_log, tmp_path):
     path.write_text("".join(lines), encoding="utf-8")
     r = run("simulate", "--replay", str(path))
     assert r.exit_code == 1 and "first at line 6" in r.output, r.output
+
+
+@pytest.fixture(scope="module")
+def guozhan_log(tmp_path_factory) -> Path:
+    path = tmp_path_factory.mktemp("log") / "guozhan.jsonl"
+    r = run("simulate", "--mode", "guozhan", "--games", "1", "--seed", "2", "--agent", "random", "--log", str(path),
+            "--quiet")
+    assert r.exit_code == 0
+    return path
+
+
+@pytest.fixture(scope="module")
+def featured_log(tmp_path_factory) -> Path:
+    path = tmp_path_factory.mktemp("log") / "featured.jsonl"
+    r = run("simulate", "--games", "1", "--seed", "2", "--agent", "random", "--hero", "关羽", "--log", str(path),
+            "--quiet")
+    assert r.exit_code == 0 and header_of(path)["plan"]["hero"] == "guanyu"
+    return path
+
+
+TAMPERED = {
+    # a header's fields changed by hand: each is an error naming the field and what it must be, never a
+    # traceback or a game that "DIFFERS" because it could not be played
+    "options a list": ("guozhan", {"options": [1, 2]}, ['field "options" is [1, 2]', "an object"]),
+    "an option of the wrong type": ("guozhan", {"options": {"hero_cards": "abc"}},
+                                    ['option hero_cards is "abc"', "a whole number 0..1,000,000"]),
+    "an option out of range": ("guozhan", {"options": {"hero_cards": -5}}, ["not -5"]),
+    "a boolean option as text": ("guozhan", {"options": {"aozhan_mode": "ture"}}, ["true or false"]),
+    "an option the mode lacks": ("guozhan", {"options": {"nosuch": 1}}, ["mode guozhan has no option 'nosuch'"]),
+    "a seat that does not exist": ("featured", {"plan": {"seat": 99}}, ["seat 99 is not one of the 5 seats"]),
+    "a plan of another hero": ("featured", {"plan": {"hero": "nobody"}}, ["hero nobody is not in these rules"]),
+    "a plan that is text": ("featured", {"plan": "abc"}, ['field "plan" is "abc"', "a seat plan"]),
+    "a plan of an identity not dealt": ("featured", {"plan": {"identity": "careerist"}}, ["identity careerist"]),
+    "an unknown hero pick": ("featured", {"pick": "best"}, ['field "pick" is "best"', "uniform, strongest"]),
+    "a turn limit as text": ("featured", {"turn_limit": "x"}, ['field "turn_limit" is "x"']),
+}
+
+
+@pytest.mark.parametrize("case", sorted(TAMPERED))
+def test_a_tampered_header_says_which_field(guozhan_log, featured_log, tmp_path, case):
+    which, changes, words = TAMPERED[case]
+    good = guozhan_log if which == "guozhan" else featured_log
+    h = header_of(good)
+    changes = {k: ({**h[k], **v} if isinstance(v, dict) and isinstance(h.get(k), dict) else v)
+               for k, v in changes.items()}
+    r = run("simulate", "--replay", str(with_header(good, tmp_path, **changes)))
+    assert r.exit_code == 2, r.output
+    assert r.output.startswith("error: ") and "DIFFERS" not in r.output, r.output
+    for w in words:
+        assert w in r.output, r.output
+
+
+HERO = """
+hero 试者 shizhe {{ kingdom 群  hp 4  gender 男  skills 试技 }}
+skill 试技 shiji locked {{
+  "锁定技，回合开始时，你摸一张牌。"
+  on 回合开始时 do {{ {body} }}
+}}
+"""
+
+
+def test_a_game_that_breaks_while_replayed_says_so(tmp_path):
+    """The rules changed since the log was written, and the game now breaks: the replay says where it broke,
+    not that it differs."""
+    designer = tmp_path / "shizhe.sgs"
+    designer.write_text(HERO.format(body="draw(self, 1)"), encoding="utf-8")
+    log = tmp_path / "game.jsonl"
+    assert run("simulate", str(designer), "--games", "1", "--seed", "5", "--agent", "random", "--hero", "试者",
+               "--log", str(log), "--quiet").exit_code == 0
+    assert run("simulate", str(designer), "--replay", str(log)).exit_code == 0
+    designer.write_text(HERO.format(body='while true { log "等" }'), encoding="utf-8")
+    r = CliRunner().invoke(main, ["simulate", str(designer), "--replay", str(log)])
+    assert r.exit_code == 1, r.output
+    assert "broke while it was replayed" in r.stderr and "runaway rules" in r.stderr, r.stderr
+    assert "DIFFERS" not in r.stderr
+
+
+def test_null_header_fields_are_their_defaults(good_log, tmp_path):
+    """Found by the fuzz profile: `"decks": null` broke the replay with a TypeError."""
+    r = run("simulate", "--replay", str(with_header(good_log, tmp_path, decks=None, variant=None, options=None,
+                                                    pick=None, turn_limit=None, game=None, plan=None, **{"with": None})))
+    assert r.exit_code == 0 and "identical" in r.output, r.output

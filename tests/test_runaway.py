@@ -136,3 +136,47 @@ skill 累乘 leicheng locked {
             if t.title == "a huge number in a log line"]
     result = run_test(*jobs[0])
     assert result.ok, result.failures
+
+
+GROWING = ROOT / "tests" / "data" / "growing.sgs"
+G = "tests/data/growing.sgs"
+
+
+@pytest.fixture(scope="module")
+def growing_rules():
+    b = compiler.build(extra=[GROWING])
+    assert not b.errors
+    return Ruleset([m.TABLES for m in compiler.modules_in_memory(b)])
+
+
+@pytest.mark.parametrize("hero,what", [
+    ("贪心", f"`xs` (built by the `repeat` at {G}:10) grew to a list of 131,072 items"),
+    ("方士", f"`n` (built by the `repeat` at {G}:19) grew to a number of about"),
+    ("囤积", "the mark `jizan_pile` of 囤积 grew to a list of"),
+])
+def test_a_value_that_only_grows_is_a_runaway(growing_rules, hero, what):
+    """Each loop ends, but what it builds doubles every round: stopped at the size limit of a value,
+    named like any runaway, long before the memory runs out."""
+    g = Game(growing_rules, players=2, seed=7, agents=[FirstAgent(), FirstAgent()])
+    g.build_deck(list(growing_rules.modes["identity"].decks))
+    for p, h in zip(g.players, (hero, "曹操")):
+        g.set_hero(p, growing_rules.names[h][1])
+    with pytest.raises(RunawayError) as e:
+        for _ in range(40):  # the mark doubles once a turn
+            g.play_turn(g.players[0])
+    msg = str(e.value)
+    assert msg.startswith("runaway rules (seed 7, turn "), msg
+    assert what in msg and "past the limit of a value the rules build" in msg and "help: " in msg, msg
+
+
+@pytest.mark.parametrize("mode,where", [("spin_mode", "the `while` at tests/data/runaway_modes.sgs:23"),
+                                        ("grow_mode", "`xs` (built by the `repeat` at tests/data/runaway_modes.sgs:48)")])
+def test_play_names_the_runaway(mode, where):
+    """`sgsdsl play` ends a game its rules broke as `simulate` and `test` do: one error naming the loop,
+    exit 1, never a traceback."""
+    r = CliRunner().invoke(main, ["play", str(ROOT / "tests/data/runaway_modes.sgs"), "--mode", mode, "--seed", "3"],
+                           input="1\n" * 20)
+    assert r.exit_code == 1, r.output
+    assert r.exception is None or isinstance(r.exception, SystemExit), r.exception
+    assert "error: the game broke: runaway rules (seed 3, turn 1" in r.stderr, r.stderr
+    assert where in r.stderr and "Traceback" not in r.output

@@ -48,3 +48,27 @@ def test_usage_errors(tmp_path, monkeypatch):
     assert run("new", "hero", "zhangsan").exit_code == 0 and (tmp_path / "zhangsan.sgs").is_file()
     r = run("new", "hero", "张三", "zhangsan")
     assert r.exit_code == 2 and "never overwrites" in r.output
+
+
+def test_every_argument_is_checked_against_the_rules(tmp_path, monkeypatch):
+    """Nothing the rules do not declare reaches the file: a kingdom or gender outside its enum, an hp outside
+    a hero's range, a name the shipped rules already use, a file name that would break a comment line."""
+    monkeypatch.chdir(tmp_path)
+    cases = {
+        ("张三", "zhangsan", "--hp", "0"): "--hp 0: a hero's hp is 1..99",
+        ("张三", "zhangsan", "--hp", "100"): "--hp 100: a hero's hp is 1..99",
+        ("张三", "zhangsan", "--kingdom", "nosuch"): "--kingdom 'nosuch': it is one of 魏, 蜀, 吴, 群",
+        ("张三", "zhangsan", "--kingdom", "魏 }\nskill 注入 zhuru { }\nhero x y {"): "--kingdom '魏 }\\nskill",
+        ("张三", "zhangsan", "--gender", "中"): "--gender '中': it is one of 男, 女",
+        ("关羽", "guanyu2"): "'关羽' is taken: the shipped rules have a hero 关羽 (guanyu)",
+        ("张三", "guanyu"): "'guanyu' is taken",
+        ("张三", "standard"): "'standard' is taken",
+        ("张三", "zhangsan", "-o", "h\nskill x.sgs"): "cannot stand in a rules file's comment (U+000A)",
+        ("张三", "zhangsan", "-o", "h\u2028.sgs"): "(U+2028)",
+    }
+    for args, message in cases.items():
+        r = run("new", "hero", *args)
+        assert r.exit_code == 2 and message in r.output, (args, r.output)
+    assert not list(tmp_path.iterdir())  # nothing was written
+    r = run("new", "hero", "张三", "zhangsan", "--kingdom", "wu", "--hp", "99", "--gender", "female")
+    assert r.exit_code == 0 and run("check", "zhangsan.sgs").exit_code == 0

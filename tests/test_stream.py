@@ -4,6 +4,7 @@ any size is played and summarized in bounded memory, with the figures of a list-
 import itertools
 
 from sgsdsl.sim import batch as sim
+from sgsdsl.sim import pool
 from sgsdsl.sim.batch import Setup, iter_jobs, run_batch, stream_jobs
 from sgsdsl.sim.stats import Tally, summarize
 
@@ -22,12 +23,12 @@ def test_an_endless_batch_streams(rules):
 
 
 def test_two_workers_read_the_jobs_a_chunk_at_a_time_and_keep_their_order(rules, monkeypatch):
-    monkeypatch.setattr(sim, "WINDOW", 4)  # several chunks in a few games
+    monkeypatch.setattr(pool, "WINDOW", 4)  # several chunks in a few games
     setup = Setup("identity", 5, "random")
     seen: list = []
     stream = stream_jobs(rules, _jobs(setup, seen, 10), workers=2)
     first = next(stream)
-    assert first.index == 0 and len(seen) <= 2 * sim.WINDOW  # the jobs beyond the next chunk are not read yet
+    assert first.index == 0 and len(seen) <= 2 * pool.WINDOW  # the jobs beyond the next chunk are not read yet
     two = [first, *stream]
     one = list(stream_jobs(rules, _jobs(setup, [], 10), workers=1))
     assert [r.index for r in two] == list(range(10))
@@ -35,7 +36,7 @@ def test_two_workers_read_the_jobs_a_chunk_at_a_time_and_keep_their_order(rules,
 
 
 def test_a_tally_of_streamed_results_is_the_summary_of_the_list(rules, monkeypatch):
-    monkeypatch.setattr(sim, "WINDOW", 7)
+    monkeypatch.setattr(pool, "WINDOW", 7)
     setup = Setup("identity", 5, "random", stats=True)
     listed, _ = run_batch(rules, mode="identity", players=5, games=20, seed=6, agent="random", stats=True)
     tally = Tally(rules, "identity")

@@ -13,6 +13,8 @@ Like every agent it decides from its SeatView (view.py), never from the Game.
 
 from __future__ import annotations
 
+import sys
+
 from rich.console import Console
 from rich.prompt import InvalidResponse, Prompt
 from rich.text import Text
@@ -221,19 +223,36 @@ class HumanAgent(Agent):
             raise Quit() from None
 
 
+BROKEN_TAIL = 20  # log lines shown before the error of a game that broke (a runaway loop may log thousands)
+
+
+def broken_game(g, e: Exception) -> str:
+    """The one error of a game the rules broke: a runaway names its loop (engine/runaway.py), a RulesError
+    says what could not apply, anything else says where in the rules it happened."""
+    from ..engine.ruleset import RulesError, rules_location
+
+    if isinstance(e, RulesError):
+        return f"error: the game broke: {e}"
+    loc = rules_location(e.__traceback__)
+    stack = " > ".join(g.crash_stack or [])
+    return (f"error: the game broke (seed {g.seed}, turn {g.turn_no}): {e.__class__.__name__}: {e}"
+            + (f"\n  at {loc}" if loc else "") + (f"\n  stack: {stack}" if stack else ""))
+
+
 def play_human(rules, mode: str, players: int | None, seed: int, seat: int, console: Console | None = None) -> int:
     from ..engine.game import Game
 
     m = rules.find_mode(mode)
     if m is None:
-        print(f"error: unknown mode {mode}")
+        print(f"error: unknown mode {mode}", file=sys.stderr)
         return 2
     rules = rules.for_mode(m)
     m = rules.modes[m.id]
     if players is None:  # the mode's only count, else 5
         players = m.players[0] if m.players[0] == m.players[1] else max(m.players[0], min(5, m.players[1]))
     if not m.players[0] <= players <= m.players[1] or not 0 <= seat < players:
-        print(f"error: mode {mode} takes {m.players[0]}–{m.players[1]} players; seat must be 1–{players}")
+        print(f"error: mode {mode} takes {m.players[0]}–{m.players[1]} players; seat must be 1–{players}",
+              file=sys.stderr)
         return 2
     human = HumanAgent(console)
     log = GameLog(records=False, seat=seat)  # written from the human's seat: what they may know
@@ -246,6 +265,11 @@ def play_human(rules, mode: str, players: int | None, seed: int, seat: int, cons
     except Quit:
         human.say("游戏已退出。")
         return 0
+    except Exception as e:  # the rules broke: named as `simulate` and `test` name them, never a traceback
+        for line in log.read(human.log_seen)[-BROKEN_TAIL:]:
+            human.say(line)
+        print(broken_game(g, e), file=sys.stderr)
+        return 1
     for line in log.read(human.log_seen):
         human.say(line)
     me = g.players[seat]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from .history import DAMAGE, KILL, LOSE_HP, RECOVER
 from .requests import GameOver, Request
 from .ruleset import RulesError
+from .runaway import oversized, too_big
 from .state import Player
 
 
@@ -224,6 +225,9 @@ class Primitives:
         self.say(p, " 的性别改为 ", gender)
 
     def set_mark(self, p: Player, mark: str, value: int) -> None:
+        what = oversized(value)
+        if what is not None:  # a mark that grows every turn: no loop counts its rounds
+            raise too_big(self, what, f"the mark `{mark}` of {p.name}")
         if value:
             p.marks[mark] = value
         else:

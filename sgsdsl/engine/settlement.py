@@ -3,12 +3,17 @@
 
 from __future__ import annotations
 
+import sys
 from typing import TYPE_CHECKING
 
 from .history import PLAY, USE
 from .invariants import acting
 from .requests import Abort, GameOver, Request, Unwind
-from .runaway import recursion, too_deep, too_long
+from .runaway import check_locals, check_value, recursion, too_deep, too_long
+
+# From this depth on, the arguments of a flow are checked for size: a flow that calls itself with a list
+# doubled each time fills the memory before the depth limit (the shipped rules reach about 20 frames).
+DEEP = 24
 
 if TYPE_CHECKING:
     from .inplay import Listener
@@ -59,6 +64,9 @@ class Settlement:
              owner=None) -> Frame:
         if len(self.stack) >= self.limits.depth:
             raise too_deep(self)
+        if len(self.stack) >= DEEP and event is not None and kind == "flow":  # a flow re-entering itself
+            for field, value in event.fields().items():
+                check_value(self, value, f"the field `{field}` of flow {name}" + (f" — {loc}" if loc else ""))
         self.next_eid += 1
         f = Frame(self.next_eid, self.stack[-1].eid if self.stack else 0, kind, name, event, loc, ident, owner)
         self.stack.append(f)
@@ -232,10 +240,12 @@ class Settlement:
             self.later_fns.pop(0)()
 
     def loop_guard(self, loc: str = "?") -> bool:
-        """One round of a `while` (at `loc`, the rules file:line); the rounds of a turn are counted."""
+        """One round of a `while` (at `loc`, the rules file:line); the rounds of a turn are counted, and
+        the values the rule holds may not grow past a size."""
         self.loops += 1
         if self.loops > self.limits.loop:
             raise too_long(self, loc, "while")
+        check_locals(self, sys._getframe(1), loc, "while")
         return True
 
     def rounds(self, n, loc: str = "?"):
@@ -244,4 +254,6 @@ class Settlement:
             self.loops += 1
             if self.loops > self.limits.loop:
                 raise too_long(self, loc, "repeat")
+            if i:
+                check_locals(self, sys._getframe(1), loc, "repeat")
             yield i

@@ -20,6 +20,8 @@ import attrs
 
 from . import ast
 from .diagnostics import CompileError, Diagnostic, SourceCache, Span
+from .files import NotReadable, not_a_file, read_bytes, universal_newlines, utf8_name
+from .files import shown as printable
 from .limits import FILE_BYTES
 from .model import Model, Package
 from .parsecache import parse
@@ -51,14 +53,22 @@ def project_root() -> Path:
 
 
 def rules_paths(paths) -> list[Path]:
-    """A designer's files and folders; FileNotFoundError for a missing one or a folder without .sgs files."""
+    """A designer's files and folders; FileNotFoundError for a missing one, a folder without .sgs files, or
+    a path that is not a file (a device never ends, a FIFO blocks) or whose name is not UTF-8 (it becomes
+    part of every location, and of the generated code)."""
     out = []
     for p in paths:
         path = Path(p)
+        if not utf8_name(path):
+            raise FileNotFoundError(f"the name {printable(p)!r} is not UTF-8 text: rename the file (rules files and "
+                                    "their names are UTF-8)")
         if not path.exists():
             raise FileNotFoundError(f"no such file or directory: {p}")
-        if path.is_dir() and not any(path.glob("**/*.sgs")):
-            raise FileNotFoundError(f"no .sgs files in {p}")
+        if path.is_dir():
+            if not any(path.glob("**/*.sgs")):
+                raise FileNotFoundError(f"no .sgs files in {p}")
+        elif (why := not_a_file(path)) is not None:
+            raise FileNotFoundError(f"{p}: {why} (rules files are UTF-8 text files ending in .sgs)")
         out.append(path)
     return out
 
@@ -104,17 +114,22 @@ def read_rules_text(path: Path, shown: str, sources: SourceCache, diags: list[Di
         over = _OVERLAY.get()
         if over and path.resolve() in over:
             text = over[path.resolve()]
+            if len(text) > FILE_BYTES // 4 and len(text.encode("utf-8", "surrogatepass")) > FILE_BYTES:
+                diags.append(_too_large(path, shown, sources, text))  # an editor's buffer has the file's limit
+                return None
         else:
+            if (why := not_a_file(path)) is not None:  # a device never ends, a FIFO blocks
+                raise NotReadable(why)
             if path.stat().st_size > FILE_BYTES:
                 diags.append(_too_large(path, shown, sources))
                 return None
-            text = path.read_text(encoding="utf-8")
+            text = universal_newlines(read_bytes(path, FILE_BYTES, "rules file").decode("utf-8"))
     except UnicodeDecodeError:
         diags.append(_not_utf8(path, shown, sources))
         return None
     except OSError as e:
         # At the file's first line (nothing to quote): every diagnostic has a place.
-        reason = (e.strerror or e.__class__.__name__).lower()
+        reason = str(e) if isinstance(e, NotReadable) else (e.strerror or e.__class__.__name__).lower()
         diags.append(Diagnostic("SGS005", f"cannot read rules file: {reason}", Span(shown, 1, 1, 1, 2),
                                 help="check the path; rules files are UTF-8 text files ending in .sgs"))
         return None
@@ -141,10 +156,15 @@ def _read(path: Path, shown: str, sources: SourceCache, diags: list[Diagnostic],
         return None
 
 
-def _too_large(path: Path, shown: str, sources: SourceCache) -> Diagnostic:
-    """Located at the line where the file passes the limit (only that much of it is read)."""
-    with path.open("rb") as f:
-        head = f.read(FILE_BYTES).decode("utf-8", "replace").replace("\r\n", "\n").replace("\r", "\n")
+def _too_large(path: Path, shown: str, sources: SourceCache, text: str | None = None) -> Diagnostic:
+    """Located at the line where the file (or the editor's `text` of it) passes the limit (only that much of
+    it is read)."""
+    if text is None:
+        with path.open("rb") as f:
+            raw = f.read(FILE_BYTES)
+    else:
+        raw = text.encode("utf-8", "surrogatepass")[:FILE_BYTES]
+    head = raw.decode("utf-8", "replace").replace("\r\n", "\n").replace("\r", "\n")
     sources.add(shown, head)
     line = head.count("\n") + 1
     col = len(head) - (head.rfind("\n") + 1) + 1
@@ -180,6 +200,10 @@ def _load_files(files: list[Path], pkg: Package, root: Path, sources: SourceCach
         if key in seen:
             continue
         seen.add(key)
+        if not utf8_name(f):  # a file found in a designer's folder: its name would be in every location
+            diags.append(Diagnostic("SGS005", "this file's name is not UTF-8 text", Span(printable(_show(f, root)),
+                                    1, 1, 1, 2), help="rename it: rules files and their names are UTF-8"))
+            continue
         shown = _show(f, root)
         mod = _read(f, shown, sources, diags, shipped=pkg.shipped)
         if mod is None:

@@ -50,6 +50,7 @@ def parse_string_literal(raw: str) -> str:
         return pyast.literal_eval(raw)
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
 _STRING_HELP = 'strings use "..." with escapes such as \\n, \\" and \\\\ (a backslash itself)'
 
 
@@ -75,11 +76,18 @@ class _Builder(Transformer):
 
     def s(self, t: Token) -> str:
         try:
-            return parse_string_literal(str(t))
+            text = parse_string_literal(str(t))
         except (ValueError, SyntaxError):
             what = "a NUL character" if "\x00" in t else "a bad escape sequence"
             raise CompileError([Diagnostic("SGS004", f"this string has {what}", _tok_span(self.path, t),
                                            help=_STRING_HELP)]) from None
+        lone = _SURROGATE.search(text)
+        if lone:  # half of a UTF-16 pair: no character, and no output (a log, JSON, a page) can hold it
+            raise CompileError([Diagnostic("SGS004", f"this string has \\u{ord(lone.group()):04x}, half of a UTF-16 "
+                                           "surrogate pair: it is not a character", _tok_span(self.path, t),
+                                           help="write the character itself, or \\U and its 8-digit code point "
+                                                "(\\U0001F600)")]) from None
+        return text
 
     def __default_token__(self, token):
         # int() refuses digit strings longer than this limit; say so at the number, not in a traceback.

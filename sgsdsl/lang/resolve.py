@@ -9,7 +9,7 @@ from . import ast
 from .diagnostics import Diagnostic, Note, suggest
 from .model import Model, Package, Sym
 from .rulesof import share_rules
-from .surface import BUILTIN_TYPES, CONSTS, FUNCS, ROLES, TYPE_ALIASES
+from .surface import ATTRS, BUILTIN_TYPES, CONSTS, FUNCS, ROLES, TYPE_ALIASES
 
 ID_RE = re.compile(r"[a-z][a-z0-9_]*\Z")
 # Attributes every engine event already has (see engine/tables.py Event): a field must not shadow them.
@@ -189,6 +189,14 @@ class Resolver:
         if isinstance(d, ast.PileDecl):  # also a zone: `put(cs, 田, self)`, `c.zone == 田`
             self.named(d, d.name, d.id, "pile", "zone", self.m.current or "?", "a pile", py=repr("pile:" + d.id.text))
         self.check_id(d.id, "a counter or mark")
+        for n in (d.id, d.name):  # read as `p.NAME`: the same name as a player's built-in would hide it everywhere
+            a = ATTRS["player"].get(n.text)
+            if a is not None:
+                what = "pile" if isinstance(d, ast.PileDecl) else "counter or mark"
+                self.err("SGS102", f"'{n.text}' is a built-in attribute of a player ({a.doc}); a {what} of that "
+                         "name would take its place in every rule that reads it", n.span,
+                         help=f"choose another name for the {what}")
+                return
         for key in {d.id.text, d.name.text}:
             prev = self.m.counters.get(key)
             if prev is not None and prev is not d:

@@ -12,7 +12,6 @@ pool hero in that seat, the pool heroes taking turns evenly at any game count (s
 from __future__ import annotations
 
 import functools
-import multiprocessing as mp
 import random
 import time
 from pathlib import Path
@@ -247,88 +246,38 @@ def play(rules: Ruleset, s: Setup, index: int, seed: int, rot: Rotation | None =
         return GameResult(index, seed, (), "error", g.turn_no if g else 0, [], msg, **tag)
 
 
-# ---- workers --------------------------------------------------------------------------
+# ---- backends --------------------------------------------------------------------------
 # Jobs are (Setup, index, seed, rotation, control) tuples; every backend plays them with play() and
-# yields the results in job order, so a batch gives the same figures on any backend.
+# yields the results in job order, so a batch gives the same figures on any backend. The worker
+# processes and Ray tasks, with what a lost worker and an interrupt do, are in pool.py.
 
 BACKENDS = ("processes", "ray")
-WINDOW = 4096  # jobs in flight at once (a chunk): a batch of any size streams in bounded memory
-RAY_TASK = 64  # games per Ray task: fewer, larger tasks keep the scheduling overhead small
-
-_WORKER: dict = {}
-
-
-def _init_worker(paths: list[str] | None, variants: tuple[str, ...] = ()) -> None:
-    from ..lang.loader import load
-
-    _WORKER["rules"] = load([Path(p) for p in paths] if paths else None, variants=variants)
-
-
-def _work(args) -> GameResult:
-    return play(_WORKER["rules"], *args)
-
-
-def _chunks(jobs, n: int):
-    chunk = []
-    for job in jobs:
-        chunk.append(job)
-        if len(chunk) >= n:
-            yield chunk
-            chunk = []
-    if chunk:
-        yield chunk
 
 
 def stream_jobs(rules: Ruleset, jobs, workers: int = 1, paths: list[Path] | None = None, backend: str = "processes",
                 ray_address: str | None = None):
     """Play jobs (an iterable: it is read a chunk at a time) and yield their results in job order."""
     if backend == "ray":
-        yield from _stream_ray(rules, jobs, paths, ray_address)
+        from .pool import stream_ray
+
+        yield from stream_ray(rules, jobs, paths, ray_address, play, lost)
     elif workers <= 1:
         for job in jobs:
             yield play(rules, *job)
     else:
-        method = "fork" if "fork" in mp.get_all_start_methods() else "spawn"
-        ctx = mp.get_context(method)
-        if method == "fork":  # the children inherit the loaded rules
-            _WORKER["rules"] = rules
-            init, initargs = None, ()
-        else:
-            init, initargs = _init_worker, ([str(p) for p in paths] if paths else None, rules.variants)
-        with ctx.Pool(workers, initializer=init, initargs=initargs) as pool:
-            for chunk in _chunks(jobs, WINDOW):
-                size = max(1, min(64, len(chunk) // (workers * 8) or 1))
-                yield from pool.imap(_work, chunk, chunksize=size)
+        from .pool import stream_processes
+
+        yield from stream_processes(rules, jobs, workers, paths, play, lost)
 
 
-def _ray_task(paths: list[str] | None, variants: tuple[str, ...], jobs: list[tuple]) -> list[GameResult]:
-    """One Ray task: a few dozen games, with the rules loaded once per worker process."""
-    key = (tuple(paths or ()), tuple(variants))
-    if _WORKER.get("key") != key:
-        _init_worker(paths, variants)
-        _WORKER["key"] = key
-    return [play(_WORKER["rules"], *job) for job in jobs]
-
-
-def _stream_ray(rules: Ruleset, jobs, paths: list[Path] | None, address: str | None):
-    """Ray tasks of RAY_TASK games, at most WINDOW games in flight; results in job order. Each task
-    loads the rules from the same files (a cluster's nodes need sgsdsl and the designer's files at
-    the same paths)."""
-    import collections
-
-    import ray
-
-    if not ray.is_initialized():
-        ray.init(address=address, include_dashboard=False, log_to_driver=False, configure_logging=False)
-    task = ray.remote(_ray_task)
-    args = ([str(p) for p in paths] if paths else None, tuple(rules.variants))
-    pending: collections.deque = collections.deque()
-    for chunk in _chunks(jobs, RAY_TASK):
-        pending.append(task.remote(*args, chunk))
-        if len(pending) * RAY_TASK >= WINDOW:
-            yield from ray.get(pending.popleft())
-    while pending:
-        yield from ray.get(pending.popleft())
+def lost(job: tuple, why: str) -> GameResult:
+    """A game no worker could play (its worker died while playing it, its Ray task was lost): reported as a
+    broken game with its seed."""
+    _, index, seed, rot, control, *rest = job
+    plan = rot.plan(index, control) if rot is not None else None
+    return GameResult(index, seed, (), "error", 0, [], f"seed {seed}: {why}", featured=rot.hero if rot else None,
+                      control=control, seat=plan.seat if plan else None, hero=plan.hero if plan else None,
+                      ablated=rest[0] if rest else None)
 
 
 def run_jobs(rules: Ruleset, jobs: list[tuple], workers: int = 1, paths: list[Path] | None = None,

@@ -12,7 +12,11 @@ from pathlib import Path
 import attrs
 
 from ..engine.ruleset import RulesError, Ruleset
+from ..lang.files import quiet_stdout
 from .batch import SEED_STRIDE, Rotation, Setup, count_jobs, iter_jobs, rotation, setup_game, stream_jobs
+from .pool import interrupts, signal_name
+
+INTERRUPTED = 130  # the exit code after Ctrl-C or SIGTERM, as a shell's for Ctrl-C
 
 
 @attrs.frozen
@@ -79,21 +83,13 @@ def command_line(o: SimOptions) -> str:
 
 
 def mode_options(mode, given) -> tuple[tuple[str, object], ...]:
-    """`--option id=value` checked against the mode's options, each value of its default's type."""
-    defaults = {i: d for i, _, d, _ in mode.options}
-    out = []
-    for text in given:
-        oid, eq, raw = text.partition("=")
-        if not eq or oid not in defaults:
-            known = ", ".join(f"{i}={d}" for i, d in defaults.items()) or "none"
-            raise Usage(f"--option {text}: mode {mode.id} has no option '{oid}' (its options: {known})")
-        d = defaults[oid]
-        try:
-            v = (raw.lower() in ("true", "yes", "1")) if isinstance(d, bool) else int(raw) if isinstance(d, int) else raw
-        except ValueError:
-            raise Usage(f"--option {text}: '{oid}' takes a number") from None
-        out.append((oid, v))
-    return tuple(out)
+    """`--option id=value` checked against the mode's options (sim/options.py)."""
+    from .options import OptionError, from_command_line
+
+    try:
+        return from_command_line(mode, given)
+    except OptionError as e:
+        raise Usage(str(e)) from None
 
 
 def _limits(o: SimOptions):
@@ -190,6 +186,11 @@ def _check(o: SimOptions, rules: Ruleset) -> tuple[str, list[str], str | None, l
 
 
 def simulate_command(o: SimOptions) -> int:
+    with interrupts():  # SIGTERM as Ctrl-C from the start: before the batch, the command ends with exit 130 (cli.py)
+        return _simulate(o)
+
+
+def _simulate(o: SimOptions) -> int:
     from .balance import MissingExtra
 
     rules, code = _load(o)
@@ -226,24 +227,33 @@ def simulate_command(o: SimOptions) -> int:
     picked = []  # the games --log writes (kept: every other result is added up and let go)
     start = time.perf_counter()
     jobs = iter_jobs(setup, o.games, o.seed, rots, ablate=ablate)
-    for r in _run(rules, jobs, count_jobs(o.games, rots, ablate=ablate), o):
-        if r.error is not None:
-            r.error += f"\n  replay: {command_line(o)} --replay-seed {r.seed}" + (" --control" if r.control else "")
-        tally.add(r)
-        if o.log_file and not r.control and r.ablated is None and chosen(r):
-            picked.append(r)
+    total = count_jobs(o.games, rots, ablate=ablate)
+    played, stopped = 0, None
+    stream = _run(rules, jobs, total, o)
+    try:
+        for r in stream:
+            if r.error is not None:
+                r.error += f"\n  replay: {command_line(o)} --replay-seed {r.seed}" + (" --control" if r.control
+                                                                                     else "")
+            tally.add(r)
+            played += 1
+            if o.log_file and not r.control and r.ablated is None and chosen(r):
+                picked.append(r)
+    except KeyboardInterrupt as e:  # Ctrl-C or SIGTERM: the workers are ended, the games played summarised
+        stopped = signal_name(e)
+    finally:
+        stream.close()
     seconds = time.perf_counter() - start
     summary = tally.summary(seed=o.seed, players=o.players, agent=o.agent, seconds=seconds, pick=o.pick,
                             baseline=baseline, command=command_line(o),
                             options={"turn_cap": o.turn_cap, "variant": o.variant, "decks": list(o.decks),
                                      "with": list(o.variants), "workers": o.workers, "backend": o.backend})
-    if o.as_json:
-        print(json.dumps(summary, ensure_ascii=False, indent=2))
-    else:
-        from .summary import print_summary
-
-        print_summary(summary)
-    code = 1 if summary["errors"] else 0
+    if stopped is not None:
+        summary["partial"] = {"signal": stopped, "played": played, "jobs": total,
+                              "not_played": not_played(o, rots, played, ablate)}
+    code = 2 if not _print_summary(summary, o) else 1 if summary["errors"] else 0
+    if stopped is not None:
+        print(partial_note(summary), file=sys.stderr)
     if o.html:
         from .htmlreport import write_html
 
@@ -254,6 +264,10 @@ def simulate_command(o: SimOptions) -> int:
             return 2
         print(f"wrote {o.html}", file=sys.stderr)
     if o.log_file:
+        if not picked and stopped is not None:
+            print(f"note: the batch was interrupted before a game --log writes was played: nothing written to "
+                  f"{o.log_file}", file=sys.stderr)
+            return INTERRUPTED
         if not picked:
             print(f"error: no game matches --log-where {o.log_where!r}: nothing written to {o.log_file}",
                   file=sys.stderr)
@@ -264,7 +278,49 @@ def simulate_command(o: SimOptions) -> int:
             print(f"error: cannot write {o.log_file}: {e}", file=sys.stderr)
             return 2
         print(f"wrote the log of {len(picked)} game(s) to {o.log_file}", file=sys.stderr)
-    return code
+    return INTERRUPTED if stopped is not None else code
+
+
+def _print_summary(summary: dict, o: SimOptions) -> bool:
+    """The summary on standard output; False (and a one-line error) when it cannot be written, a full disk
+    or a closed pipe: the other outputs (--html, --log) are written all the same."""
+    try:
+        if o.as_json:
+            print(json.dumps(summary, ensure_ascii=False, indent=2))
+        else:
+            from .summary import print_summary
+
+            print_summary(summary)
+        sys.stdout.flush()
+        return True
+    except OSError as e:
+        print(f"error: cannot write the summary to standard output: {e.strerror or e}", file=sys.stderr)
+        quiet_stdout()
+        return False
+
+
+def not_played(o: SimOptions, rots: list[Rotation], played: int, ablate: dict | None = None) -> list[dict]:
+    """The seeds a batch did not reach after `played` jobs, as ranges: the jobs run featured hero by featured
+    hero (its games, their controls, then its games without each ablated skill), each group through games
+    0 … games - 1 (batch.iter_jobs)."""
+    groups = [(r.hero, ctl, skill) for r in rots
+              for ctl, skill in [(False, None), (True, None)] + [(False, k) for k in (ablate or {}).get(r.hero, ())]]
+    out = []
+    for k, (hero, ctl, skill) in enumerate(groups or [(None, False, None)]):
+        first = max(0, played - k * o.games)
+        if first < o.games:
+            out.append({"first_seed": SEED_STRIDE * o.seed + first, "last_seed": SEED_STRIDE * o.seed + o.games - 1,
+                        "featured": hero, "control": ctl, "ablated": skill})
+    return out
+
+
+def partial_note(summary: dict) -> str:
+    p = summary["partial"]
+    ranges = ", ".join(f"{r['first_seed']}–{r['last_seed']}" + (
+        f" ({r['featured']}{' control' if r['control'] else ''}{' without ' + r['ablated'] if r['ablated'] else ''})"
+        if r["featured"] else "") for r in p["not_played"])
+    return (f"interrupted ({p['signal']}): the figures are of the first {p['played']} of {p['jobs']} games, "
+            f"in the batch's order" + (f"; seeds not played: {ranges}" if ranges else ""))
 
 
 def _run(rules, jobs, total: int, o: SimOptions):
@@ -355,52 +411,67 @@ def write_logs(rules: Ruleset, setup: Setup, picked, rots: dict, path: Path) -> 
 
 def replay(rules: Ruleset, path: Path, reload) -> int:
     """Play every game of a JSONL log again; say whether each is identical (exit 2 for a file that is not
-    such a log, or one these rules cannot play: replay.py says what is wrong). `reload(variants)` gives the
+    such a log, or one these rules cannot play: replay.py says what is wrong, header field by field). A game
+    that breaks while it is replayed says so, and where, instead of differing. `reload(variants)` gives the
     same rules with other variant packages selected."""
+    from ..engine.ruleset import rules_location
     from .replay import BadLog, fits, read
     from .seating import SeatPlan
 
     try:
         games = read(path)
         plays = []
-        for header, lines in games:
+        for k, (header, lines) in enumerate(games):
             if tuple(header["with"]) != rules.variants:
                 try:
                     rules = reload(tuple(header["with"]))
                 except RulesError as e:
                     raise BadLog(f"the log was played with --with {' '.join(header['with'])}: {e}") from None
-            fits(header, rules)
-            plan = header.get("plan")
             try:
-                plan = SeatPlan(plan["seat"], plan["identity"], plan["hero"], tuple(plan["reserved"])) if plan else None
-            except (KeyError, TypeError):
-                raise BadLog(f"{path}: the header's field \"plan\" is not a seat plan") from None
+                fits(header, rules)
+            except BadLog as e:
+                which = f" (game {k + 1} of the {len(games)} in it)" if len(games) > 1 else ""
+                raise BadLog(f"{path}{which}: {e}") from None
+            plan = header["plan"]
+            plan = SeatPlan(plan["seat"], plan["identity"], plan["hero"], tuple(plan["reserved"])) if plan else None
             plays.append((rules, header, lines, plan))
     except BadLog as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    differ = 0
+    failed = 0
     for rules, header, lines, plan in plays:
         setup = Setup(header["mode"], header["players"], header["agent"], header["turn_cap"], False,
-                      tuple(header["decks"]), header["variant"], header.get("pick"),
-                      turn_limit=header.get("turn_limit", 0),
-                      options=tuple((k, v) for k, v in (header.get("options") or {}).items()))
+                      tuple(header["decks"]), header["variant"], header["pick"], turn_limit=header["turn_limit"],
+                      options=tuple(header["options"].items()))
+        what = f"{path} (game {header['game']}, seed {header['seed']})"
         try:
-            g, log, _ = _game_log(rules, setup, header["seed"], plan)
-        except RulesError as e:
-            print(f"error: the game broke while replaying: {e}", file=sys.stderr)
-            return 1
-        print(log.text(), end="")
-        ours, theirs = _records(g, log).splitlines(), "".join(lines).splitlines()
-        same = ours == theirs
-        differ += not same
+            g, log, err = _game_log(rules, setup, header["seed"], plan)
+        except Exception as e:  # noqa: BLE001 - the game could not even be set up: say so, never a traceback
+            g, log, err = None, None, e
+        if log is not None:
+            print(log.text(), end="")
+        ours = _records(g, log).splitlines() if g is not None else []
+        theirs = "".join(lines).splitlines()
+        same = g is not None and ours == theirs
+        if err is not None:
+            loc = rules_location(err.__traceback__)
+            why = f"{err}" if isinstance(err, RulesError) else f"{err.__class__.__name__}: {err}"
+            why += f" (at {loc})" if loc else ""
+            if same:  # the logged game broke where it breaks now: its log is all there is
+                print(f"identical to {what}; the game breaks there, as it did when it was logged: {why}",
+                      file=sys.stderr)
+            else:
+                print(f"error: the game of {what} broke while it was replayed, after {len(ours)} of the log's "
+                      f"{len(theirs)} records: {why}", file=sys.stderr)
+                failed += 1
+            continue
+        failed += not same
         where = ""
         if not same:  # the line of the file (its header is line 1 of the game)
             n = next((i for i, (a, b) in enumerate(zip(ours, theirs)) if a != b), min(len(ours), len(theirs)))
             where = f": first at line {n + 2} of the log ({len(theirs)} records there, {len(ours)} now)"
-        print(("identical to " if same else "DIFFERS from ") + f"{path} (game {header.get('game', 0)}, seed "
-              f"{header['seed']}){where}", file=sys.stderr)
-    return 1 if differ else 0
+        print(("identical to " if same else "DIFFERS from ") + what + where, file=sys.stderr)
+    return 1 if failed else 0
 
 
 def replay_seed(rules: Ruleset, setup: Setup, o: SimOptions, rots: list[Rotation]) -> int:

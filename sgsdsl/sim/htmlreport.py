@@ -10,8 +10,11 @@ import json
 import sys
 from pathlib import Path
 
+from ..lang.files import NotReadable, read_bytes, shown
 from .balance import INSTALL, MissingExtra
 from .skillstats import SHARED
+
+RESULTS_BYTES = 64 * 1024 * 1024  # the largest results file `report` reads (a batch's JSON is well under 1 MB)
 
 
 def _plotly():
@@ -60,7 +63,7 @@ def charts(s: dict) -> dict[str, str]:
         fig.update_layout(title=f"{f['name']} and the control, per {s.get('side', 'identity')} of its seat", barmode="group",
                           yaxis_title="% of games won", **LAYOUT)
         out[f"rates-{n}"] = _div(fig, f"chart-rates-{n}")
-        known = [r for r in rows if r["delta"] is not None]
+        known = [r for r in rows if r["delta"] is not None and r["ci95"] is not None]
         fig = go.Figure(go.Scatter(
             x=[r["delta"] * 100 for r in known], y=[r["name"] for r in known], mode="markers",
             marker={"size": 11, "color": ["#e45756" if not r["ci95"][0] <= 0 <= r["ci95"][1] else "#4c78a8"
@@ -106,17 +109,33 @@ def report_command(results: Path, output: Path) -> int:
     from .stats import SCHEMA
 
     try:
-        s = json.loads(results.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as e:
-        print(f"error: cannot read {results}: {e}", file=sys.stderr)
+        s = json.loads(read_bytes(results, RESULTS_BYTES, "results file").decode("utf-8"))
+    except NotReadable as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    except ValueError as e:  # not UTF-8, not JSON
+        print(f"error: {shown(results)} is not the output of `sgsdsl simulate --json`: {e}", file=sys.stderr)
         return 2
     if not isinstance(s, dict) or s.get("schema") != SCHEMA:
-        print(f"error: {results} is not the output of `sgsdsl simulate --json` (schema {SCHEMA})", file=sys.stderr)
+        print(f"error: {shown(results)} is not the output of `sgsdsl simulate --json` (schema {SCHEMA})",
+              file=sys.stderr)
+        return 2
+    from .schema import first_error
+
+    wrong = first_error(s)
+    if wrong is not None:  # the shape the page is drawn from (simulate.schema.json): one error, not a traceback
+        print(f"error: {shown(results)} is not the output of `sgsdsl simulate --json` ({SCHEMA}): {wrong}",
+              file=sys.stderr)
         return 2
     try:
         write_html(s, output)
     except MissingExtra as e:
         print(f"error: {e}", file=sys.stderr)
+        return 2
+    except (KeyError, TypeError, ValueError, IndexError, ZeroDivisionError) as e:
+        # a file of the schema's shape whose figures contradict each other (edited by hand): no page, one error
+        print(f"error: {shown(results)} has the shape of `sgsdsl simulate --json` but its figures cannot be drawn "
+              f"({e.__class__.__name__}: {e})", file=sys.stderr)
         return 2
     except OSError as e:
         print(f"error: cannot write {output}: {e}", file=sys.stderr)

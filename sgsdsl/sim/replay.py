@@ -10,7 +10,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from ..lang.files import NotReadable, read_bytes, shown, universal_newlines
+
 AGENTS = ("heuristic", "random", "first")
+PICKS = ("uniform", "strongest")  # bots.agents.HERO_PICKS
+LOG_BYTES = 256 * 1024 * 1024  # the largest log --replay reads (a game's log is a few hundred KB)
 
 
 def _int(v) -> bool:
@@ -32,8 +36,17 @@ FIELDS = {
     "variant": ("a row variant (0 or more)", lambda v: _int(v) and v >= 0),
     "with": ("a list of variant packages", _names),
     "packages": ("a list of packages", _names),
+    "game": ("a game number (0 or more)", lambda v: _int(v) and v >= 0),
+    "pick": ("one of " + ", ".join(PICKS) + ", or null", lambda v: v in PICKS),
+    "turn_limit": ("a number of turns (0: none)", lambda v: _int(v) and v >= 0),
+    "options": ("an object of the mode's option ids and values", lambda v: isinstance(v, dict)),
+    "plan": ("a seat plan (an object with seat, identity, hero, reserved) or null",
+             lambda v: isinstance(v, dict) and _int(v.get("seat")) and all(isinstance(v.get(k), str) for k in
+                                                                           ("identity", "hero"))
+             and _names(v.get("reserved"))),
 }
-OPTIONAL = {"decks": [], "variant": 0, "with": [], "packages": None}
+OPTIONAL = {"decks": [], "variant": 0, "with": [], "packages": None, "game": 0, "pick": None, "turn_limit": 0,
+            "options": {}, "plan": None}
 
 
 class BadLog(Exception):
@@ -43,11 +56,11 @@ class BadLog(Exception):
 def read(path: Path) -> list[tuple[dict, str]]:
     """Each game of a log: its checked header and its records' text (a log may hold several games)."""
     try:
-        text = path.read_text(encoding="utf-8")
+        text = universal_newlines(read_bytes(path, LOG_BYTES, "game log").decode("utf-8"))
     except UnicodeDecodeError as e:
-        raise BadLog(f"{path} is not a game log: not UTF-8 text (byte {e.start})") from None
-    except OSError as e:
-        raise BadLog(f"cannot read {path}: {e.strerror or e}") from None
+        raise BadLog(f"{shown(path)} is not a game log: not UTF-8 text (byte {e.start})") from None
+    except NotReadable as e:
+        raise BadLog(str(e)) from None
     lines = text.splitlines(True)
     if not lines or not lines[0].strip():
         raise BadLog(f"{path} is not a game log: it is empty" if not text.strip() else
@@ -79,6 +92,7 @@ def _checked(path: Path, header: dict) -> dict:
                 continue
             raise BadLog(f"{path}: the header has no field \"{name}\" ({what})")
         if header[name] is None and name in OPTIONAL:
+            header[name] = OPTIONAL[name]  # null: as if the field were not written
             continue
         if not ok(header[name]):
             raise BadLog(f"{path}: the header's field \"{name}\" is {json.dumps(header[name], ensure_ascii=False)}; "
@@ -108,3 +122,26 @@ def fits(header: dict, rules) -> None:
     if header["variant"] >= len(rows):
         raise BadLog(f"the log's identity variant {header['variant']} does not exist for {header['players']} "
                      f"players in {mode.id}")
+    from .options import OptionError, from_header
+
+    try:
+        header["options"] = dict(from_header(mode, header["options"] or {}))
+    except OptionError as e:
+        raise BadLog(f"the header's field \"options\": {e}") from None
+    plan = header["plan"]
+    if plan is not None:
+        why = _plan_error(plan, header["players"], rows[header["variant"]] if rows[0] else (), rules)
+        if why:
+            raise BadLog(f"the header's field \"plan\" is {json.dumps(plan, ensure_ascii=False)}: {why}")
+
+
+def _plan_error(plan: dict, players: int, identities, rules) -> str | None:
+    """Why a featured hero's seat plan cannot be this game's, or None."""
+    if not 0 <= plan["seat"] < players:
+        return f"seat {plan['seat']} is not one of the {players} seats (0–{players - 1})"
+    if identities and plan["identity"] not in identities:
+        return f"identity {plan['identity']} is not dealt in this game ({', '.join(dict.fromkeys(identities))})"
+    unknown = [h for h in [plan["hero"], *plan["reserved"]] if h not in rules.heroes]
+    if unknown:
+        return f"hero {unknown[0]} is not in these rules"
+    return None

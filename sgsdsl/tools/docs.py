@@ -178,6 +178,10 @@ def _limits() -> str:
     lo, hi = runaway.DEPTH_RANGE
     rows.append(f"| frames on the event stack (skills, windows and flows inside each other), at run time | "
                 f"{runaway.DEPTH_LIMIT} (`simulate --depth-limit`, {lo}..{hi:,}) | the game stops with a runaway error |")
+    rows.append(f"| a list or a text a rule builds (`xs = xs + xs`), at run time | {runaway.VALUE_ITEMS:,} items or "
+                "characters | the game stops with a runaway error |")
+    rows.append(f"| a number a rule computes (`n = n * n`), at run time | {runaway.VALUE_DIGITS:,} digits | the game "
+                "stops with a runaway error |")
     return "\n".join(rows)
 
 

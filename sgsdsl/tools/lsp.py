@@ -180,7 +180,10 @@ def completions(rules, text: str, pos: lsp.Position) -> list[lsp.CompletionItem]
 
 
 def make_server() -> LanguageServer:
-    server = LanguageServer("sgsdsl", __version__, text_document_sync_kind=lsp.TextDocumentSyncKind.Full)
+    from .lspio import Protocol
+
+    server = LanguageServer("sgsdsl", __version__, text_document_sync_kind=lsp.TextDocumentSyncKind.Full,
+                            protocol_cls=Protocol)
     analysis = Analysis()
 
     def publish(ls: LanguageServer, uri: str) -> None:
@@ -242,4 +245,6 @@ def make_server() -> LanguageServer:
 
 
 def serve() -> None:
-    make_server().start_io()
+    from .lspio import start_io
+
+    start_io(make_server())
