@@ -139,7 +139,9 @@ RESOURCE = {"hp": "HP", "cards": "the number of cards in hands",
             "processing": "the number of cards in the processing zone", "alive": "the number of living players"}
 
 
-def _label(resource: str) -> str:
+def _label(resource: str, whose: str = "any") -> str:
+    if resource == "cards" and whose == "self":
+        return "its owner's cards"
     return RESOURCE.get(resource) or f"the counter {resource.split(':', 1)[1]}"
 
 
@@ -149,22 +151,52 @@ def _death_event(facts: Facts) -> str | None:
     return die.event.text if isinstance(die, ast.FlowDecl) else None
 
 
+def _reaches(facts: Facts, giver: Rule, whose: str, taker: Rule) -> bool:
+    """Can a change of `whose` resource (relative to giver's owner: self, other, any) be taker's owner's?"""
+    if whose == "any" or "mode" in (giver.holder, taker.holder):
+        return True
+    if whose == "self":
+        return giver is taker or facts.same_player(giver, taker)
+    return giver is not taker and facts.two_players(giver, taker)
+
+
+def _reaching(facts: Facts, rules: tuple, taker: Rule) -> set:
+    """The free (resource, direction) changes of a loop's rules that can be taker's owner's."""
+    return {(res, d) for r in rules for res, d, paid, whose in r.body.deltas
+            if not paid and _reaches(facts, r, whose, taker)}
+
+
+def _spent(r: Rule, facts) -> list:
+    """What each firing of a rule takes from its owner for good: a card it must choose from its hand or
+    equipment (with none it cannot fire), or, at the `moved` window with `event.loser == self`, a card its
+    owner lost from there (the engine names a loser only for cards that leave a hand or an equipment area)."""
+    out = []
+    if "cards" in r.body.spends:
+        out.append(progress.Guard("cards", frozenset({progress.DOWN}), "a card it gives up", "self"))
+    if facts is not None and "loser" in r.pinned and any(w.id.text == facts.az.moved for w in r.windows):
+        out.append(progress.Guard("cards", frozenset({progress.DOWN}), "a card its owner loses", "self"))
+    return out
+
+
 def _stop(rules: tuple, sites: tuple, death_event: str | None = None,
-          windows: dict | None = None) -> tuple[str | None, str]:
+          windows: dict | None = None, facts: Facts | None = None) -> tuple[str | None, str]:
     """(why the loop ends, kind): kind is "bounded" (it uses something up), "death" (only HP goes
     down, so it ends when someone dies) or "endless"."""
-    free = {(res, d) for r in rules for res, d, paid in r.body.deltas if not paid}
+    free = {(res, d) for r in rules for res, d, paid, _ in r.body.deltas if not paid}
     resets = set().union(*(r.body.resets for r in rules))
     for r in rules:
         if r.limited and r.decl.id.text not in resets and "*" not in resets:
             what = f"`limit` on {r.name}" if r.limit is not None else f"the once-per-game use of {r.name}"
             return what, "bounded"
     for r in rules:
-        for g in r.guards:
-            how = progress.progress(g, free)
+        for g in (*r.guards, *_spent(r, facts)):
+            # a guard on its owner's state is given back only by what reaches that owner (a draw for a target
+            # gives the owner no card)
+            seen = free if g.whose != "self" or facts is None else _reaching(facts, rules, r)
+            how = progress.progress(g, seen)
             if how is not None:
-                return (f"the `when` of {r.name} needs {_label(g.resource)} ({g.text}), which {how} in the loop",
-                        "bounded")
+                what = f"the `when` of {r.name} needs" if g in r.guards else f"{r.name} takes each time"
+                return f"{what} {_label(g.resource, g.whose)} ({g.text}), which {how} in the loop", "bounded"
     paid = [r for r, s in zip(rules[1:] + rules[:1], sites) if s.paid]
     if paid and ("cards", progress.UP) not in free:
         return (f"each round uses a card from a hand (to reach {paid[0].name}), and the loop gives no cards back",
@@ -186,7 +218,7 @@ def analyse(facts: Facts) -> list[Cycle]:
     memo = facts.memo
     if "cycles" not in memo:
         death = _death_event(facts)
-        memo["cycles"] = [Cycle(rules, sites, *_stop(rules, sites, death, facts.m.windows))
+        memo["cycles"] = [Cycle(rules, sites, *_stop(rules, sites, death, facts.m.windows, facts))
                           for rules, sites in _cycles(facts)]
     return memo["cycles"]
 

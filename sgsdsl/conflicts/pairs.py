@@ -38,7 +38,7 @@ def _restored(facts: Facts, r) -> list:
             out += [(sk, "`reset_limit` of any skill") for sk in m.unique(m.skills) if _limited(sk)]
         elif sid in m.skills and _limited(m.skills[sid]):
             out.append((m.skills[sid], "`reset_limit`"))
-    for res, d, _paid in sorted(r.body.deltas):
+    for res, d, _paid, _whose in sorted(r.body.deltas):
         if not res.startswith("mark:") or d not in _GIVES_BACK:
             continue
         counter = m.counters.get(res.split(":", 1)[1])
