@@ -100,6 +100,9 @@ class Analyzer(Summarising, Effects, Reading):
                         scope.events[("list", p[0])] = carried
                 if p is not None and len(p) == 1:
                     out.writes.append((p[0], s.op, s.value, s))
+                    if s.op in ("+=", "-="):  # a count kept on the event (what a reopened window sees)
+                        out.deltas |= {(r, d, False, "any") for r, d in
+                                       progress.assign_deltas(p[0], s.op, s.value, self.cond.const, "event")}
                     if scope.event is not None and s.op == "=":
                         out.placed.add((scope.event, p[0], self.zones_of(s.value, scope)))
                     if s.op != "=":

@@ -22,6 +22,7 @@ class OpenSite:
     paid: bool = False  # opened only through a card used from a hand (it leaves the hand)
     chance: bool = False  # opened only if a judgment (a card revealed from the pile) comes out one way
     passes: frozenset = frozenset()  # (field, own field): the call passes on a field of the rule's own event
+    own: bool = False  # reopens a window on the rule's own event (`open W with event`): its fields carry over
 
     def value(self, field: str):
         return next((v for f, v in self.values if f == field), None)

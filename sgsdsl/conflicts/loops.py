@@ -89,7 +89,7 @@ def graph(facts: Facts) -> dict:
         seen = set()
         # unconditional openings first: an edge is as strong as the weakest way to take it
         # `open W with event` reopens a window on the trigger's own event: any field may be set
-        sites = a.body.opens | {OpenSite(w, "any", None) for w in a.body.own_opens}
+        sites = a.body.opens | {OpenSite(w, "any", None, own=True) for w in a.body.own_opens}
         for site in sorted(sites, key=lambda s: (s.paid, s.chance, s.window, s.rel, sorted(s.fields or ()),
                                                  sorted(map(str, s.values)))):
             for b in facts.by_window.get(site.window, ()):
@@ -142,6 +142,8 @@ RESOURCE = {"hp": "HP", "cards": "the number of cards in hands",
 def _label(resource: str, whose: str = "any") -> str:
     if resource == "cards" and whose == "self":
         return "its owner's cards"
+    if resource.startswith("event:"):
+        return f"event.{resource.split(':', 1)[1]} of the event it reopens"
     return RESOURCE.get(resource) or f"the counter {resource.split(':', 1)[1]}"
 
 
@@ -172,9 +174,9 @@ def _spent(r: Rule, facts) -> list:
     owner lost from there (the engine names a loser only for cards that leave a hand or an equipment area)."""
     out = []
     if "cards" in r.body.spends:
-        out.append(progress.Guard("cards", frozenset({progress.DOWN}), "a card it gives up", "self"))
+        out.append(progress.Guard("cards", frozenset({progress.DOWN}), "a card its owner must give up", "self"))
     if facts is not None and "loser" in r.pinned and any(w.id.text == facts.az.moved for w in r.windows):
-        out.append(progress.Guard("cards", frozenset({progress.DOWN}), "a card its owner loses", "self"))
+        out.append(progress.Guard("cards", frozenset({progress.DOWN}), "a card its owner loses from a hand or an equipment area", "self"))
     return out
 
 
@@ -188,15 +190,21 @@ def _stop(rules: tuple, sites: tuple, death_event: str | None = None,
         if r.limited and r.decl.id.text not in resets and "*" not in resets:
             what = f"`limit` on {r.name}" if r.limit is not None else f"the once-per-game use of {r.name}"
             return what, "bounded"
+    carried = all(s.own for s in sites)  # every round reopens the same event: what it counts carries over
     for r in rules:
         for g in (*r.guards, *_spent(r, facts)):
+            if g.resource.startswith("event:") and not carried:
+                continue
             # a guard on its owner's state is given back only by what reaches that owner (a draw for a target
             # gives the owner no card)
             seen = free if g.whose != "self" or facts is None else _reaching(facts, rules, r)
             how = progress.progress(g, seen)
             if how is not None:
-                what = f"the `when` of {r.name} needs" if g in r.guards else f"{r.name} takes each time"
-                return f"{what} {_label(g.resource, g.whose)} ({g.text}), which {how} in the loop", "bounded"
+                if g in r.guards:
+                    why = f"the `when` of {r.name} needs {_label(g.resource, g.whose)} ({g.text}), which {how} in the loop"
+                else:
+                    why = f"each run of {r.name} takes {g.text}, and {_label(g.resource, g.whose)} {how} in the loop"
+                return why, "bounded"
     paid = [r for r, s in zip(rules[1:] + rules[:1], sites) if s.paid]
     if paid and ("cards", progress.UP) not in free:
         return (f"each round uses a card from a hand (to reach {paid[0].name}), and the loop gives no cards back",

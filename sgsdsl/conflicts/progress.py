@@ -107,8 +107,8 @@ def effect_deltas(eff, args: dict, zone) -> set[tuple[str, str]]:
     return out
 
 
-def assign_deltas(mark: str, op: str, value, const) -> set[tuple[str, str]]:
-    res = f"mark:{mark}"
+def assign_deltas(mark: str, op: str, value, const, kind: str = "mark") -> set[tuple[str, str]]:
+    res = f"{kind}:{mark}"
     if op == "=":
         k = const(value)
         return {(res, f"={k}")} if k is not None else {(res, UP), (res, DOWN)}
@@ -122,6 +122,9 @@ def _resource(e, m) -> tuple[str, bool] | None:
     """The resource an expression counts, and whether it counts it inverted (lost_hp)."""
     from ..lang.typecheck import AttrNote
 
+    p = event_path(e)
+    if p is not None and len(p) == 1:
+        return (f"event:{p[0]}", False)  # a count on the event: it carries over only where the event does
     if isinstance(e, ast.Attr):
         note = m.notes.get(e)
         if isinstance(note, AttrNote) and note.kind == "mark":
