@@ -141,7 +141,7 @@ RESOURCE = {"hp": "HP", "cards": "the number of cards in hands",
 
 def _label(resource: str, whose: str = "any") -> str:
     if resource == "cards" and whose == "self":
-        return "its owner's cards"
+        return "the number of its owner's cards"
     if resource.startswith("event:"):
         return f"event.{resource.split(':', 1)[1]} of the event it reopens"
     return RESOURCE.get(resource) or f"the counter {resource.split(':', 1)[1]}"
