@@ -99,6 +99,7 @@ def run_checks(b: Build, only_designer: bool = False) -> list[Diagnostic]:
     out: list[Diagnostic] = []
     for family in FAMILIES:
         out.extend(family(facts))
+    judged = dead.judgments(facts)
     # A variant package is checked as the table it makes: its declarations over the ones it replaces. A
     # mode that always plays with it (`with guozhan_heroes`) is judged in its pass alone, and all of that
     # pass's findings are about such modes; a variant no mode names adds what concerns its own files.
@@ -118,8 +119,10 @@ def run_checks(b: Build, only_designer: bool = False) -> list[Diagnostic]:
                         continue  # judged over every mode, which only the default pass sees
                     if mine and (d.code, d.message, d.span) not in seen:
                         out.append(d)
+            judged += [j for j in dead.judgments(vfacts) if name in played_with or j.key[0] in files]
         finally:
             b.model.current = None
+    out += dead.decide(judged, [d.name.text for d in b.model.unique(b.model.g_modes)])
     out = acknowledge(b, _merge_modes(b, out))
     if only_designer:
         out = [d for d in out if not d.span.file.startswith("rules/") or
