@@ -91,6 +91,7 @@ class Analyzer(Summarising, Effects, Reading):
                     scope.zones[("local", s.name.text)] = zones
                 if self.chosen(s.value, scope):
                     scope.chosen.add(s.name.text)
+                scope.skillsets[s.name.text] = self.skill_set(s.value, scope)
             case ast.Assign():
                 self._expr(s.value, out, scope, owner)
                 p = event_path(s.target)
@@ -147,6 +148,7 @@ class Analyzer(Summarising, Effects, Reading):
                     scope.events[s.var.text] = scope.events[("list", p[0])]
                 if owner:
                     scope.rel[s.var.text] = "other" if self.excludes_self(s.iter, scope) else "any"
+                scope.skillsets[s.var.text] = self.skill_set(s.iter, scope)
                 scope.depth += 1
                 self._stmts(s.body.stmts, out, scope, owner)
                 scope.depth -= 1

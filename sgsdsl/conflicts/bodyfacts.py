@@ -51,7 +51,7 @@ class BodyFacts:
     # (event type, field, zones or None): where the cards written into an event field lie (`event.card = c`
     # after `put(c, processing)`, a flow called with `card: …`); Analyzer.field_zones joins them
     placed: set = attrs.Factory(set)
-    grants: set = attrs.Factory(set)  # (window id, opened by a flow it grants again): see recursion.grants
+    grants: set = attrs.Factory(set)  # (flow kind, phase name or None, on a judgment's outcome): another run granted later
 
 
 @attrs.define
@@ -69,6 +69,7 @@ class Scope:
     # an `if`, a filter or a move the body made says
     zones: dict = attrs.Factory(dict)
     chosen: set = attrs.Factory(set)  # locals holding cards the owner had to choose (Effects.chosen)
+    skillsets: dict = attrs.Factory(dict)  # local -> the skills it can hold (Reading.skill_set)
     depth: int = 0
     event: str | None = None  # the type of the body's own event  # inside an `if` or a loop: what happens there need not happen every run
 

@@ -38,7 +38,13 @@ class Effects:
         for res, d in progress.effect_deltas(eff, args, self._zone_of):
             out.deltas.add((res, d, False, whose))
         if eff.resets:
-            out.resets.add(self._skill_arg(c))
+            # whose: a reset of its owner's own skills reaches another hero's only on the owner's seat (国战)
+            mine = owner and "p" in args and self.relation(args["p"], scope) == "self"
+            out.resets |= {("self|" if mine else "") + s for s in self.skill_set(args.get("s"), scope)}
+        if eff.grants is not None:
+            what = eff.grants.split(":", 1)
+            ph = args.get(what[1]) if len(what) > 1 else None
+            out.grants.add((what[0], ph.text if isinstance(ph, ast.NameRef) else None, scope.chance))
         if eff.moves is not None and self.moved is not None:
             self._moved(eff, args, out, scope, owner)
         if eff.hooks:

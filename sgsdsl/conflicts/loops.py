@@ -185,9 +185,10 @@ def _stop(rules: tuple, sites: tuple, death_event: str | None = None,
     """(why the loop ends, kind): kind is "bounded" (it uses something up), "death" (only HP goes
     down, so it ends when someone dies) or "endless"."""
     free = {(res, d) for r in rules for res, d, paid, _ in r.body.deltas if not paid}
-    resets = set().union(*(r.body.resets for r in rules))
+    resets = {x.split("|", 1)[-1] for r in rules for x in r.body.resets}
     for r in rules:
-        if r.limited and r.decl.id.text not in resets and "*" not in resets:
+        if r.limited and r.decl.id.text not in resets and "*" not in resets and \
+                not any(f"type:{t}" in resets for t in getattr(r.decl, "types", ())):
             what = f"`limit` on {r.name}" if r.limit is not None else f"the once-per-game use of {r.name}"
             return what, "bounded"
     carried = all(s.own for s in sites)  # every round reopens the same event: what it counts carries over
@@ -408,5 +409,56 @@ def endless_whiles(facts: Facts) -> list:
     return out
 
 
+# ---- SGS321: a rule that grants, from a window of a flow, another run of that flow ----------------------
+
+
+def _turn_windows(facts: Facts, phase: str | None = None) -> set[str]:
+    """The windows the flow bound to `turn` opens (inside `phase P { … }` only, for a phase)."""
+    turn = facts.m.role_target("turn")
+    if not isinstance(turn, ast.FlowDecl):
+        return set()
+    out = set()
+    for n in walk(turn.body):
+        if phase is not None and not (isinstance(n, ast.PhaseStmt) and n.phase.text == phase):
+            continue
+        for x in walk(n) if phase is not None else (n,):
+            if isinstance(x, ast.Open) and (w := facts.m.windows.get(x.window.text)) is not None:
+                out.add(w.id.text)
+    return out
+
+
+def granted_runs(facts: Facts) -> list:
+    """A trigger at a window of the turn (of one of its phases) that grants another turn (`give_turn`; that
+    phase again, `extra_phase`): the run it grants opens the window again, and it grants another. A use
+    limit of the turn does not stop it (each turn is a new one), one of the game does, and so does a judgment
+    or a bound its `when` uses up."""
+    out = []
+    for r in facts.live:
+        if r.kind != "trigger" or not r.body.grants:
+            continue
+        for kind, phase, chance in sorted(r.body.grants, key=str):
+            windows = _turn_windows(facts, phase if kind == "phase" else None)
+            hit = [w for w in r.windows if w.id.text in windows]
+            if not hit or chance:
+                continue
+            renewed = ("turn", "phase") if kind == "turn" else ("phase",)
+            lim = r.limit
+            if lim is not None and lim.scope not in renewed or {"limited", "awaken"} & set(getattr(r.decl, "types", ())):
+                continue
+            if any(progress.progress(g, {(res, d) for res, d, paid, _ in r.body.deltas if not paid})
+                   for g in r.guards):
+                continue
+            what = "another turn" if kind == "turn" else f"another {phase}"
+            out.append(make("SGS321", f"{who(r)} grants {what} from {hit[0].name.text}, which that "
+                            f"{'turn' if kind == 'turn' else 'phase'} opens again: each one it grants fires it "
+                            "again; nothing stops it", r.span,
+                            WHY["endless"] + (f" (a `limit … per {lim.scope}` starts again with each one granted)"
+                                              if lim is not None else ""),
+                            "none: seed 001 orders what happens inside a turn; a rule that grants the turn it fires "
+                            "in again has nothing that ends it", rules=(r,), window=hit[0]))
+    return out
+
+
 def check(facts: Facts) -> list:
-    return [f for f in all_findings(facts) if f.code in ("SGS321", "SGS322")] + endless_whiles(facts)
+    return ([f for f in all_findings(facts) if f.code in ("SGS321", "SGS322")] + endless_whiles(facts)
+            + granted_runs(facts))

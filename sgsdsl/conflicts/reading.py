@@ -188,6 +188,22 @@ class Reading:
                     return True
         return False
 
+    def skill_set(self, e, scope: Scope) -> set[str]:
+        """The skills an expression can name: a skill by name ({id}), the skills of a type a filter asks for
+        (`p.skills where it.limited`: {"type:limited"}), or any ({"*"})."""
+        if isinstance(e, ast.NameRef):
+            sk = self.m.skills.get(e.text)
+            if sk is not None:
+                return {sk.id.text}
+            return set(scope.skillsets.get(e.text, {"*"}))
+        if isinstance(e, ast.Call) and isinstance(e.func, ast.NameRef) and e.func.text in _PASS_THROUGH and e.args:
+            return self.skill_set(e.args[0].value, scope)
+        if isinstance(e, ast.Filter):
+            types = {f"type:{c.name.text}" for c in conjuncts(e.pred) if isinstance(c, ast.Attr)
+                     and c.name.text in ("limited", "awaken", "locked", "lord") and is_name(c.obj, "it")}
+            return types or self.skill_set(e.source, scope)
+        return {"*"}
+
     def _skill_arg(self, c: ast.Call) -> str:
         """The id of the skill a call names as its second argument, or "*" when it is not a constant."""
         arg = c.args[1].value if len(c.args) > 1 else None

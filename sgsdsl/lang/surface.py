@@ -220,6 +220,9 @@ class Effect:
     ends: bool = False  # may end the game, the phase or the turn: what follows it may not run
     resets: bool = False  # gives back a skill's uses (the skill in its second parameter)
     card_in: str | None = None  # the zone the cards it returns lie in afterwards ('processing' …)
+    # it grants another run of a flow later: "turn" (the flow bound to `turn`), or "phase:PARAM" (that phase
+    # of the turn): a rule at a window of that run that grants it again never ends
+    grants: str | None = None
 
 
 NOTHING = Effect()
@@ -399,14 +402,14 @@ FUNCS: dict[str, Func] = {
                    Effect(frozenset({"phase"}))),
     "extra_phase": _p("ph: phase", "none", "extra_phase",
                       "执行一个额外的阶段 (the turn flow's own phase: its windows and log label)",
-                   Effect(frozenset({"phase"}))),
+                   Effect(frozenset({"phase"}), grants="phase:ph")),
     "end_phase": _p("", "none", "end_phase", "结束当前阶段 at once (what is still settling in it is abandoned)",
                    Effect(frozenset({"phase"}), ends=True)),
     "end_turn": _p("", "none", "end_turn",
                    "结束当前回合 at once, with every settlement pending in it (翩仪); the next turn follows",
                    Effect(frozenset({"phase", "turn"}), ends=True)),
     "give_turn": _p("p: player", "none", "give_turn", "令p在此回合结束后进行一个额外的回合",
-                   Effect(frozenset({"turn"}))),
+                   Effect(frozenset({"turn"}), grants="turn")),
     "play_phase": _p("p: player", "none", "play_phase",
                      "出牌阶段的行动: p uses cards and active skills until they stop",
                    Effect(frozenset({"cards", "hp", "alive"}), uses="any")),
