@@ -95,29 +95,41 @@ class Sites:
         self._off_mode()
 
     def _off_mode(self) -> None:
-        """A skill whose every timing only another mode opens, added to a standard hero's skills."""
+        """A hero of a mode's package dealt in another mode (`modes M` added to it), where a skill of it cannot
+        work: one whose timing M never opens (a 1v1 登场 skill), or a 国战 skill that needs a seat of two heroes or
+        a formation (its label says so)."""
         from sgsdsl.conflicts import dead
         from sgsdsl.conflicts.facts import facts_of
 
         facts = facts_of(self.b)
-        heroes = [h for h in self.m.unique(self.m.heroes) if h.span.file.startswith("rules/standard/") and h.skills]
-        for pkg, cls in MODE_PACKAGES.items():
-            skills = [s for s in self.m.unique(self.m.skills) if s.span.file.startswith(pkg)] + \
-                [s for p in self.m.packages.values() for s in p.decls
-                 if isinstance(s, ast.SkillDecl) and s.span.file.startswith(pkg)]
-            for s in {id(s): s for s in skills}.values():
-                windows = {w.text for f in s.facets if isinstance(f, ast.Trigger) for w in f.windows}
-                ids = {self.m.windows[w].id.text for w in windows if w in self.m.windows}
-                # a 国战 skill that works only on a seat of two heroes, or in a formation (its label says so)
-                seated = cls == "skill-wrong-mode" and re.search(r"(阵法|主将|副将)技", "".join(s.texts))
-                if not ids and not seated:
-                    continue
-                for h in heroes:
-                    modes = facts.modes_of_hero(h.name.text)
-                    if modes and (seated or not any(ids & dead.mode_reach(facts, mode) for mode in modes)):
-                        last = h.skills[-1].span
-                        self.edit(cls, attrs_evolve_span(last), f", {s.name.text}",
-                                  f"{s.name.text} given to {h.name.text}")
+        modes = facts.judged_modes()  # the modes of the default tables (身份局 …)
+        heroes = [d for p in self.m.packages.values() for d in p.decls if isinstance(d, ast.HeroDecl)]
+        for h in {id(h): h for h in heroes}.values():
+            cls = next((c for pkg, c in MODE_PACKAGES.items() if h.span.file.startswith(pkg)), None)
+            if cls is None or not h.skills or getattr(h, "modes", None):
+                continue
+            for mode in modes:
+                bad = False
+                for name in h.skills:
+                    s = self._skill(h, name.text)
+                    if s is None:
+                        continue
+                    windows = {self.m.windows[w.text].id.text for f in s.facets if isinstance(f, ast.Trigger)
+                               for w in f.windows if w.text in self.m.windows}
+                    seated = cls == "skill-wrong-mode" and re.search(r"(阵法|主将|副将)技", "".join(s.texts))
+                    if seated or (windows and not windows & dead.mode_reach(facts, mode)):
+                        bad = True
+                if bad:
+                    self.edit(cls, attrs_evolve_span(h.skills[-1].span), f"  modes {mode.name.text}",
+                              f"{h.name.text} dealt in {mode.name.text}")
+
+    def _skill(self, h, name: str):
+        """The skill a hero names, from the hero's own package first (a variant's version)."""
+        pkg = next((p for p in self.m.packages.values() if any(d is h for d in p.decls)), None)
+        for d in pkg.decls if pkg is not None else ():
+            if isinstance(d, ast.SkillDecl) and d.name.text == name:
+                return d
+        return self.m.skills.get(name)
 
     def edit(self, cls: str, span, new: str, what: str) -> None:
         text = self.texts[span.file]
