@@ -128,11 +128,22 @@ def _passes_hold(path: list, sites: list) -> bool:
     n = len(path)
     for i in range(n):
         before, site, nxt = sites[i - 1], sites[i], path[(i + 1) % n]
+        # a player passed on comes back to whoever set it: 天香 passes on the source of the damage 附敌 dealt,
+        # and 附敌 needs a source other than its owner (`event.source != self`)
+        if nxt is path[i - 1] and any(before.rel_of(f) == "self" and k in _unpinned(nxt) for k, f in site.passes):
+            return False
         if before.fields is None:
             continue
         if any(k in nxt.required and f not in before.fields for k, f in site.passes):
             return False
     return True
+
+
+def _unpinned(r: Rule) -> set[str]:
+    """Event fields a rule's `when` needs to be someone other than its owner (`event.f != self`)."""
+    from .bodyfacts import pinned
+
+    return pinned(r.when, "!=") if r.when is not None else set()
 
 
 RESOURCE = {"hp": "HP", "cards": "the number of cards in hands",

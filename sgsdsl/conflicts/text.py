@@ -32,8 +32,9 @@ EXACT = ("受到伤害后", "受到伤害时", "造成伤害后", "造成伤害�
 PHASES = {"准备阶段": ("准备阶段", "回合开始阶段"), "判定阶段": ("判定阶段",), "摸牌阶段": ("摸牌阶段",),
           "出牌阶段": ("出牌阶段",), "弃牌阶段": ("弃牌阶段",), "结束阶段": ("结束阶段", "回合结束阶段")}
 # A use limit, however the text words it (出牌阶段限一次, 每阶段限一次; 每回合限一次, 一回合只能使用一次该技能).
-LIMITS = {"出牌阶段限一次": (re.compile(r"(出牌阶段|每阶段|每个出牌阶段)(限|只能(使用|发动)?)一次"), "phase", 1),
-          "每回合限一次": (re.compile(r"(每|一)回合(限|只能(使用|发动)?)一次"), "turn", 1)}
+LIMITS = {"出牌阶段限一次": (re.compile(r"(出牌阶段|每阶段|每个出牌阶段)各?(限|只能(使用|发动)?)一次"), "phase", 1),
+          # 每回合各限一次: each of its timings once per turn
+          "每回合限一次": (re.compile(r"(每|一)回合各?(限|只能(使用|发动)?)一次"), "turn", 1)}
 TYPES = {"锁定技": "locked", "主公技": "lord", "限定技": "limited", "觉醒技": "awaken"}
 # What stands between the verb and 伤害后/时 qualifies the damage (its card, nature, source or amount);
 # 受到 is read first, so the 造成 inside 受到其他角色造成的伤害后 stays part of the qualifier.
