@@ -127,7 +127,7 @@ def _has_limit(facts: Facts, decl, scope: str, n: int) -> bool:
         lim = getattr(f, "limit", None)
         if lim is not None and lim.scope == scope and isinstance(lim.count, ast.IntLit) and lim.count.value == n:
             return True
-    own = {f"mark:{c.id.text}" for c in getattr(decl, "counters", ()) if c.scope == scope}
+    own = {f"mark:{c.id.text}" for c in getattr(decl, "counters", ()) if getattr(c, "scope", None) == scope}
     if any(own & facts.az.state_reads(f.when) for f in decl.facets if getattr(f, "when", None) is not None):
         return True
     # every facet's `when` asks that the skill was not used yet in that scope (奇策's nine view-as share one use)
