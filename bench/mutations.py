@@ -82,10 +82,11 @@ class Sites:
 
     def __init__(self, b):
         self.b, self.m = b, b.model
-        self.texts = {f: t for f, t in b.sources.texts.items() if f.startswith(MUTATED)}
+        # (the modes' files only for the mode classes: their `heroes` pools)
+        self.texts = {f: t for f, t in b.sources.texts.items() if f.startswith(MUTATED + ("rules/modes/",))}
         self.out: dict[str, list] = {c: [] for c in CLASSES}
-        decls = [d for pkg in self.m.packages.values() for d in pkg.decls
-                 if d.span.file in self.texts and isinstance(d, (ast.SkillDecl, ast.CardDecl, ast.DeckDecl))]
+        decls = [d for pkg in self.m.packages.values() for d in pkg.decls if d.span.file.startswith(MUTATED)
+                 and isinstance(d, (ast.SkillDecl, ast.CardDecl, ast.DeckDecl))]
         for d in decls:
             if isinstance(d, ast.DeckDecl):
                 for e in d.entries:
@@ -95,7 +96,7 @@ class Sites:
         self._off_mode()
 
     def _off_mode(self) -> None:
-        """A hero of a mode's package dealt in another mode (`modes M` added to it), where a skill of it cannot
+        """A hero of a mode's package dealt in another mode (added to M's `heroes`), where a skill of it cannot
         work: one whose timing M never opens (a 1v1 登场 skill), or a 国战 skill that needs a seat of two heroes or
         a formation (its label says so)."""
         from sgsdsl.conflicts import dead
@@ -119,8 +120,8 @@ class Sites:
                     seated = cls == "skill-wrong-mode" and re.search(r"(阵法|主将|副将)技", "".join(s.texts))
                     if seated or (windows and not windows & dead.mode_reach(facts, mode)):
                         bad = True
-                if bad:
-                    self.edit(cls, attrs_evolve_span(h.skills[-1].span), f"  modes {mode.name.text}",
+                if bad and mode.heroes and mode.span.file in self.texts:
+                    self.edit(cls, attrs_evolve_span(mode.heroes[-1].span), f", {h.name.text}",
                               f"{h.name.text} dealt in {mode.name.text}")
 
     def _skill(self, h, name: str):
