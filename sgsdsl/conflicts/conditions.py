@@ -59,6 +59,11 @@ class Conditions:
                 path = got[0]
                 vals |= got[1]
             return (path, frozenset(vals)) if path is not None else None
+        if isinstance(c, ast.Compare) and c.op == "in" and isinstance(c.right, ast.ListLit) and c.right.items:
+            p = self._path(c.left, params)  # `event.from_zone in [hand_zone, equip_zone]`
+            ks = [self.const(x) for x in c.right.items]
+            if p is not None and all(k is not None for k in ks):
+                return (p, frozenset(ks))
         if isinstance(c, ast.Compare) and c.op in ("==", "is"):
             for a, b in ((c.left, c.right), (c.right, c.left)):
                 p = self._path(a, params)

@@ -15,6 +15,8 @@ card in no deck) is judged against everything the rules open anywhere.
 
 from __future__ import annotations
 
+import attrs
+
 from ..lang import ast
 from ..lang.diagnostics import Note
 from .facts import Facts
@@ -96,44 +98,94 @@ def modes_of_rule(facts: Facts, r) -> list:
     return []
 
 
-def _dead_in_modes(facts: Facts, r, dead: list, names: str, window_notes: list) -> list:
-    """SGS335: one finding per mode that deals the rule's hero where the rule never fires."""
+@attrs.frozen
+class Judgment:
+    """Whether a trigger can fire in one mode (mode None: anywhere in the rules), as one pass sees it. The
+    passes judge modes apart (a mode that plays with a variant package in that package's pass); decide()
+    puts every mode a rule can be dealt in together."""
+
+    key: tuple  # the rule, the same in every pass: (file, line, col, facet index)
+    rule: object
+    mode: object
+    alive: bool
+    heroes: tuple = ()  # the rule's heroes that this mode deals
+
+
+def judgments(facts: Facts) -> list[Judgment]:
     out = []
-    for mode in dead:
-        heroes = [h.name.text for h in r.heroes if h.name.text in facts.pools.get(mode.id.text, ())]
-        lives = [x.name.text for x in modes_of_rule(facts, r) if x not in dead]
-        dealt = f"{'、'.join(heroes)} is dealt in {mode.name.text}" if heroes else f"{mode.name.text} deals it"
-        out.append(make(
-            "SGS335", f"{r.label()} never fires in {mode.name.text}: no flow of it opens {names}, though "
-            f"{dealt}", r.span,
-            f"the skill works in {'、'.join(lives)} only: keep the hero out of {mode.name.text} (`modes …` on the "
-            f"hero, or `except` in the mode's `heroes`), or give the skill a timing that {mode.name.text} has",
-            NO_PRINCIPLE_DEAD, notes=[Note(mode.span, f"mode {mode.name.text} is declared here"), *window_notes],
-            rules=(r,), modes=(mode.name.text,)))
+    everywhere = None
+    for r in facts.rules:
+        if r.kind != "trigger" or not r.windows:
+            continue
+        key = (r.facet.span.file, r.facet.span.line, r.facet.span.col, r.index)
+        modes = modes_of_rule(facts, r)
+        for mode in modes:
+            heroes = tuple(h.name.text for h in r.heroes if h.name.text in facts.pools.get(mode.id.text, ()))
+            out.append(Judgment(key, r, mode, any(w.id.text in mode_reach(facts, mode) for w in r.windows), heroes))
+        if not modes:
+            everywhere = global_reach(facts) if everywhere is None else everywhere
+            out.append(Judgment(key, r, None, any(w.id.text in everywhere for w in r.windows)))
     return out
 
 
+def decide(judged: list[Judgment], order: list[str]) -> list:
+    """SGS331 and SGS335 from every pass's judgments together: a rule that fires in no mode it can be dealt in
+    never fires (SGS331); one that fires in some is dead only in the others (SGS335, one finding per mode).
+    `order`: the modes' names in the order the rules declare them."""
+    groups: dict[tuple, list] = {}
+    for j in judged:
+        groups.setdefault(j.key, []).append(j)
+    out = []
+    rank = {n: i for i, n in enumerate(order)}
+    for js in groups.values():
+        r = js[0].rule
+        names = "、".join(w.name.text for w in r.windows)
+        window_notes = [Note(w.span, f"window {w.name.text} is declared here") for w in r.windows]
+        by_mode: dict[str, Judgment] = {}
+        for j in js:
+            if j.mode is not None:
+                by_mode.setdefault(j.mode.name.text, j)
+        judged_modes = sorted(by_mode.values(), key=lambda j: rank.get(j.mode.name.text, len(rank)))
+        if not judged_modes:
+            if not any(j.alive for j in js):
+                out.append(make("SGS331", f"{r.label()} fires at {names}, which nothing in the rules opens", r.span,
+                                "a skill whose timing never comes never fires: the hero plays without it",
+                                NO_PRINCIPLE_DEAD, notes=window_notes, rules=(r,)))
+            continue
+        dead = [j for j in judged_modes if not j.alive]
+        lives = [j.mode.name.text for j in judged_modes if j.alive]
+        if dead and lives:
+            out.extend(_dead_in_modes(r, dead, lives, names, window_notes))
+        elif dead:
+            modes = tuple(j.mode.name.text for j in dead)
+            out.append(make("SGS331", f"{r.label()} fires at {names}, which no flow of {'、'.join(modes)} opens",
+                            r.span, "a skill whose timing never comes never fires: the hero plays without it",
+                            NO_PRINCIPLE_DEAD, notes=window_notes, rules=(r,), modes=modes))
+    return out
+
+
+def _dead_in_modes(r, dead: list, lives: list, names: str, window_notes: list) -> list:
+    """SGS335: one finding for the modes that deal the rule's hero where the rule never fires, judged with
+    the modes where it fires."""
+    modes = [j.mode.name.text for j in dead]
+    heroes = list(dict.fromkeys(h for j in dead for h in j.heroes))
+    them = "it" if len(modes) == 1 else "them"
+    dealt = f"{'、'.join(heroes)} is dealt there" if heroes else f"{them} deal{'s' if them == 'it' else ''} it"
+    where = "、".join(modes)
+    return [make(
+        "SGS335", f"{r.label()} never fires in {where}: no flow of {them} opens {names}, though {dealt}", r.span,
+        f"the skill works in {'、'.join(lives)} only: keep the hero out of the other modes (`modes …` on the "
+        f"hero, or `except` in a mode's `heroes`), or give the skill a timing they have",
+        NO_PRINCIPLE_DEAD, notes=[*(Note(j.mode.span, f"mode {j.mode.name.text} is declared here") for j in dead),
+                                  *window_notes], rules=(r,), modes=tuple(modes))]
+
+
 def check(facts: Facts) -> list:
+    """SGS332–SGS334 (SGS331 and SGS335 are decided over every pass: judgments, decide)."""
     m = facts.m
     out = []
     everywhere = global_reach(facts)
     for r in facts.rules:
-        if r.kind == "trigger" and r.windows:
-            modes = modes_of_rule(facts, r)
-            names = "、".join(w.name.text for w in r.windows)
-            window_notes = [Note(w.span, f"window {w.name.text} is declared here") for w in r.windows]
-            dead = [mode for mode in modes if not any(w.id.text in mode_reach(facts, mode) for w in r.windows)]
-            if modes and len(dead) < len(modes):
-                out.extend(_dead_in_modes(facts, r, dead, names, window_notes))
-                dead = None
-            if dead is not None:
-                reach, where = (set(), "no flow of " + "、".join(mode.name.text for mode in modes) + " opens") \
-                    if modes else (everywhere, "nothing in the rules opens")
-                if not any(w.id.text in reach for w in r.windows):
-                    out.append(make("SGS331", f"{r.label()} fires at {names}, which {where}", r.span,
-                                    "a skill whose timing never comes never fires: the hero plays without it",
-                                    NO_PRINCIPLE_DEAD, notes=window_notes, rules=(r,),
-                                    modes=tuple(mode.name.text for mode in modes)))
         if r.when is not None and facts.cond.truth(r.when) is False:
             out.append(make("SGS333", f"the `when` of {r.label()} can never hold", r.when.span,
                             "a condition that is always false turns the rule off for good: a typo, or two "

@@ -242,6 +242,8 @@ def decision_orders(facts: Facts, f, info: dict) -> list[tuple[str, dict]]:
                    for x, y in ((a, b), (b, a))
                    for script in ([f"{x.name}?", "yes?", "yes?"], [f"{x.name}?", f"{y.name}?", "yes?"],
                                   ["yes?", f"{y.name}?", "yes?"])]
+            # and the owner answering as the requests come: x when offered, the other when x is not ready yet
+            out += [(f"{x.name} first", {"#policy": x.name}) for x in (a, b)]
     return out
 
 
@@ -276,7 +278,10 @@ def test_text(facts: Facts, table: Table, info: dict, extra: dict, expects: list
     if info["window"] is None:
         lines.append("  turns 0")  # modifiers: the table itself, before any turn resets a mark
     for s in seats:
-        answers = s["decide"] + extra.get(s["hero"], [])
+        if extra.get("#replace") and s["hero"] in extra:  # a script written down from a run: it is all of them
+            answers = extra[s["hero"]]
+        else:
+            answers = s["decide"] + extra.get(s["hero"], [])
         if answers:
             lines.append(f"  decide {s['hero']}: {', '.join(answers)}")
     lines += [f"  {e}" for e in expects]
@@ -324,20 +329,29 @@ def write(b, findings: list, out_dir: Path, paths: list[Path]) -> list[Path]:
             if got is None:
                 continue
             table, info = got
-            for j, (label, extra) in enumerate(decision_orders(facts, f, info)):
+            orders = decision_orders(facts, f, info)
+            if info["window"] is not None and not any(o[0].endswith("first") for o in orders):
+                orders.append(("", {"#policy": ""}))  # the owners confirm the finding's skills only
+            for label, extra in orders:
                 label = ", ".join(x for x in (label, kind) if x)
                 title = base_title + (f" ({label})" if label else "")
                 variants.append({"table": table, "info": info, "extra": extra, "title": title, "kind": k,
-                                 "label": label, "draft": f"{title} [{k}.{j}]"})
+                                 "label": label})
         if not variants:
             continue
         path = out_dir / f"{f.code}-{i:02d}-{_slug('-'.join(r.name for r in f.rules))}.sgs"
-        path.write_text("".join(test_text(facts, v["table"], v["info"], v["extra"], [], v["draft"])
-                                for v in variants), encoding="utf-8")
         drafts.append((f, path, variants))
     if not drafts:
         return []
-    _observe(drafts, paths)
+    _observe(facts, drafts, paths)
+    # a table run with the confirmations chosen as they came is run again with them written down, as the file
+    # will have them: what that run does is what the file expects
+    replays = [(f, path, [v for v in variants if v.get("script")]) for f, path, variants in drafts]
+    for f, path, variants in replays:
+        for v in variants:
+            v["extra"] = v.pop("script")
+            v.pop("expects", None)
+    _observe(facts, [r for r in replays if r[2]], paths)
     shown = [str(p) for p in paths]
     written = []
     for f, path, variants in drafts:
@@ -371,24 +385,96 @@ def _choose(variants: list[dict]) -> list[dict]:
     return [v for v in same if v["fired"] == best][:1]
 
 
-def _observe(drafts, paths: list[Path]) -> None:
-    """Run every variant once; what the engine did becomes its expectations."""
+def _observe(facts: Facts, drafts, paths: list[Path]) -> None:
+    """Run every variant once, as the file will have it (its title seeds the game); what the engine did
+    becomes its expectations."""
     from ..engine.ruleset import Ruleset
     from ..lang import compiler
 
+    starts: dict[tuple, dict] = {}
+    for f, path, variants in drafts:
+        text, line = "", 1
+        for v in variants:
+            starts[(str(path), line)] = v
+            block = test_text(facts, v["table"], v["info"], v["extra"], [], v["title"])
+            text += block
+            line += block.count("\n")
+        path.write_text(text, encoding="utf-8")
     b2 = compiler.build(extra=list(paths) + [path for _, path, _ in drafts])
     if b2.errors:
         return
     rules = Ruleset([mod.TABLES for mod in compiler.modules_in_memory(b2)])
-    by_title: dict[tuple, object] = {}
+    found = {}
     for t in rules.tests:
-        by_title[(t.loc.split(":")[0], t.title)] = t
+        file, line = t.loc.split(":")[:2]
+        found[(file, int(line))] = t
     for f, path, variants in drafts:
         rel = b2.rel(str(path))
-        for v in variants:
-            t = by_title.get((rel, v["draft"])) or by_title.get((str(path), v["draft"]))
-            if t is not None:
-                _run(rules, t, f, v)
+        for (p, line), v in starts.items():
+            if p == str(path):
+                t = found.get((rel, line)) or found.get((str(path), line))
+                if t is not None:
+                    _run(rules, t, f, v)
+
+
+def _confirming(agents, seats, names: set[str], hero_of, first: str = "") -> dict:
+    """Let the owners confirm the finding's skills and decline every other skill they are offered, as the
+    requests come, picking `first` among several when it is ready (else another of the finding's); returns
+    hero -> the answers given, the scripted ones and these, in order (the script a file needs to make the
+    same choices: a bare `yes?` would go to the first skill offered)."""
+    from ..scenarios.runner import show_decision
+
+    scripts: dict[str, list] = {}
+    for agent, hero in zip(agents, hero_of):
+        if hero not in {s["hero"] for s in seats}:
+            continue
+        said = scripts.setdefault(hero, [])
+        scripted = agent._answer
+
+        def answer(g, req, scripted=scripted, agent=agent, said=said):
+            skill = getattr(getattr(req, "context", None), "skill", None)
+            if req.kind == "confirm" and skill is not None:
+                yes = skill.name in names
+                said.append("yes?" if yes else "no?")
+                return yes, "脚本: " + ("yes?" if yes else "no?")
+            if req.kind == "skill" and names & {o.skill.name for o in req.options}:
+                pick = next((o for o in req.options if o.skill.name == first), None) or \
+                    next(o for o in req.options if o.skill.name in names)
+                said.append(f"{pick.skill.name}?")
+                return pick, f"脚本: {pick.skill.name}?"
+            before = len(agent.queue)
+            got = scripted(g, req)
+            if len(agent.queue) < before:
+                said.append(show_decision(agent.queue_last))
+            return got
+
+        def popleft(q=agent.queue, agent=agent, pop=agent.queue.popleft):
+            agent.queue_last = pop()
+            return agent.queue_last
+
+        agent.queue_last = None
+        agent.queue = _Queue(agent.queue, popleft)
+        agent._answer = answer
+    return scripts
+
+
+class _Queue:
+    """A scripted agent's queue whose pops are seen (to write them down in order)."""
+
+    def __init__(self, q, pop):
+        self._q, self.popleft = q, pop
+
+    def __len__(self):
+        return len(self._q)
+
+    def __getitem__(self, i):
+        return self._q[i]
+
+    def __bool__(self):
+        return bool(self._q)
+
+    def __iter__(self):
+        return iter(self._q)
 
 
 def _run(rules, t, f, v: dict) -> None:
@@ -400,8 +486,12 @@ def _run(rules, t, f, v: dict) -> None:
     log = GameLog()
     error = None
     g = None
+    scripts = None
     try:
-        g, _ = setup(rules, t, log)
+        g, agents = setup(rules, t, log)
+        if "#policy" in v["extra"]:
+            scripts = _confirming(agents, seats, {r.name for r in f.rules}, [rules.heroes[s.hero].name for s in t.seats],
+                                  v["extra"]["#policy"])
         if info.get("window") is not None:
             p = g.first or g.players[0]
             try:
@@ -440,6 +530,8 @@ def _run(rules, t, f, v: dict) -> None:
                 state.append(f"expect {seat['hero']}.hp == {p.hp} and {seat['hero']}.hand_count == {len(p.hand)}")
             else:
                 state.append(f"expect not {seat['hero']}.alive")
+    if scripts is not None and error is None:
+        v["script"] = {"#replace": True} | {hero: said for hero, said in scripts.items() if said}
     if error is None or g is not None:
         v["expects"] = list(dict.fromkeys(expects + state))
         v["fired"] = fired

@@ -16,7 +16,8 @@ from ..lang import ast
 from ..lang.model import Model
 from ..lang.tree import event_path, is_name, walk_of
 from . import meetings, progress
-from .bodies import Analyzer, BodyFacts, OpenSite, Summaries, _neq_self, _pinned
+from .bodies import Analyzer, Summaries
+from .bodyfacts import BodyFacts, OpenSite, neq_self, pinned
 
 __all__ = ["Facts", "Rule", "OpenSite", "BodyFacts", "facts_of"]
 
@@ -122,17 +123,27 @@ class Facts:
         self.pools = self._pools()
         self._met: dict[tuple, list] = {}  # (hero, hero, way) -> the modes they meet in (meeting_modes)
         self.memo: dict = {}  # what the families compute once and share
-        self.rules: list[Rule] = []
-        for holder, decl in self._holders():
-            for i, f in enumerate(decl.facets):
-                if isinstance(f, (ast.Trigger, ast.Modify, ast.Active, ast.ViewAs)):
-                    self.rules.append(self._rule(holder, decl, f, i))
+        self.rules: list[Rule] = self._scan_rules()
+        # Where the cards of an event field lie, when every writer says (the judgment card, in the processing
+        # zone): known only once every rule is read, and then read again by the rules that move such cards.
+        zones = self.az.join_zones([*self.az.flows.values(), *self.az.hooks.values(), *(r.body for r in self.rules)])
+        if zones:
+            self.az.field_zones = zones
+            self.rules = self._scan_rules()
         # Rules that can be in effect in some game (a lord skill needs a hero who can be lord).
         self.live: list[Rule] = [r for r in self.rules if not r.lord or any(self.can_be_lord(h) for h in r.heroes)]
         self.by_window: dict[str, list[Rule]] = {}
         for r in self.live:
             for w in r.windows:
                 self.by_window.setdefault(w.id.text, []).append(r)
+
+    def _scan_rules(self) -> list[Rule]:
+        out = []
+        for holder, decl in self._holders():
+            for i, f in enumerate(decl.facets):
+                if isinstance(f, (ast.Trigger, ast.Modify, ast.Active, ast.ViewAs)):
+                    out.append(self._rule(holder, decl, f, i))
+        return out
 
     # -- what exists
     def _holders(self):
@@ -236,10 +247,10 @@ class Facts:
         if isinstance(f, ast.Trigger):
             r.windows = tuple(m.windows[w.text] for w in f.windows if w.text in m.windows)
             ev = r.windows[0].event.text if r.windows else None
-            target_rel = "other" if f.target is not None and _neq_self(f.target.where) else "any"
+            target_rel = "other" if f.target is not None and neq_self(f.target.where) else "any"
             r.body = az.scan([f.cost, f.do], own_event=ev, owner=owner, target_rel=target_rel, when=f.when)
         elif isinstance(f, ast.Active):
-            target_rel = "other" if f.target is not None and _neq_self(f.target.where) else "any"
+            target_rel = "other" if f.target is not None and neq_self(f.target.where) else "any"
             r.body = az.scan([f.cost, f.do], own_event=None, owner=owner, target_rel=target_rel)
         r.when = f.when
         r.limit = getattr(f, "limit", None)
@@ -249,7 +260,7 @@ class Facts:
             params = tuple(a.text for a in f.args) if isinstance(f, ast.Modify) else ()
             r.constraints = self.cond.constraints(f.when, params)
             r.required = frozenset(self.cond.required_fields(f.when))
-            r.pinned = frozenset(_pinned(f.when))
+            r.pinned = frozenset(pinned(f.when))
             r.guards = tuple(progress.guards(f.when, m, self.cond.const))
         return r
 

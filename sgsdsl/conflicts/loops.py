@@ -89,7 +89,7 @@ def graph(facts: Facts) -> dict:
         seen = set()
         # unconditional openings first: an edge is as strong as the weakest way to take it
         # `open W with event` reopens a window on the trigger's own event: any field may be set
-        sites = a.body.opens | {OpenSite(w, "any", None) for w in a.body.own_opens}
+        sites = a.body.opens | {OpenSite(w, "any", None, own=True) for w in a.body.own_opens}
         for site in sorted(sites, key=lambda s: (s.paid, s.chance, s.window, s.rel, sorted(s.fields or ()),
                                                  sorted(map(str, s.values)))):
             for b in facts.by_window.get(site.window, ()):
@@ -128,6 +128,10 @@ def _passes_hold(path: list, sites: list) -> bool:
     n = len(path)
     for i in range(n):
         before, site, nxt = sites[i - 1], sites[i], path[(i + 1) % n]
+        # a player passed on comes back to whoever set it: 天香 passes on the source of the damage 附敌 dealt,
+        # and 附敌 needs a source other than its owner (`event.source != self`)
+        if nxt is path[i - 1] and any(before.rel_of(f) == "self" and k in _unpinned(nxt) for k, f in site.passes):
+            return False
         if before.fields is None:
             continue
         if any(k in nxt.required and f not in before.fields for k, f in site.passes):
@@ -135,11 +139,22 @@ def _passes_hold(path: list, sites: list) -> bool:
     return True
 
 
+def _unpinned(r: Rule) -> set[str]:
+    """Event fields a rule's `when` needs to be someone other than its owner (`event.f != self`)."""
+    from .bodyfacts import pinned
+
+    return pinned(r.when, "!=") if r.when is not None else set()
+
+
 RESOURCE = {"hp": "HP", "cards": "the number of cards in hands",
             "processing": "the number of cards in the processing zone", "alive": "the number of living players"}
 
 
-def _label(resource: str) -> str:
+def _label(resource: str, whose: str = "any") -> str:
+    if resource == "cards" and whose == "self":
+        return "the number of its owner's cards"
+    if resource.startswith("event:"):
+        return f"event.{resource.split(':', 1)[1]} of the event it reopens"
     return RESOURCE.get(resource) or f"the counter {resource.split(':', 1)[1]}"
 
 
@@ -149,22 +164,59 @@ def _death_event(facts: Facts) -> str | None:
     return die.event.text if isinstance(die, ast.FlowDecl) else None
 
 
+def _reaches(facts: Facts, giver: Rule, whose: str, taker: Rule) -> bool:
+    """Can a change of `whose` resource (relative to giver's owner: self, other, any) be taker's owner's?"""
+    if whose == "any" or "mode" in (giver.holder, taker.holder):
+        return True
+    if whose == "self":
+        return giver is taker or facts.same_player(giver, taker)
+    return giver is not taker and facts.two_players(giver, taker)
+
+
+def _reaching(facts: Facts, rules: tuple, taker: Rule) -> set:
+    """The free (resource, direction) changes of a loop's rules that can be taker's owner's."""
+    return {(res, d) for r in rules for res, d, paid, whose in r.body.deltas
+            if not paid and _reaches(facts, r, whose, taker)}
+
+
+def _spent(r: Rule, facts) -> list:
+    """What each firing of a rule takes from its owner for good: a card it must choose from its hand or
+    equipment (with none it cannot fire), or, at the `moved` window with `event.loser == self`, a card its
+    owner lost from there (the engine names a loser only for cards that leave a hand or an equipment area)."""
+    out = []
+    if "cards" in r.body.spends:
+        out.append(progress.Guard("cards", frozenset({progress.DOWN}), "a card its owner must give up", "self"))
+    if facts is not None and "loser" in r.pinned and any(w.id.text == facts.az.moved for w in r.windows):
+        out.append(progress.Guard("cards", frozenset({progress.DOWN}), "a card its owner loses from a hand or an equipment area", "self"))
+    return out
+
+
 def _stop(rules: tuple, sites: tuple, death_event: str | None = None,
-          windows: dict | None = None) -> tuple[str | None, str]:
+          windows: dict | None = None, facts: Facts | None = None) -> tuple[str | None, str]:
     """(why the loop ends, kind): kind is "bounded" (it uses something up), "death" (only HP goes
     down, so it ends when someone dies) or "endless"."""
-    free = {(res, d) for r in rules for res, d, paid in r.body.deltas if not paid}
-    resets = set().union(*(r.body.resets for r in rules))
+    free = {(res, d) for r in rules for res, d, paid, _ in r.body.deltas if not paid}
+    resets = {x.split("|", 1)[-1] for r in rules for x in r.body.resets}
     for r in rules:
-        if r.limited and r.decl.id.text not in resets and "*" not in resets:
+        if r.limited and r.decl.id.text not in resets and "*" not in resets and \
+                not any(f"type:{t}" in resets for t in getattr(r.decl, "types", ())):
             what = f"`limit` on {r.name}" if r.limit is not None else f"the once-per-game use of {r.name}"
             return what, "bounded"
+    carried = all(s.own for s in sites)  # every round reopens the same event: what it counts carries over
     for r in rules:
-        for g in r.guards:
-            how = progress.progress(g, free)
+        for g in (*r.guards, *_spent(r, facts)):
+            if g.resource.startswith("event:") and not carried:
+                continue
+            # a guard on its owner's state is given back only by what reaches that owner (a draw for a target
+            # gives the owner no card)
+            seen = free if g.whose != "self" or facts is None else _reaching(facts, rules, r)
+            how = progress.progress(g, seen)
             if how is not None:
-                return (f"the `when` of {r.name} needs {_label(g.resource)} ({g.text}), which {how} in the loop",
-                        "bounded")
+                if g in r.guards:
+                    why = f"the `when` of {r.name} needs {_label(g.resource, g.whose)} ({g.text}), which {how} in the loop"
+                else:
+                    why = f"each run of {r.name} takes {g.text}, and {_label(g.resource, g.whose)} {how} in the loop"
+                return why, "bounded"
     paid = [r for r, s in zip(rules[1:] + rules[:1], sites) if s.paid]
     if paid and ("cards", progress.UP) not in free:
         return (f"each round uses a card from a hand (to reach {paid[0].name}), and the loop gives no cards back",
@@ -186,7 +238,7 @@ def analyse(facts: Facts) -> list[Cycle]:
     memo = facts.memo
     if "cycles" not in memo:
         death = _death_event(facts)
-        memo["cycles"] = [Cycle(rules, sites, *_stop(rules, sites, death, facts.m.windows))
+        memo["cycles"] = [Cycle(rules, sites, *_stop(rules, sites, death, facts.m.windows, facts))
                           for rules, sites in _cycles(facts)]
     return memo["cycles"]
 
@@ -368,5 +420,56 @@ def endless_whiles(facts: Facts) -> list:
     return out
 
 
+# ---- SGS321: a rule that grants, from a window of a flow, another run of that flow ----------------------
+
+
+def _turn_windows(facts: Facts, phase: str | None = None) -> set[str]:
+    """The windows the flow bound to `turn` opens (inside `phase P { … }` only, for a phase)."""
+    turn = facts.m.role_target("turn")
+    if not isinstance(turn, ast.FlowDecl):
+        return set()
+    out = set()
+    for n in walk(turn.body):
+        if phase is not None and not (isinstance(n, ast.PhaseStmt) and n.phase.text == phase):
+            continue
+        for x in walk(n) if phase is not None else (n,):
+            if isinstance(x, ast.Open) and (w := facts.m.windows.get(x.window.text)) is not None:
+                out.add(w.id.text)
+    return out
+
+
+def granted_runs(facts: Facts) -> list:
+    """A trigger at a window of the turn (of one of its phases) that grants another turn (`give_turn`; that
+    phase again, `extra_phase`): the run it grants opens the window again, and it grants another. A use
+    limit of the turn does not stop it (each turn is a new one), one of the game does, and so does a judgment
+    or a bound its `when` uses up."""
+    out = []
+    for r in facts.live:
+        if r.kind != "trigger" or not r.body.grants:
+            continue
+        for kind, phase, chance in sorted(r.body.grants, key=str):
+            windows = _turn_windows(facts, phase if kind == "phase" else None)
+            hit = [w for w in r.windows if w.id.text in windows]
+            if not hit or chance:
+                continue
+            renewed = ("turn", "phase") if kind == "turn" else ("phase",)
+            lim = r.limit
+            if lim is not None and lim.scope not in renewed or {"limited", "awaken"} & set(getattr(r.decl, "types", ())):
+                continue
+            if any(progress.progress(g, {(res, d) for res, d, paid, _ in r.body.deltas if not paid})
+                   for g in r.guards):
+                continue
+            what = "another turn" if kind == "turn" else f"another {phase}"
+            out.append(make("SGS321", f"{who(r)} grants {what} from {hit[0].name.text}, which that "
+                            f"{'turn' if kind == 'turn' else 'phase'} opens again: each one it grants fires it "
+                            "again; nothing stops it", r.span,
+                            WHY["endless"] + (f" (a `limit … per {lim.scope}` starts again with each one granted)"
+                                              if lim is not None else ""),
+                            "none: seed 001 orders what happens inside a turn; a rule that grants the turn it fires "
+                            "in again has nothing that ends it", rules=(r,), window=hit[0]))
+    return out
+
+
 def check(facts: Facts) -> list:
-    return [f for f in all_findings(facts) if f.code in ("SGS321", "SGS322")] + endless_whiles(facts)
+    return ([f for f in all_findings(facts) if f.code in ("SGS321", "SGS322")] + endless_whiles(facts)
+            + granted_runs(facts))

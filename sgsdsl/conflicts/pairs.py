@@ -30,21 +30,29 @@ def _limited(sk: ast.SkillDecl) -> bool:
 
 
 def _restored(facts: Facts, r) -> list:
-    """(skill, how) of every skill whose use limit rule r gives back."""
+    """(skill, how, on its owner's seat only) of every skill whose use limit rule r can give back: the skill it
+    names, the skills of the type it picks (`where it.limited`), any; its owner's own (`reset_limit(self, …)`)
+    can be another hero's only when the two heroes share a seat."""
     m = facts.m
     out = []
-    for sid in sorted(r.body.resets):
+    for entry in sorted(r.body.resets):
+        seat, _, sid = entry.rpartition("|")
+        seat = bool(seat)
         if sid == "*":
-            out += [(sk, "`reset_limit` of any skill") for sk in m.unique(m.skills) if _limited(sk)]
+            out += [(sk, "`reset_limit` of any skill", seat) for sk in m.unique(m.skills) if _limited(sk)]
+        elif sid.startswith("type:"):
+            t = sid.split(":", 1)[1]
+            out += [(sk, f"`reset_limit` of a skill that is `{t}`", seat) for sk in m.unique(m.skills)
+                    if t in sk.types and _limited(sk)]
         elif sid in m.skills and _limited(m.skills[sid]):
-            out.append((m.skills[sid], "`reset_limit`"))
-    for res, d, _paid in sorted(r.body.deltas):
+            out.append((m.skills[sid], "`reset_limit`", seat))
+    for res, d, _paid, _whose in sorted(r.body.deltas):
         if not res.startswith("mark:") or d not in _GIVES_BACK:
             continue
         counter = m.counters.get(res.split(":", 1)[1])
         for sk in m.unique(m.skills):
             if counter is not None and counter in sk.counters:
-                out.append((sk, f"resetting the counter {counter.name.text} it counts its uses with"))
+                out.append((sk, f"resetting the counter {counter.name.text} it counts its uses with", False))
     return out
 
 
@@ -53,13 +61,13 @@ def limit_restored(facts: Facts) -> list:
     for r in facts.live:
         if r.holder != "hero":
             continue
-        for sk, how in _restored(facts, r):
+        for sk, how, seat in _restored(facts, r):
             if sk is r.decl:
                 continue
             for x in r.heroes:
                 for y in facts.skill_heroes.get(id(sk), ()):
                     key = (id(r.decl), id(sk), id(x), id(y))
-                    if x is y or key in seen or not (facts.can_meet(x.name.text, y.name.text)
+                    if x is y or key in seen or not ((not seat and facts.can_meet(x.name.text, y.name.text))
                                                      or facts.share_seat(x.name.text, y.name.text)):
                         continue
                     seen.add(key)

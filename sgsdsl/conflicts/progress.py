@@ -51,6 +51,7 @@ class Guard:
     resource: str
     falsify: frozenset  # subset of {"+", "-"}; or {"=k"}: marks, set to anything but k
     text: str = ""
+    whose: str = "any"  # "self": the guard reads its owner's resource (`self.hand_count > 0`)
 
 
 def sign(e) -> frozenset:
@@ -75,43 +76,39 @@ def _reads_event_card(e) -> bool:
     return any((p := event_path(n)) is not None and p[0] in ("card", "cards") for n in walk(e))
 
 
-def call_deltas(name: str, c: ast.Call, const) -> set[tuple[str, str]]:
-    """(resource, direction) changes of one primitive call; `const` reads a constant argument."""
-    args = [a.value for a in c.args if a.name is None]
-    kw = {a.name.text: a.value for a in c.args if a.name is not None}
+def effect_deltas(eff, args: dict, zone) -> set[tuple[str, str]]:
+    """(resource, direction) changes of one primitive call, as its effect declaration says
+    (surface.Effect.deltas); `args` maps its parameters to the call's arguments, `zone` reads a zone
+    argument (a zone constant's key, ("pile", id) for a pile on a player, or None)."""
     out: set[tuple[str, str]] = set()
-    moved_out = ("processing", DOWN) if args and any(_reads_event_card(a) for a in args) else None
-    if name == "draw":
-        out.add(("cards", UP))
-    elif name in ("gain", "equip"):
-        out |= {("cards", UP), ("cards", DOWN)}
-    elif name in ("discard", "put_bottom"):
-        out.add(("cards", DOWN))
-    elif name == "put":
-        zone = args[1] if len(args) > 1 else kw.get("zone")
-        k = const(zone) if zone is not None else None
-        if k is not None and k[0] == "const" and k[1] in PILES:
-            out.add(("cards", DOWN))
-            if k[1] == "'processing'":
-                out.add(("processing", UP))
-                moved_out = None
-        else:
-            out |= {("cards", UP), ("cards", DOWN)}
-    elif name == "reveal_top":
-        out.add(("processing", UP))
-    elif name == "change_hp" and len(args) > 1:
-        out |= {("hp", d) for d in sign(args[1])}
-    elif name in ("change_max_hp", "adjust_max_hp"):
-        out |= {("hp", UP), ("hp", DOWN)}
-    elif name == "kill":
-        out.add(("alive", DOWN))
-    if moved_out is not None and name in ("gain", "discard", "put", "put_bottom", "equip"):
+    moved = eff.moves.cards if eff.moves is not None else None
+    moved_out = ("processing", DOWN) if moved in args and _reads_event_card(args[moved]) else None
+    for res, how in eff.deltas:
+        if how in (UP, DOWN):
+            out.add((res, how))
+        elif how == "±":
+            out |= {(res, UP), (res, DOWN)}
+        elif how.startswith("sign:"):
+            e = args.get(how.split(":", 1)[1])
+            if e is not None:
+                out |= {(res, d) for d in sign(e)}
+        elif how.startswith("zone:"):  # into a pile: fewer cards held (into the processing zone: more there)
+            e = args.get(how.split(":", 1)[1])
+            k = zone(e) if e is not None else None
+            if k is not None and (k[0] == "pile" or k[0] == "const" and k[1] in PILES):
+                out.add((res, DOWN))
+                if k[1] == "'processing'":
+                    out.add(("processing", UP))
+                    moved_out = None
+            else:
+                out |= {(res, UP), (res, DOWN)}
+    if moved_out is not None:
         out.add(moved_out)
     return out
 
 
-def assign_deltas(mark: str, op: str, value, const) -> set[tuple[str, str]]:
-    res = f"mark:{mark}"
+def assign_deltas(mark: str, op: str, value, const, kind: str = "mark") -> set[tuple[str, str]]:
+    res = f"{kind}:{mark}"
     if op == "=":
         k = const(value)
         return {(res, f"={k}")} if k is not None else {(res, UP), (res, DOWN)}
@@ -125,6 +122,9 @@ def _resource(e, m) -> tuple[str, bool] | None:
     """The resource an expression counts, and whether it counts it inverted (lost_hp)."""
     from ..lang.typecheck import AttrNote
 
+    p = event_path(e)
+    if p is not None and len(p) == 1:
+        return (f"event:{p[0]}", False)  # a count on the event: it carries over only where the event does
     if isinstance(e, ast.Attr):
         note = m.notes.get(e)
         if isinstance(note, AttrNote) and note.kind == "mark":
@@ -157,7 +157,7 @@ def guards(e, m, const) -> list[Guard]:
     for c in conjuncts(e):
         if isinstance(c, ast.Attr) and c.name.text in GUARDED_FLAG:
             res, d = GUARDED_FLAG[c.name.text]
-            out.append(Guard(res, frozenset({d}), c.name.text))
+            out.append(Guard(res, frozenset({d}), c.name.text, _whose(c)))
             continue
         if not isinstance(c, ast.Compare):
             continue
@@ -175,9 +175,15 @@ def guards(e, m, const) -> list[Guard]:
                 k = const(right)
                 falsify = frozenset({f"={k}"}) if k is not None else BOTH
             if falsify:
-                out.append(Guard(res, falsify, op))
+                out.append(Guard(res, falsify, op, _whose(left)))
             break
     return out
+
+
+def _whose(e) -> str:
+    """"self" when an expression reads only its owner's state (`self.hp`, `count(self.hand)`)."""
+    objs = [n.obj for n in walk(e) if isinstance(n, ast.Attr) and not isinstance(n.obj, ast.Attr)]
+    return "self" if objs and all(isinstance(o, ast.NameRef) and o.text == "self" for o in objs) else "any"
 
 
 def progress(guard: Guard, free: set) -> str | None:

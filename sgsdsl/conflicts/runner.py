@@ -14,22 +14,30 @@ from . import data, dead, fields, loops, modifiers, pairs, recursion, replacemen
 
 
 def _carriers(b: Build) -> list:
-    """(span, {code: reason}) of every skill, card, deck and mode rule that acknowledges a finding."""
+    """(span, {code: reason}, who) of every skill, card, deck and mode rule that acknowledges a finding; who
+    names the declaration ("skill 护驾")."""
     out = []
     decls = []
     for pkg in b.model.packages.values():  # every package, variants included
         for d in pkg.decls:
             if isinstance(d, (ast.SkillDecl, ast.CardDecl, ast.DeckDecl)):
-                decls.append(d)
+                decls.append((_KIND.get(type(d), "rule"), d))
             elif isinstance(d, ast.ModeDecl):
-                decls.extend(d.rules)
+                decls.extend(("mode rule", r) for r in d.rules)
             elif isinstance(d, ast.RuleDecl):
-                decls.append(d.rule)
-    for d in decls:
+                decls.append(("rule", d.rule))
+    for kind, d in decls:
         allows = {f.code.text: f.reason for f in d.facets if isinstance(f, ast.Allow)}
         if allows:
-            out.append((d.span, allows))
+            out.append((d.span, allows, f"{kind} {d.name.text}"))
     return out
+
+
+_KIND = {ast.SkillDecl: "skill", ast.CardDecl: "card", ast.DeckDecl: "deck"}
+
+
+def _shipped(span) -> bool:
+    return span.file.startswith("rules/")
 
 
 def _inside(span, outer) -> bool:
@@ -38,14 +46,19 @@ def _inside(span, outer) -> bool:
 
 
 def acknowledge(b: Build, findings: list[Diagnostic]) -> list[Diagnostic]:
+    """Mark the findings a rule involved accepts (`allow CODE "reason"`), saying which declaration accepted
+    it. An `allow` in the shipped rules speaks for the shipped rules only: a finding that runs through a
+    designer's rule is acknowledged only by an `allow` of the designer's."""
     carriers = _carriers(b)
     out = []
     for d in findings:
+        spans = [d.span] + [n.span for n in d.notes]
+        designer = not all(_shipped(s) for s in spans) or any(r.designer for r in getattr(d, "rules", ()))
         reason = None
-        for span in [d.span] + [n.span for n in d.notes]:
-            for outer, allows in carriers:
-                if d.code in allows and _inside(span, outer):
-                    reason = allows[d.code]
+        for span in spans:
+            for outer, allows, who in carriers:
+                if d.code in allows and _inside(span, outer) and not (designer and _shipped(outer)):
+                    reason = f"{who}: {allows[d.code]}"
                     break
             if reason is not None:
                 break
@@ -86,6 +99,7 @@ def run_checks(b: Build, only_designer: bool = False) -> list[Diagnostic]:
     out: list[Diagnostic] = []
     for family in FAMILIES:
         out.extend(family(facts))
+    judged = dead.judgments(facts)
     # A variant package is checked as the table it makes: its declarations over the ones it replaces. A
     # mode that always plays with it (`with guozhan_heroes`) is judged in its pass alone, and all of that
     # pass's findings are about such modes; a variant no mode names adds what concerns its own files.
@@ -105,8 +119,10 @@ def run_checks(b: Build, only_designer: bool = False) -> list[Diagnostic]:
                         continue  # judged over every mode, which only the default pass sees
                     if mine and (d.code, d.message, d.span) not in seen:
                         out.append(d)
+            judged += [j for j in dead.judgments(vfacts) if name in played_with or j.key[0] in files]
         finally:
             b.model.current = None
+    out += dead.decide(judged, [d.name.text for d in b.model.unique(b.model.g_modes)])
     out = acknowledge(b, _merge_modes(b, out))
     if only_designer:
         out = [d for d in out if not d.span.file.startswith("rules/") or

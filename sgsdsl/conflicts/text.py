@@ -32,12 +32,15 @@ EXACT = ("受到伤害后", "受到伤害时", "造成伤害后", "造成伤害�
 PHASES = {"准备阶段": ("准备阶段", "回合开始阶段"), "判定阶段": ("判定阶段",), "摸牌阶段": ("摸牌阶段",),
           "出牌阶段": ("出牌阶段",), "弃牌阶段": ("弃牌阶段",), "结束阶段": ("结束阶段", "回合结束阶段")}
 # A use limit, however the text words it (出牌阶段限一次, 每阶段限一次; 每回合限一次, 一回合只能使用一次该技能).
-LIMITS = {"出牌阶段限一次": (re.compile(r"(出牌阶段|每阶段|每个出牌阶段)(限|只能(使用|发动)?)一次"), "phase", 1),
-          "每回合限一次": (re.compile(r"(每|一)回合(限|只能(使用|发动)?)一次"), "turn", 1)}
+LIMITS = {"出牌阶段限一次": (re.compile(r"(出牌阶段|每阶段|每个出牌阶段)各?(限|只能(使用|发动)?)一次"), "phase", 1),
+          # 每回合各限一次: each of its timings once per turn
+          "每回合限一次": (re.compile(r"(每|一)回合各?(限|只能(使用|发动)?)一次"), "turn", 1)}
 TYPES = {"锁定技": "locked", "主公技": "lord", "限定技": "limited", "觉醒技": "awaken"}
 # What stands between the verb and 伤害后/时 qualifies the damage (its card, nature, source or amount);
 # 受到 is read first, so the 造成 inside 受到其他角色造成的伤害后 stays part of the qualifier.
 _NORMAL = [(re.compile(r"受到[^，。；：]{0,16}?伤害([后时])"), r"受到伤害\1"),
+           # 当其他角色对你造成伤害后: the owner is the one damaged
+           (re.compile(r"对你造成[^，。；：]{0,16}?伤害([后时])"), r"受到伤害\1"),
            (re.compile(r"造成[^，。；：]{0,16}?伤害([后时])"), r"造成伤害\1"),
            # 指定一名角色为目标后, 成为【杀】的目标时: the card and whom it aims at qualify the timing
            (re.compile(r"指定[^，。；：]{0,12}?目标([后时])"), r"指定目标\1"),
@@ -48,16 +51,41 @@ def _sentences(text: str) -> list[str]:
     return [s for s in re.split(r"[；。]", text) if s.strip()]
 
 
+# A skill-type label at the head of a sentence, whichever mode uses it: 锁定技，主公技，限定技，觉醒技 (the
+# language's types), 阵法技，主将技，副将技 (国战), 君主技 …; several may stand together (主将技，阵法技，…).
+_LABEL = re.compile(r"^(?:[\u4e00-\u9fff]{2}技，)+")
+# What a label says of the rules, beside the types: it works only on the main (or deputy) hero card, or
+# only in a formation or siege (the builtins that read them).
+LABEL_NEEDS = {"主将技": ("its owner's main hero", "heroes[0]"),
+               "副将技": ("its owner's deputy hero", "heroes[1]"),
+               "阵法技": ("a formation or a siege", "formation|besieged|besiegers")}
+# A duration the text gives an effect, and the scope the rules must keep it for.
+DURATIONS = {"turn": re.compile(r"本回合|直到回合结束|此回合"), "phase": re.compile(r"本阶段|直到(此)?阶段结束")}
+
+
 def _opening(sentence: str) -> str:
-    s = sentence.strip()
-    changed = True
-    while changed:
-        changed = False
-        for t in TYPES:
-            if s.startswith(t + "，"):
-                s = s[len(t) + 1:]
-                changed = True
-    return s.split("，")[0]
+    return _LABEL.sub("", sentence.strip()).split("，")[0]
+
+
+def _labels(sentence: str) -> list[str]:
+    got = _LABEL.match(sentence.strip())
+    return [x for x in got.group().split("，") if x] if got else []
+
+
+# After a phase's name, what makes it a timing (准备阶段开始时, 摸牌阶段，…) rather than a limit (出牌阶段限一次)
+# or a place (于出牌阶段内, 弃牌阶段外).
+_PHASE_TIMING = ("", "开始时", "结束时", "开始前", "结束后", "时", "摸牌时")
+
+
+def _names_phase(head: str, names: tuple) -> bool:
+    for n in names:
+        i = head.find(n)
+        while i >= 0:
+            before, after = head[:i], head[i + len(n):]
+            if after in _PHASE_TIMING and not before.endswith(("于", "在")):
+                return True
+            i = head.find(n, i + 1)
+    return False
 
 
 def _normal(s: str) -> str:
@@ -99,8 +127,32 @@ def _has_limit(facts: Facts, decl, scope: str, n: int) -> bool:
         lim = getattr(f, "limit", None)
         if lim is not None and lim.scope == scope and isinstance(lim.count, ast.IntLit) and lim.count.value == n:
             return True
-    own = {f"mark:{c.id.text}" for c in getattr(decl, "counters", ()) if c.scope == scope}
-    return any(own & facts.az.state_reads(f.when) for f in decl.facets if getattr(f, "when", None) is not None)
+    own = {f"mark:{c.id.text}" for c in getattr(decl, "counters", ()) if getattr(c, "scope", None) == scope}
+    if any(own & facts.az.state_reads(f.when) for f in decl.facets if getattr(f, "when", None) is not None):
+        return True
+    # every facet's `when` asks that the skill was not used yet in that scope (奇策's nine view-as share one use)
+    facets = _facets(decl)
+    return n == 1 and bool(facets) and all(_unused_in(facts, f.when, decl, scope) for f in facets
+                                           if not isinstance(f, ast.Modify))
+
+
+def _unused_in(facts: Facts, when, decl, scope: str) -> bool:
+    """A conjunct `count(used(self, S) where it.skill == <the skill>) == 0` (or history(S)) with S the scope."""
+    want = ("const", repr(scope))
+    for c in conjuncts(when) if when is not None else ():
+        if not (isinstance(c, ast.Compare) and c.op == "==" and isinstance(c.right, ast.IntLit) and c.right.value == 0
+                and isinstance(c.left, ast.Call) and is_name(c.left.func, "count") and c.left.args):
+            continue
+        e = c.left.args[0].value
+        if not isinstance(e, ast.Filter) or not isinstance(e.source, ast.Call) or not e.source.args:
+            continue
+        scoped = any(facts.cond.const(a.value) == want for a in e.source.args)
+        names = any(isinstance(x, ast.Compare) and x.op in ("==", "is") and isinstance(x.left, ast.Attr)
+                    and x.left.name.text == "skill" and isinstance(x.right, ast.NameRef)
+                    and x.right.text in (decl.name.text, decl.id.text) for x in conjuncts(e.pred))
+        if scoped and names:
+            return True
+    return False
 
 
 def _has_type(decl, t: str) -> bool:
@@ -136,7 +188,7 @@ def check(facts: Facts) -> list:
                 if t in head and t in m.windows and t not in windows and t not in missing:
                     missing.append(t)
             for phase, names in PHASES.items():
-                if any(n in head for n in names) and not any(x in head for x in EXACT) \
+                if _names_phase(head, names) and not any(x in head for x in EXACT) \
                         and not _uses_phase(facts, d, phase, names) and phase not in missing:
                     missing.append(phase)
         at = _own(d, next((f.span for f in d.facets if isinstance(f, ast.Trigger)), None) or
@@ -162,6 +214,8 @@ def check(facts: Facts) -> list:
                                    "lord": "only the lord has it",
                                    "limited": "it works once per game",
                                    "awaken": "it wakes once and changes the hero"}[t], NO_PRINCIPLE_TEXT))
+        out.extend(_label_meanings(facts, d, text, what))
+        out.extend(_durations(facts, d, text, what))
         if isinstance(d, ast.SkillDecl):
             for word, t in TYPES.items():
                 if t in d.types and word not in text:
@@ -171,6 +225,56 @@ def check(facts: Facts) -> list:
         out.extend(_others(d, text, what))
         out.extend(_quiet_limits(d, text, what))
     return out
+
+
+def _label_meanings(facts: Facts, d, text: str, what: str) -> list:
+    """SGS362: a label the text gives (主将技, 副将技, 阵法技) that no rule of the skill reads."""
+    said = {x for s in _sentences(text) for x in _labels(s)}
+    rules = " ".join(_source_of(facts, f) for f in _facets(d))
+    out = []
+    for word, (needs, pattern) in LABEL_NEEDS.items():
+        if word in said and not any(x in rules for x in pattern.split("|")):
+            out.append(make("SGS362", f"the text of {what} {d.name.text} says {word}, but no rule of it reads {needs}",
+                            d.span, f"a {word} works only with {needs}: without the check the skill works always "
+                            f"(write `{pattern.split('|')[0]}` into its `when`)", NO_PRINCIPLE_TEXT))
+    return out
+
+
+def _durations(facts: Facts, d, text: str, what: str) -> list:
+    """SGS362: an effect the text gives a duration (本回合, 直到回合结束; 本阶段) that the rules keep for no such
+    scope: no counter, limit, `until` or history of that scope."""
+    out = []
+    for scope, rx in DURATIONS.items():
+        said = rx.search(text)
+        if said is None or _scoped(facts, d, scope):
+            continue
+        out.append(make("SGS362", f"the text of {what} {d.name.text} says {said.group()}, but nothing in its rules "
+                        f"lasts for the {scope} only", d.span, f"an effect the text ends with the {scope} must end "
+                        f"then: keep it in a `counter … per {scope}`, or give it `until` that scope", NO_PRINCIPLE_TEXT))
+    return out
+
+
+def _scoped(facts: Facts, d, scope: str) -> bool:
+    if any(getattr(c, "scope", None) == scope for c in getattr(d, "counters", ())):
+        return True
+    if any(getattr(getattr(f, "limit", None), "scope", None) == scope for f in d.facets):
+        return True
+    want = ("const", repr(scope))
+    for n in walk(d):
+        if isinstance(n, ast.NameRef) and facts.cond.const(n) == want:
+            return True
+        note = facts.m.notes.get(n) if isinstance(n, ast.Attr) else None
+        if getattr(note, "kind", None) == "mark":  # a counter of that scope, its own or another skill's
+            c = facts.m.counters.get(note.name)
+            if c is not None and c.scope == scope:
+                return True
+    return False
+
+
+def _source_of(facts: Facts, f) -> str:
+    text = facts.m.notes.get(("source", f.span.file)) or ""
+    lines = text.split("\n")[f.span.line - 1:f.span.end_line]
+    return "\n".join(lines)
 
 
 def _own(d, span):
@@ -190,7 +294,16 @@ def _others(d, text: str, what: str) -> list:
     if said is None or all(isinstance(f, ast.Modify) for f in facets):
         return []
     where = None
-    if not any(_keeps_out(n) for n in walk(d)):
+    chosen = [n for n in walk(d) if (isinstance(n, ast.TargetSpec) and n.kind == "some")
+              or (isinstance(n, ast.Choose) and n.kind in ("player", "players"))]
+    if _OTHER_TARGET.search(text) and chosen:
+        # 其他角色 names whom the skill chooses (令一名其他角色…): a choice of the skill's must leave the owner out,
+        # whatever its `when` says of who fires it
+        if not any(_leaves_out(n) for n in chosen):
+            first = chosen[0]  # a `target` clause is the facet's: point at the facet
+            where = first.span if isinstance(first, ast.Choose) else \
+                next((f.span for f in facets if any(x is first for x in walk(f))), facets[0].span)
+    elif not any(_keeps_out(n) for n in walk(d)):
         where = facets[0].span
     elif not _ANYONE.search(_OTHERS.sub("", text)):
         for n in walk(d):
@@ -208,6 +321,17 @@ def _others(d, text: str, what: str) -> list:
                  "owner", where, "a target, choice or loop over players that may take the owner plays otherwise "
                  "than the text: write `where it != self`, `others(self)` or a `when` on `… != self`",
                  NO_PRINCIPLE_TEXT, notes=[Note(d.span, f"the text is that of {what} {d.name.text}")])]
+
+
+def _leaves_out(n) -> bool:
+    """A target or a choice of players that cannot take the owner."""
+    if isinstance(n, ast.TargetSpec):
+        return _excludes(n.where)
+    return _excludes(n.where) or (n.source is not None and _excludes_source(n.source))
+
+
+# 其他角色 as whom the skill chooses: 令/对/选择/指定/交给 一名 (两名, 至多X名, 任意名) 其他角色
+_OTHER_TARGET = re.compile(r"(令|对|选择|指定|交给|将[^，。；]{0,8}交给)(一|两|二|三|至多[^名]{1,2}|任意|X)名其他")
 
 
 def _keeps_out(n) -> bool:

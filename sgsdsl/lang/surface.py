@@ -193,26 +193,67 @@ CONTEXT_NAMES = {
 
 
 @attrs.frozen
+class Moves:
+    """How a primitive moves cards (the engine opens the window bound to the `moved` role for each player who
+    loses some, and once when nobody does). Each field names the parameter it comes from, or a zone."""
+
+    cards: str | None  # the parameter holding the cards (None: cards from the draw pile, lost by nobody)
+    to: str  # the zone they go to: a zone constant's value ('hand', 'discard' …) or "param:NAME"
+    gainer: str | None = None  # the parameter whose hand receives them (`event.gainer`)
+    owner: str | None = None  # the parameter that owns the zone they go to (a `put` into a player's zone)
+
+
+@attrs.frozen
+class Effect:
+    """What a primitive changes, as `check` (sgsdsl/conflicts) reads it: the one place that says so. Every
+    primitive declares one (tests/test_surface_effects.py); `NOTHING` says it changes no state that a
+    condition reads (it only tells a seat something)."""
+
+    state: frozenset = frozenset()  # player state it changes: categories of conflicts.reading.STATE_OF_ATTR
+    moves: Moves | None = None
+    # (resource, direction) it moves (conflicts/progress.py): "+", "-", "±", or "sign:PARAM" (the sign of
+    # an amount), "zone:PARAM" (into a pile: fewer cards held; elsewhere: either way)
+    deltas: tuple = ()
+    chance: bool = False  # its outcome is chance: a card from the shuffled pile, a random pick
+    hooks: bool = False  # runs the hooks of the card in its first parameter
+    uses: str | None = None  # a card may be used: "any" (the play phase), or the parameter holding the choices
+    ends: bool = False  # may end the game, the phase or the turn: what follows it may not run
+    resets: bool = False  # gives back a skill's uses (the skill in its second parameter)
+    card_in: str | None = None  # the zone the cards it returns lie in afterwards ('processing' …)
+    # it grants another run of a flow later: "turn" (the flow bound to `turn`), or "phase:PARAM" (that phase
+    # of the turn): a rule at a window of that run that grants it again never ends
+    grants: str | None = None
+
+
+NOTHING = Effect()
+
+
+@attrs.frozen
 class Func:
     params: tuple[tuple[str, str, str | None], ...]  # (name, type, default python literal or None)
     ret: str
     template: str  # python with {param} holes; each hole is a compiled expression
     doc: str
     kind: str = "builtin"  # builtin | primitive
+    effect: Effect | None = None  # primitives: what it changes (required)
 
 
-def _f(sig: str, ret: str, template: str, doc: str, kind: str = "builtin") -> Func:
+def _f(sig: str, ret: str, template: str, doc: str, kind: str = "builtin", effect: Effect | None = None) -> Func:
     params = []
     for part in filter(None, (p.strip() for p in sig.split(","))):
         name, _, rest = part.partition(":")
         typ, _, default = rest.partition("=")
         params.append((name.strip(), typ.strip(), default.strip() or None))
-    return Func(tuple(params), ret, template, doc, kind)
+    return Func(tuple(params), ret, template, doc, kind, effect)
 
 
-def _p(sig: str, ret: str, method: str, doc: str) -> Func:
+def _p(sig: str, ret: str, method: str, doc: str, effect: Effect) -> Func:
     names = [p.split(":")[0].strip() for p in sig.split(",") if p.strip()]
-    return _f(sig, ret, f"g.{method}(" + ", ".join("{" + n + "}" for n in names) + ")", doc, "primitive")
+    return _f(sig, ret, f"g.{method}(" + ", ".join("{" + n + "}" for n in names) + ")", doc, "primitive", effect)
+
+
+_CARDS = frozenset({"cards"})
+_HERO = frozenset({"hero", "skills", "hp"})
 
 
 FUNCS: dict[str, Func] = {
@@ -274,83 +315,133 @@ FUNCS: dict[str, Func] = {
     "damage_taken": _f("p: player, s: scope", "int", "g.damage_taken({p}, {s})", "p受到的伤害值之和"),
     "kills": _f("p: player, s: scope", "int", "g.kills_of({p}, {s})", "p杀死的角色数"),
     # -- primitive actions (the engine's only ways to change the game)
-    "draw": _p("p: player, n: int = 1", "list[card]", "draw", "摸牌: p draws n cards from the draw pile"),
-    "gain": _p("p: player, cards: list[card]", "none", "gain", "获得: cards go to p's hand"),
+    "draw": _p("p: player, n: int = 1", "list[card]", "draw", "摸牌: p draws n cards from the draw pile",
+                   Effect(_CARDS, Moves(None, "hand", gainer="p"), (("cards", "+"),))),
+    "gain": _p("p: player, cards: list[card]", "none", "gain", "获得: cards go to p's hand",
+                   Effect(_CARDS, Moves("cards", "hand", gainer="p"), (("cards", "±"),))),
     "discard": _p("p: player?, cards: list[card]", "none", "discard",
-                  "弃置: cards go to the discard pile (p is who discards)"),
+                  "弃置: cards go to the discard pile (p is who discards)",
+                   Effect(_CARDS, Moves("cards", "discard"), (("cards", "-"),))),
     "put": _p("cards: list[card], zone: zone, owner: player? = None", "none", "put",
-              "置入: move cards to a zone (owner for hand/equip/judge zones; draw_pile = top)"),
-    "put_bottom": _p("cards: list[card]", "none", "put_bottom", "置于牌堆底"),
-    "reveal_top": _p("n: int", "list[card]", "reveal_top", "亮出牌堆顶的n张牌 into the processing zone"),
+              "置入: move cards to a zone (owner for hand/equip/judge zones; draw_pile = top)",
+                   Effect(_CARDS, Moves("cards", "param:zone", owner="owner"), (("cards", "zone:zone"),))),
+    "put_bottom": _p("cards: list[card]", "none", "put_bottom", "置于牌堆底",
+                   Effect(_CARDS, Moves("cards", "draw"), (("cards", "-"),))),
+    "reveal_top": _p("n: int", "list[card]", "reveal_top", "亮出牌堆顶的n张牌 into the processing zone",
+                   Effect(_CARDS, deltas=(("processing", "+"),), chance=True, card_in="processing")),
     "peek": _p("p: player, n: int", "list[card]", "peek",
-               "p观看牌堆顶的n张牌 (they stay where they are; p now knows them)"),
+               "p观看牌堆顶的n张牌 (they stay where they are; p now knows them)",
+                   NOTHING),
     "show": _p("p: player, cards: list[card]", "none", "show",
-               "展示: p shows cards to everyone (they stay where they are; every seat now knows them)"),
-    "equip": _p("p: player, card: card", "none", "equip", "装备: to p's slot; the old card goes to the discard pile"),
-    "change_hp": _p("p: player, delta: int", "none", "change_hp", "体力值变化 (raw: no windows)"),
+               "展示: p shows cards to everyone (they stay where they are; every seat now knows them)",
+                   NOTHING),
+    "equip": _p("p: player, card: card", "none", "equip", "装备: to p's slot; the old card goes to the discard pile",
+                   Effect(_CARDS, Moves("card", "equip", owner="p"), (("cards", "±"),))),
+    "change_hp": _p("p: player, delta: int", "none", "change_hp", "体力值变化 (raw: no windows)",
+                   Effect(frozenset({"hp"}), deltas=(("hp", "sign:delta"),))),
     "adjust_max_hp": _p("p: player, delta: int", "none", "adjust_max_hp",
-                        "体力上限变化 (raw: no windows, nobody dies; rules call the flow `change_max_hp`)"),
+                        "体力上限变化 (raw: no windows, nobody dies; rules call the flow `change_max_hp`)",
+                   Effect(frozenset({"hp"}), deltas=(("hp", "±"),))),
     "kill": _p("p: player", "none", "kill",
-               "死亡: p is out of the game (raw: no windows); the hero's skills stay until `leave`"),
-    "leave": _p("p: player", "none", "leave", "离场: p's hero leaves play with its skills, counters and marks"),
+               "死亡: p is out of the game (raw: no windows); the hero's skills stay until `leave`",
+                   Effect(frozenset({"alive", "hp"}), deltas=(("alive", "-"),), ends=True)),
+    "leave": _p("p: player", "none", "leave", "离场: p's hero leaves play with its skills, counters and marks",
+                   Effect(frozenset({"skills", "hero"}))),
     "set_heroes": _p("p: player, main: hero, deputy: hero", "none", "set_heroes",
-                     "p扮演主将与副将, both face down (国战): max HP from their 阴阳鱼 together"),
+                     "p扮演主将与副将, both face down (国战): max HP from their 阴阳鱼 together",
+                   Effect(_HERO | {"kingdom"})),
     "show_hero": _p("p: player, slot: int", "none", "show_hero",
                     "明置 (raw): p's hero card slot (0 main, 1 deputy) turns face up; rules call the flow bound to "
-                    "`reveal`"),
+                    "`reveal`",
+                   Effect(frozenset({"hero", "skills", "kingdom"}))),
     "look_hero": _p("viewer: player, p: player, slot: int", "none", "look_hero",
-                    "viewer观看p的一张暗置武将牌 (viewer's seat knows it from now on)"),
-    "look": _p("p: player, cards: list[card]", "none", "look", "p观看这些牌 (only p's seat learns them)"),
+                    "viewer观看p的一张暗置武将牌 (viewer's seat knows it from now on)",
+                   NOTHING),
+    "look": _p("p: player, cards: list[card]", "none", "look", "p观看这些牌 (only p's seat learns them)",
+                   NOTHING),
     "preshow": _p("p: player, s: skill", "none", "preshow", "预亮: a face-down hero's skill is offered when it "
-                  "could fire (using it reveals the hero)"),
+                  "could fire (using it reveals the hero)",
+                   NOTHING),
     "set_kingdom": _p("p: player, k: kingdom", "none", "set_kingdom",
-                      "p的势力改为/确定为k (化身; 国战: in a mode without identities it is also p's side)"),
+                      "p的势力改为/确定为k (化身; 国战: in a mode without identities it is also p's side)",
+                   Effect(frozenset({"kingdom"}))),
     "players_win": _p("ps: list[player], reason: text", "none", "players_win",
-                      "these players win, and only they (a dead careerist does not share the survivor's victory)"),
+                      "these players win, and only they (a dead careerist does not share the survivor's victory)",
+                   Effect(frozenset({"alive"}), ends=True)),
     "set_identity": _p("p: player, i: identity, shown: bool = True", "none", "set_identity",
-                        "p的身份为i (shown: 亮出身份牌); a mode that deals identities its own way (1v1)"),
-    "draft": _p("p: player, h: hero", "none", "draft", "p takes hero h into their line-up (p.reserve, in order)"),
+                        "p的身份为i (shown: 亮出身份牌); a mode that deals identities its own way (1v1)",
+                   Effect(frozenset({"identity"}))),
+    "draft": _p("p: player, h: hero", "none", "draft", "p takes hero h into their line-up (p.reserve, in order)",
+                   Effect(frozenset({"hero"}))),
     "enter_hero": _p("p: player, h: hero", "none", "enter_hero",
-                     "登场: h (from p's reserve) enters play as p's hero; p is in the game again at full HP"),
+                     "登场: h (from p's reserve) enters play as p's hero; p is in the game again at full HP",
+                   Effect(_HERO | {"alive"})),
     "game_over": _p("winners: list[identity], reason: text", "none", "game_over",
-                    "the game ends now with these winners (a mode's own ending: a time limit's tiebreak)"),
-    "check_victory": _p("", "none", "check_victory", "检查胜利条件: ends the game at once if a mode's `win` holds"),
-    "flip": _p("p: player", "none", "flip", "翻面 (raw: no windows; rules call the flow `turn_over`)"),
+                    "the game ends now with these winners (a mode's own ending: a time limit's tiebreak)",
+                   Effect(frozenset({"alive"}), ends=True)),
+    "check_victory": _p("", "none", "check_victory", "检查胜利条件: ends the game at once if a mode's `win` holds",
+                   Effect(frozenset({"alive"}), ends=True)),
+    "flip": _p("p: player", "none", "flip", "翻面 (raw: no windows; rules call the flow `turn_over`)",
+                   Effect(frozenset({"flipped"}))),
     "set_chained": _p("p: player, on: bool", "none", "set_chained",
-                      "横置/重置 (raw: no windows; rules call the flow `chain`)"),
-    "reveal_identity": _p("p: player", "none", "reveal_identity", "亮出身份牌"),
+                      "横置/重置 (raw: no windows; rules call the flow `chain`)",
+                   Effect(frozenset({"chained"}))),
+    "reveal_identity": _p("p: player", "none", "reveal_identity", "亮出身份牌",
+                   Effect(frozenset({"identity"}))),
     "add_skill": _p("p: player, s: skill, until: scope? = None", "none", "add_skill",
-                    "获得技能 (until 本阶段/本回合: lost when that phase or turn ends)"),
-    "remove_skill": _p("p: player, s: skill", "none", "remove_skill", "失去技能"),
-    "remove_all_skills": _p("p: player", "none", "remove_all_skills", "失去所有技能 (not those of equipment)"),
+                    "获得技能 (until 本阶段/本回合: lost when that phase or turn ends)",
+                   Effect(frozenset({"skills"}))),
+    "remove_skill": _p("p: player, s: skill", "none", "remove_skill", "失去技能",
+                   Effect(frozenset({"skills"}))),
+    "remove_all_skills": _p("p: player", "none", "remove_all_skills", "失去所有技能 (not those of equipment)",
+                   Effect(frozenset({"skills"}))),
     "reset_limit": _p("p: player, s: skill", "none", "reset_limit",
-                      "重置技能的使用次数: p may use s again (its `limit` counts, or a 限定技/觉醒技's one use)"),
-    "skip": _p("ph: phase", "none", "skip", "跳过本回合的一个阶段"),
+                      "重置技能的使用次数: p may use s again (its `limit` counts, or a 限定技/觉醒技's one use)",
+                   Effect(frozenset({"limits"}), resets=True)),
+    "skip": _p("ph: phase", "none", "skip", "跳过本回合的一个阶段",
+                   Effect(frozenset({"phase"}))),
     "extra_phase": _p("ph: phase", "none", "extra_phase",
-                      "执行一个额外的阶段 (the turn flow's own phase: its windows and log label)"),
-    "end_phase": _p("", "none", "end_phase", "结束当前阶段 at once (what is still settling in it is abandoned)"),
+                      "执行一个额外的阶段 (the turn flow's own phase: its windows and log label)",
+                   Effect(frozenset({"phase"}), grants="phase:ph")),
+    "end_phase": _p("", "none", "end_phase", "结束当前阶段 at once (what is still settling in it is abandoned)",
+                   Effect(frozenset({"phase"}), ends=True)),
     "end_turn": _p("", "none", "end_turn",
-                   "结束当前回合 at once, with every settlement pending in it (翩仪); the next turn follows"),
-    "give_turn": _p("p: player", "none", "give_turn", "令p在此回合结束后进行一个额外的回合"),
+                   "结束当前回合 at once, with every settlement pending in it (翩仪); the next turn follows",
+                   Effect(frozenset({"phase", "turn"}), ends=True)),
+    "give_turn": _p("p: player", "none", "give_turn", "令p在此回合结束后进行一个额外的回合",
+                   Effect(frozenset({"turn"}), grants="turn")),
     "play_phase": _p("p: player", "none", "play_phase",
-                     "出牌阶段的行动: p uses cards and active skills until they stop"),
+                     "出牌阶段的行动: p uses cards and active skills until they stop",
+                   Effect(frozenset({"cards", "hp", "alive"}), uses="any")),
     "ask_card": _p("p: player, pattern: cardname, how: how = 'use', prompt: text = ''", "card?", "ask_card",
-                   "询问p打出或使用一张牌 (hand cards or view-as skills); none if declined"),
+                   "询问p打出或使用一张牌 (hand cards or view-as skills); none if declined",
+                   NOTHING),
     "ask_use": _p("p: player, cards: list[card], prompt: text = ''", "card?", "ask_use",
                   "p可以使用其中一张牌 (its targets chosen as in the play phase, its use limit not counted); "
-                  "none if declined"),
-    "card_effect": _p("card: card, aim: @aim", "none", "card_effect", "执行牌的效果 (the card's `effect` block)"),
-    "card_before": _p("card: card, use: @use", "none", "card_before", "牌的`before` block, once per use"),
-    "card_after": _p("card: card, use: @use", "none", "card_after", "牌的`after` block, once per use"),
-    "deal_identities": _p("", "none", "deal_identities", "按模式的身份表随机分发身份牌"),
+                  "none if declined",
+                   Effect(frozenset({"cards", "hp", "alive"}), uses="cards")),
+    "card_effect": _p("card: card, aim: @aim", "none", "card_effect", "执行牌的效果 (the card's `effect` block)",
+                   Effect(hooks=True)),
+    "card_before": _p("card: card, use: @use", "none", "card_before", "牌的`before` block, once per use",
+                   Effect(hooks=True)),
+    "card_after": _p("card: card, use: @use", "none", "card_after", "牌的`after` block, once per use",
+                   Effect(hooks=True)),
+    "deal_identities": _p("", "none", "deal_identities", "按模式的身份表随机分发身份牌",
+                   Effect(frozenset({"identity"}))),
     "draw_heroes": _p("n: int, exclude: list[hero] = (), for_lord: bool = False", "list[hero]", "draw_heroes",
-                      "从武将牌堆随机抽n张 (不抽 exclude 中的武将；for_lord: 不抽不能当主公的武将)"),
+                      "从武将牌堆随机抽n张 (不抽 exclude 中的武将；for_lord: 不抽不能当主公的武将)",
+                   NOTHING),
     "return_heroes": _p("heroes: list[hero]", "none", "return_heroes",
-                        "dealt heroes not chosen go back to the 武将牌堆 (a small pool still seats a full table)"),
-    "pick_hero": _p("p: player, heroes: list[hero]", "hero", "pick_hero", "p从给出的武将中选择一名; the rest return"),
-    "set_hero": _p("p: player, h: hero", "none", "set_hero", "p扮演武将h (体力上限、势力、技能)"),
-    "set_gender": _p("p: player, g: gender", "none", "set_gender", "p的性别改为g"),
-    "start_from": _p("p: player", "none", "start_from", "由p开始第一个回合"),
+                        "dealt heroes not chosen go back to the 武将牌堆 (a small pool still seats a full table)",
+                   NOTHING),
+    "pick_hero": _p("p: player, heroes: list[hero]", "hero", "pick_hero", "p从给出的武将中选择一名; the rest return",
+                   Effect(_HERO)),
+    "set_hero": _p("p: player, h: hero", "none", "set_hero", "p扮演武将h (体力上限、势力、技能)",
+                   Effect(_HERO | {"kingdom", "gender"})),
+    "set_gender": _p("p: player, g: gender", "none", "set_gender", "p的性别改为g",
+                   Effect(frozenset({"gender"}))),
+    "start_from": _p("p: player", "none", "start_from", "由p开始第一个回合",
+                   Effect(frozenset({"turn"}))),
 }
 
 
