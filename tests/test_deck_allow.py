@@ -28,7 +28,7 @@ def test_an_overfull_suit_and_rank_is_a_finding(tmp_path):
 def test_the_deck_acknowledges_it(tmp_path):
     r = check(tmp_path, '  allow SGS351 "印刷如此"', "--select", "SGS35")
     assert r.exit_code == 0, r.output
-    assert "(acknowledged: 印刷如此)" in r.output and "1 acknowledged" in r.output
+    assert "(acknowledged: deck 试牌堆: 印刷如此)" in r.output and "1 acknowledged" in r.output
 
 
 def test_an_unknown_code_is_an_error(tmp_path):
