@@ -192,7 +192,12 @@ def main() -> None:
     ap.add_argument("--workers-games", type=int, default=400, help="games per batch of the workers figure")
     ap.add_argument("--profile", action="store_true", help="also show where the time goes")
     ap.add_argument("--readme", action="store_true", help="write the figures into README.md (needs every figure)")
+    ap.add_argument("--against", action="append", metavar="REV",
+                    help="instead: per-turn ratios against this commit, interleaved (bench/against.py); repeatable")
+    ap.add_argument("--rounds", type=int, default=4, help="with --against: interleaved rounds")
     args = ap.parse_args()
+    if args.against:
+        return against_main(args)
     if args.readme and args.only:
         ap.error("--readme needs every figure: drop --only")
     command = "python bench/bench.py" + (f" --games {args.games}" if args.games != 200 else "")
@@ -237,6 +242,21 @@ def main() -> None:
         end = f"{os.getloadavg()[0]:.1f} at the end (other jobs on the machine slow every figure down)"
         write_block("bench", f"```\n$ {command}\n```\n\nMeasured {stamp} at the start, {end}.\n\n"
                     + "\n\n".join(parts) + "\n")
+
+
+def against_main(args) -> None:
+    from against import against
+
+    games = args.games if args.games != 200 else 100
+    command = (f"python bench/bench.py {' '.join('--against ' + r for r in args.against)}"
+               + (f" --games {games}" if games != 100 else "") + (f" --rounds {args.rounds}" if args.rounds != 4 else ""))
+    stamp = (f"{datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC on {machine()}, "
+             f"load average {os.getloadavg()[0]:.1f}")
+    print(f"{stamp}\n`{command}`\n")
+    parts = against(args.against, games, args.rounds)
+    if args.readme:
+        write_block("against", f"```\n$ {command}\n```\n\nMeasured {stamp} at the start, "
+                    f"{os.getloadavg()[0]:.1f} at the end.\n\n" + "\n\n".join(parts) + "\n")
 
 
 if __name__ == "__main__":
