@@ -7,7 +7,8 @@ does carry the field, instead of adding a second diagnostic.
 SGS341: a rule writes an event field at a window after which nothing reads it: not the flow
 that opened the window (in the statements after the `open`, loops included), not a rule at
 that window or a later one of the same flow, not the caller that gets the event back. The
-classic case: `event.amount += 1` at 受到伤害后, after the damage was dealt.
+classic case: `event.amount += 1` at 受到伤害后, after the damage was dealt; and `event.cancelled =
+true` there, which stops a flow that has nothing left to do.
 """
 
 from __future__ import annotations
@@ -24,6 +25,9 @@ from .findings import finding as make
 from .findings import together
 
 ALL = "*"  # the event escapes: anything may read it later
+# A window whose rule sets event.cancelled stops its flow there (the generated `open` returns): the write
+# takes effect when some statement still follows the window, which every statement "reads" for this.
+STOPS = "cancelled"
 
 
 def explain(build, diags: list[Diagnostic]) -> list[Diagnostic]:
@@ -105,13 +109,14 @@ class _FlowReads:
                     cur = cur | a | b | _reads(s.test)
                 case ast.For() | ast.While() | ast.Repeat():
                     head = s.iter if isinstance(s, ast.For) else s.test if isinstance(s, ast.While) else s.count
-                    whole = self.stmt_reads(s.body) | _reads(head)
+                    whole = self.stmt_reads(s.body) | _reads(head) | ({STOPS} if s.body.stmts else set())
                     self.run(s.body.stmts, cur | whole)
                     cur |= whole
                 case ast.PhaseStmt() | ast.Later():
                     cur |= self.run(s.body.stmts, cur)
                 case _:
                     cur |= self.stmt_reads(s)
+            cur.add(STOPS)  # (after an open records what follows it: itself does not)
         return cur
 
 
@@ -181,8 +186,6 @@ def check(facts: Facts) -> list:
         if r.kind != "trigger":
             continue
         for field, op, _value, stmt in r.body.writes:
-            if field == "cancelled":
-                continue
             for w in r.windows:
                 wid = w.id.text
                 if wid in unknown or wid not in sites:
@@ -195,11 +198,17 @@ def check(facts: Facts) -> list:
                         or ALL in others:
                     continue
                 flow, o, _ = sites[wid][0]
+                if field == STOPS:
+                    why = (f"cancelling stops the flow {flow.name.text} after {w.name.text}, but nothing of it follows "
+                           f"that window and no caller reads event.cancelled: the write changes nothing. Cancel at an "
+                           f"earlier window")
+                else:
+                    why = (f"the flow {flow.name.text} has used event.{field} before it opens {w.name.text}, and no "
+                           f"rule at that window or later reads it: the write changes nothing. Write it at an earlier "
+                           f"window")
                 out.append(make(
                     "SGS341", f"{r.label()} writes event.{field} at {w.name.text}, but nothing reads it after "
-                    f"that window", stmt.span,
-                    f"the flow {flow.name.text} has used event.{field} before it opens {w.name.text}, and no rule "
-                    f"at that window or later reads it: the write changes nothing. Write it at an earlier window",
+                    f"that window", stmt.span, why,
                     "none: seed 001 fixes the timings; this write simply comes after the step that uses the value",
                     notes=[Note(o.span, f"flow {flow.name.text} opens {w.name.text} here")], rules=(r,),
                     window=w))
