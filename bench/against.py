@@ -90,11 +90,13 @@ def play(tree: Path, mode: str, players: int, agent: str, games: int, seed: int)
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def compare(rev: str, here: Path, there: Path, games: int, rounds: int) -> dict:
+def compare(rev: str, here: Path, there: Path, games: int, rounds: int, only: set | None = None) -> dict:
     """Per mode and agent: the median ms per turn of each side over `rounds` interleaved rounds."""
     rows = {}
     for mode, players in MODES:
         for agent in AGENTS:
+            if only and f"{mode}:{agent}" not in only:
+                continue
             sides: dict[str, list[float]] = {"here": [], rev: []}
             missing = False
             for r in range(rounds):
@@ -130,7 +132,7 @@ def table(rev: str, rows: dict, games: int, rounds: int) -> str:
         speed = r[rev] / r["here"]
         if agent == "random" and mode == "identity":
             target = f"≥ {SPEEDUP_TARGET:g}× (pure Python): {'met' if speed >= SPEEDUP_TARGET else 'not met'}"
-        elif agent == "heuristic":
+        elif agent == "heuristic" and mode in random_here:
             factor = r["here"] / random_here[mode]
             target = (f"heuristic {factor:.2f}× random here, ≤ {HEURISTIC_FACTOR:g}×: "
                       f"{'met' if factor <= HEURISTIC_FACTOR else 'not met'}")
@@ -142,12 +144,12 @@ def table(rev: str, rows: dict, games: int, rounds: int) -> str:
             "on each side, each side in a process of its own with its own shipped rules)")
 
 
-def against(revs: list[str], games: int, rounds: int) -> list[str]:
+def against(revs: list[str], games: int, rounds: int, only: set | None = None) -> list[str]:
     parts = []
     with tempfile.TemporaryDirectory(prefix="sgsdsl-against-") as tmp:
         for rev in revs:
             there = export(rev, Path(tmp))
-            rows = compare(there.name, ROOT, there, games, rounds)
+            rows = compare(there.name, ROOT, there, games, rounds, only)
             parts.append(f"Against {there.name}:\n\n" + table(there.name, rows, games, rounds))
             print(parts[-1] + "\n")
     return parts
@@ -158,8 +160,13 @@ def main() -> None:
     ap.add_argument("revs", nargs="+", help="the commits to compare against")
     ap.add_argument("--games", type=int, default=100, help="games per round on each side")
     ap.add_argument("--rounds", type=int, default=4, help="interleaved rounds; the median is shown")
+    ap.add_argument("--only", action="append", metavar="MODE:AGENT",
+                    help="one mode and agent only (e.g. identity:random), to bisect quickly; repeatable")
     args = ap.parse_args()
-    against(args.revs, args.games, args.rounds)
+    known = {f"{m}:{a}" for m, _ in MODES for a in AGENTS}
+    if args.only and not set(args.only) <= known:
+        ap.error(f"--only takes one of {', '.join(sorted(known))}")
+    against(args.revs, args.games, args.rounds, set(args.only or ()))
 
 
 if __name__ == "__main__":
