@@ -9,9 +9,9 @@ rule is named here.
 from __future__ import annotations
 
 from ..lang import ast
+from ..lang.analysis import AttrNote, CallNote
 from ..lang.model import Model
 from ..lang.tree import conjuncts, event_path, is_name, walk_of
-from ..lang.typecheck import AttrNote, CallNote
 from . import progress
 from .bodyfacts import BodyFacts, OpenSite, Scope, pinned, tagged
 from .conditions import Conditions
@@ -111,7 +111,7 @@ class Analyzer(Summarising, Effects, Reading):
                 else:
                     if p is not None:  # `event.saver.mark -= 1`: the event names the player
                         out.reads.add(p[0])
-                    note = self.m.notes.get(s.target)
+                    note = self.m.analysis.refs.get(s.target)
                     if isinstance(note, AttrNote) and note.kind == "mark":
                         out.marks.add(note.name)
                         out.state.add(f"mark:{note.name}")
@@ -178,7 +178,7 @@ class Analyzer(Summarising, Effects, Reading):
                     self._expr(s.event, out, scope, owner)
                     fields = None
                     if isinstance(s.event, ast.New):
-                        note = self.m.notes.get(s.event)
+                        note = self.m.analysis.refs.get(s.event)
                         if isinstance(note, CallNote):
                             fields = self._new_fields(s.event.event.text, {k for k, _ in note.args})
                     rel, values, rels = "any", frozenset(), frozenset()
@@ -217,7 +217,7 @@ class Analyzer(Summarising, Effects, Reading):
                                if a.name is not None}
 
     def _call(self, c: ast.Call, out: BodyFacts, scope: Scope, owner: bool) -> None:
-        note = self.m.notes.get(c)
+        note = self.m.analysis.refs.get(c)
         if not isinstance(note, CallNote) or not isinstance(c.func, ast.NameRef):
             return
         name = c.func.text

@@ -127,7 +127,7 @@ class Effects:
         k = self.cond.const(e)
         if k is not None:
             return k
-        note = self.m.notes.get(e)
+        note = self.m.analysis.refs.get(e)
         return ("pile", note.name) if getattr(note, "kind", None) == "pile" else None
 
     def _moved_rels(self, mv, args: dict, scope: Scope, to) -> frozenset:

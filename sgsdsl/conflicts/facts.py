@@ -2,7 +2,7 @@
 an equipment card or a mode rule), what it reads and writes, what it opens and what it changes.
 
 Everything is read off the checked syntax tree and the type checker's annotations
-(`model.notes`): no rule is named here. `bodies.py` reads what a body does, `conditions.py`
+(`model.analysis`, lang/analysis.py): no rule is named here. `bodies.py` reads what a body does, `conditions.py`
 what a `when` needs, `meetings.py` which heroes a mode deals and which of them meet.
 """
 
@@ -103,7 +103,7 @@ class Facts:
         self._judged: list | None = None
         self.az = Analyzer(self.m, Summaries.of(build))
         if self.m.current is None and hasattr(self.az, "summaries"):
-            self.m.notes[("check", "summaries")] = (build, self.az.summaries)
+            build.memo["summaries"] = self.az.summaries
         self.cond = self.az.cond
         m = self.m
         self.skill_heroes: dict[int, list] = {}
@@ -327,9 +327,8 @@ def _granted(n) -> Iterator:
 
 def facts_of(build) -> Facts:
     """The facts of a build, computed once."""
-    key = ("check", "facts", build.model.current)  # a variant package's pass has facts of its own
-    f = build.model.notes.get(key)
-    if f is None or f.build is not build:
-        f = Facts(build)
-        build.model.notes[key] = f
+    key = ("facts", build.model.current)  # a variant package's pass has facts of its own
+    f = build.memo.get(key)
+    if f is None:
+        f = build.memo[key] = Facts(build)
     return f

@@ -84,7 +84,7 @@ def pair_heroes(facts: Facts, a: Rule, b: Rule, t: Together):
 
 def source(facts: Facts, e) -> str:
     """The rules text of an expression (one line), as the designer wrote it."""
-    text = facts.m.notes.get(("source", e.span.file))
+    text = facts.m.sources.get(e.span.file)
     if not text or e.span.line != e.span.end_line:
         return "…"
     line = text.split("\n")[e.span.line - 1]

@@ -120,13 +120,13 @@ def assign_deltas(mark: str, op: str, value, const, kind: str = "mark") -> set[t
 
 def _resource(e, m) -> tuple[str, bool] | None:
     """The resource an expression counts, and whether it counts it inverted (lost_hp)."""
-    from ..lang.typecheck import AttrNote
+    from ..lang.analysis import AttrNote
 
     p = event_path(e)
     if p is not None and len(p) == 1:
         return (f"event:{p[0]}", False)  # a count on the event: it carries over only where the event does
     if isinstance(e, ast.Attr):
-        note = m.notes.get(e)
+        note = m.analysis.refs.get(e)
         if isinstance(note, AttrNote) and note.kind == "mark":
             return (f"mark:{note.name}", False)
         if e.name.text in GUARDED_ATTR:

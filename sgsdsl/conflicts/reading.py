@@ -5,8 +5,8 @@ zones its cards lie in; and what state a `when` reads."""
 from __future__ import annotations
 
 from ..lang import ast
+from ..lang.analysis import AttrNote, CallNote
 from ..lang.tree import conjuncts, event_path, is_name, walk_of
-from ..lang.typecheck import AttrNote, CallNote
 from .bodyfacts import BodyFacts, Scope, neq_self
 
 RANDOM_FUNCS = ("reveal_top", "random")  # their outcome is chance: a card from the shuffled pile, a random pick
@@ -110,7 +110,7 @@ class Reading:
             case ast.Attr() if e.name.text in ZONES_OF_ATTR and len(event_path(e) or "ab") > 1:  # not `event.cards`
                 return ZONES_OF_ATTR[e.name.text]
             case ast.Attr():
-                note = self.m.notes.get(e)
+                note = self.m.analysis.refs.get(e)
                 if isinstance(note, AttrNote) and note.kind == "pile":
                     return frozenset({("pile", note.name)})
             case ast.Filter():
@@ -181,7 +181,7 @@ class Reading:
             if isinstance(n, ast.Call) and isinstance(n.func, ast.NameRef):
                 if n.func.text in RANDOM_FUNCS:
                     return True
-                note = self.m.notes.get(n)
+                note = self.m.analysis.refs.get(n)
                 if isinstance(note, CallNote) and note.kind == "flow" and note.target in self.flows:
                     self._read(("flow", note.target))
                 if isinstance(note, CallNote) and note.kind == "flow" and self.flows.get(note.target, BodyFacts()).random:
@@ -259,7 +259,7 @@ class Reading:
         out: set[str] = set()
         for n in walk_of(e, _STATE_NODES):
             if isinstance(n, ast.Attr):
-                note = self.m.notes.get(n)
+                note = self.m.analysis.refs.get(n)
                 p = event_path(n)
                 if isinstance(note, AttrNote) and note.kind == "mark":
                     out.add(f"mark:{note.name}")

@@ -20,9 +20,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ..lang import ast
+from ..lang.analysis import CallNote
 from ..lang.diagnostics import Note
 from ..lang.tree import children, is_name, walk
-from ..lang.typecheck import CallNote
 from .facts import Facts
 from .findings import finding as make
 
@@ -69,7 +69,7 @@ def _stmt_exprs(s) -> list:
 
 
 def _flow_call(facts: Facts, n) -> str | None:
-    note = facts.m.notes.get(n) if isinstance(n, ast.Call) else None
+    note = facts.m.analysis.refs.get(n) if isinstance(n, ast.Call) else None
     return note.target if isinstance(note, CallNote) and note.kind in ("flow", "run") else None
 
 
@@ -80,7 +80,7 @@ def _hazard(facts: Facts, n, inert: set[str]) -> bool:
     if isinstance(n, ast.Choose):
         return n.kind != "option"
     if isinstance(n, ast.Call):
-        note = facts.m.notes.get(n)
+        note = facts.m.analysis.refs.get(n)
         if isinstance(note, CallNote) and note.kind == "func":
             from ..lang.surface import FUNCS
 
@@ -243,7 +243,7 @@ def flow_recursion(facts: Facts) -> list:
 def _quantity_reads(facts: Facts, e) -> list[tuple[str, object]]:
     out = []
     for n in eager(e):
-        note = facts.m.notes.get(n) if isinstance(n, ast.Call) else None
+        note = facts.m.analysis.refs.get(n) if isinstance(n, ast.Call) else None
         if isinstance(note, CallNote) and note.kind == "quantity":
             out.append((note.target, n))
     return out
@@ -263,7 +263,7 @@ def _modifier_reads(facts: Facts, q: ast.QuantityDecl, mod: ast.Modify) -> list[
         return reads
     out = []
     for qid, call in reads:
-        args = facts.m.notes[call].args
+        args = facts.m.analysis.refs[call].args
         if qid == q.id.text and all(i < len(args) and args[i] is not None and is_name(args[i], "self")
                                     for i in mine):
             out.append((qid, call))
@@ -307,7 +307,7 @@ def quantity_recursion(facts: Facts) -> list:
         else:
             chain = " → ".join(names + names[:1])
             msg = f"quantities {chain} read each other, whenever they are read: working one out never ends"
-        notes = [Note(how.span, f"{where[id(how)]} reads {by_id[facts.m.notes[how].target].name.text}")
+        notes = [Note(how.span, f"{where[id(how)]} reads {by_id[facts.m.analysis.refs[how].target].name.text}")
                  for _, how in ring[1:]]
         fix = ("a `modify` changes the value it is given: write `+= 1` rather than reading the quantity again"
                if where[id(first)].startswith("the `modify`") else

@@ -170,8 +170,7 @@ class Summaries:
     @staticmethod
     def of(build) -> Summaries | None:
         """The default view's summaries of a build, once its default pass has made them."""
-        hit = build.model.notes.get(("check", "summaries"))
-        return hit[1] if hit is not None and hit[0] is build else None
+        return build.memo.get("summaries")
 
 
 class _Lookups:

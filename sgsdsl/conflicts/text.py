@@ -263,7 +263,7 @@ def _scoped(facts: Facts, d, scope: str) -> bool:
     for n in walk(d):
         if isinstance(n, ast.NameRef) and facts.cond.const(n) == want:
             return True
-        note = facts.m.notes.get(n) if isinstance(n, ast.Attr) else None
+        note = facts.m.analysis.refs.get(n) if isinstance(n, ast.Attr) else None
         if getattr(note, "kind", None) == "mark":  # a counter of that scope, its own or another skill's
             c = facts.m.counters.get(note.name)
             if c is not None and c.scope == scope:
@@ -272,7 +272,7 @@ def _scoped(facts: Facts, d, scope: str) -> bool:
 
 
 def _source_of(facts: Facts, f) -> str:
-    text = facts.m.notes.get(("source", f.span.file)) or ""
+    text = facts.m.sources.get(f.span.file) or ""
     lines = text.split("\n")[f.span.line - 1:f.span.end_line]
     return "\n".join(lines)
 

@@ -15,10 +15,11 @@ from pathlib import Path
 import jinja2
 
 from . import ast
+from .analysis import AttrNote, CallNote, Ref
 from .model import Model
 from .rulesof import own_allows, taken_from
 from .surface import SUIT_IDS
-from .typecheck import AttrNote, CallNote, Ref, elem, strip
+from .typecheck import counter_default, elem, strip
 
 TEMPLATES = Path(__file__).with_name("templates")
 SAFE_ID = re.compile(r"[a-z][a-z0-9_]*\Z")
@@ -54,7 +55,7 @@ class FunctionWriter:
 
     # -- expressions
     def ex(self, e: ast.Expr) -> str:  # noqa: C901
-        n = self.m.notes
+        n = self.m.analysis.refs
         match e:
             case ast.IntLit():
                 return repr(e.value)
@@ -70,15 +71,14 @@ class FunctionWriter:
                 note: AttrNote = n[e]
                 obj = self.ex(e.obj)
                 if note.kind == "each":
-                    each = n[("each", e)]
-                    self.m.notes[each.obj] = Ref("_x")
+                    each = self.m.analysis.each[e]
                     return f"[{self.ex(each)} for _x in {obj}]"
                 if note.kind == "mark":
                     return f"{obj}.marks.get({_safe(note.name)!r}, {self.mark_default(note.name)})"
                 if note.kind == "pile":
                     return f"{obj}.pile({_safe(note.name)!r})"
                 if note.kind == "tag":
-                    return f"T.tag({obj}, {_safe(note.name)!r}, {n[('tag_default', e)]})"
+                    return f"T.tag({obj}, {_safe(note.name)!r}, {self.m.analysis.tag_defaults[e]})"
                 if note.kind.startswith("def:"):  # a declaration's id: read its table row
                     return f"g.rules.{_safe(note.kind[4:])}[{obj}].{_safe(note.name)}"
                 return f"{obj}.{_safe(note.name)}"
@@ -94,7 +94,6 @@ class FunctionWriter:
                 if isinstance(inner, ast.Compare) and inner.op in ("in", "not in"):
                     flipped = ast.Compare(op="not in" if inner.op == "in" else "in", left=inner.left,
                                           right=inner.right, span=inner.span)
-                    self.m.notes[("type", flipped.left)] = self.m.notes.get(("type", inner.left), "any")
                     return self.ex(flipped)
                 return f"(not {self.ex(inner)})"
             case ast.BoolOp():
@@ -103,8 +102,8 @@ class FunctionWriter:
                 left, right = self.ex(e.left), self.ex(e.right)
                 if e.op == "is":
                     return f"T.is_card({left}, {right})"
-                lt = strip(n.get(("type", e.left), "any"))
-                rt = n.get(("type", e.right), "any")
+                lt = strip(self.m.analysis.type_of(e.left))
+                rt = self.m.analysis.type_of(e.right)
                 if e.op in ("in", "not in") and lt == "card" and strip(elem(rt)) == "cardname":
                     left = f"{left}.name"
                 if e.op in ("in", "not in") and lt == "cardname" and strip(elem(rt)) == "card":
@@ -138,12 +137,10 @@ class FunctionWriter:
         d = self.m.counters[ident]
         if d.type is None:
             return "0"
-        from .typecheck import Checker, counter_default
-
-        return counter_default(Checker(self.m).typeref(d.type))
+        return counter_default(self.m.analysis.types[d.type])
 
     def call(self, e: ast.Call) -> str:
-        note: CallNote = self.m.notes[e]
+        note: CallNote = self.m.analysis.refs[e]
         if note.kind == "func":
             holes = {p: (self.ex(node) if node is not None else default) for p, node, default in note.args}
             return note.target.format(**holes)
@@ -179,7 +176,7 @@ class FunctionWriter:
         if e.kind in ("option", "options"):
             src = self.ex(e.source)
             if e.where is not None:
-                it = self.m.notes[e].py
+                it = self.m.analysis.refs[e].py
                 src = f"[{it} for {it} in {src} if {self.ex(e.where)}]"
             if e.kind == "options":
                 lo = self.ex(e.lo) if e.lo is not None else "1"
@@ -192,7 +189,7 @@ class FunctionWriter:
         else:
             src = f"{who}.hand" if item == "card" else "g.alive_from_current()"
         if e.where is not None:
-            it = self.m.notes[e].py
+            it = self.m.analysis.refs[e].py
             src = f"[{it} for {it} in {src} if {self.ex(e.where)}]"
         if e.kind in ("card", "player"):
             return f"g.choose_{item}({who}, {src}, {prompt})"
@@ -216,7 +213,7 @@ class FunctionWriter:
             self.stmt(s)
 
     def stmt(self, s: ast.Stmt) -> None:  # noqa: C901
-        n = self.m.notes
+        n = self.m.analysis.refs
         match s:
             case ast.Let():
                 py = n[s].py
@@ -309,17 +306,17 @@ class FunctionWriter:
         self.depth -= 1
 
     def assign(self, s: ast.Assign) -> None:
-        n = self.m.notes
+        n = self.m.analysis.refs
         value = self.ex(s.value)
         tgt = s.target
-        tt = n.get(("type", tgt), "any")
-        vt = n.get(("type", s.value), "any")
+        tt = self.m.analysis.type_of(tgt)
+        vt = self.m.analysis.type_of(s.value)
         if s.op == "+=" and tt.startswith("list[") and not vt.startswith("list["):
             value = f"[{value}]"
         if isinstance(tgt, ast.Attr) and isinstance(n[tgt], AttrNote) and n[tgt].kind == "tag":
             obj, name = self.ex(tgt.obj), _safe(n[tgt].name)
             if s.op != "=":
-                value = f"T.tag({obj}, {name!r}, {n[('tag_default', tgt)]}) {s.op[0]} {value}"
+                value = f"T.tag({obj}, {name!r}, {self.m.analysis.tag_defaults[tgt]}) {s.op[0]} {value}"
             self.emit(f"T.set_tag({obj}, {name!r}, {value})")
             return
         if isinstance(tgt, ast.Attr) and isinstance(n[tgt], AttrNote) and n[tgt].kind == "mark":
@@ -399,14 +396,14 @@ class ModuleWriter:
                 w.in_flow = True
                 for s in d.body.stmts:  # each phase of the flow becomes a local function (see run_phase)
                     if isinstance(s, ast.PhaseStmt):
-                        name = f"phase_{_safe(self.m.notes[s].py.strip(chr(39)))}"
+                        name = f"phase_{_safe(self.m.analysis.refs[s].py.strip(chr(39)))}"
                         w.emit(f"def {name}():")
                         w.in_phase = True
                         w.nested(s.body)
                         w.in_phase = False
                         w.phase_fns[s] = name
                 if w.phase_fns:  # known from the turn's start: an extra phase may come before its own (当先)
-                    pairs = ", ".join(f"{self.m.notes[s].py}: {fn}" for s, fn in w.phase_fns.items())
+                    pairs = ", ".join(f"{self.m.analysis.refs[s].py}: {fn}" for s, fn in w.phase_fns.items())
                     w.emit(f"g.phase_bodies.update({{{pairs}}})")
                 w.block(d.body)
                 fn = self.add(w)
@@ -487,15 +484,12 @@ class ModuleWriter:
             f"{extra})")
 
     def event(self, d: ast.EventDecl) -> None:
-        from .typecheck import Checker
-
-        ck = Checker(self.m)
         fields = []
         for f in d.fields:
-            typ = ck.typeref(f.type)
+            typ = self.m.analysis.types[f.type]
             if f.default is not None:
                 if isinstance(f.default, ast.NameRef):
-                    default = self.m.notes.get(f.default, Ref("None")).py
+                    default = self.m.analysis.refs.get(f.default, Ref("None")).py
                 else:
                     default = repr(f.default.value)
                 fresh = None
@@ -530,8 +524,8 @@ class ModuleWriter:
             return "None"
         from .tree import walk  # (the check package imports the compiler, hence here)
 
-        it = self.m.notes[lim].py
-        reads_it = any(isinstance(n, ast.NameRef) and self.m.notes.get(n) == Ref(it) for n in walk(lim.count))
+        it = self.m.analysis.refs[lim].py
+        reads_it = any(isinstance(n, ast.NameRef) and self.m.analysis.refs.get(n) == Ref(it) for n in walk(lim.count))
         fn = self.expr_fn(f"{prefix}_limit", f"g, me, card, {it}" if reads_it else "g, me, card", f"{doc}: limit",
                           lim.count)
         return f"T.LimitDef(count={fn}, scope={lim.scope!r}" + (", per_target=True)" if reads_it else ")")
@@ -549,7 +543,7 @@ class ModuleWriter:
                 w.emit(f"return ({w.ex(t.lo)}, {w.ex(t.hi)})")
             count = self.add(w)
         if t.where is not None:
-            it = self.m.notes[t].py
+            it = self.m.analysis.refs[t].py
             where = self.expr_fn(f"{prefix}_where", f"{params}, {it}", f"{doc} legal target", t.where)
         return f"T.TargetDef(kind={t.kind!r}, count={count}, where={where})"
 
@@ -585,7 +579,7 @@ class ModuleWriter:
                     limit = self.limit(f.limit, f"{prefix}_active{i}_limit", params, f"{doc}: limit", d.types)
                     by = "None"
                     if f.by is not None:
-                        it = self.m.notes[f].py
+                        it = self.m.analysis.refs[f].py
                         by = self.expr_fn(f"{prefix}_active{i}_by", f"g, me, {it}", f"{doc}: by", f.by)
                     actives.append(
                         f"T.ActiveDef(skill={sid!r}, index={i}, when={when}, limit={limit}, target={target}, "
@@ -594,7 +588,7 @@ class ModuleWriter:
                     doc = f"{d.name.text} viewas {f.card.text}"
                     where = "None"
                     if f.where is not None:
-                        it = self.m.notes[f].py
+                        it = self.m.analysis.refs[f].py
                         where = self.expr_fn(f"{prefix}_viewas{i}_where", f"g, me, {it}", doc, f.where)
                     when = self.expr_fn(f"{prefix}_viewas{i}_when", "g, me", f"{doc}: when", f.when) \
                         if f.when is not None else "None"
@@ -603,7 +597,7 @@ class ModuleWriter:
                     if f.pile is not None:
                         together += f", pile={self.m.counters[f.pile.text].id.text!r}"
                     if f.together is not None:
-                        it = self.m.notes[f.together].py
+                        it = self.m.analysis.refs[f.together].py
                         fn = self.expr_fn(f"{prefix}_viewas{i}_together", f"g, me, {it}", f"{doc}: together",
                                           f.together)
                         together += f", together={fn}"
@@ -612,7 +606,7 @@ class ModuleWriter:
                         f"hand_only={f.hand_only!r}, where={where}, when={when}, mode={f.mode!r}, loc={L!r}"
                         f"{together})")
                 case ast.CardFilter():
-                    it = self.m.notes[f].py
+                    it = self.m.analysis.refs[f].py
                     doc = f"{d.name.text} filter {f.what.text}"
                     value = self.expr_fn(f"{prefix}_filter{i}", f"g, me, {it}", doc, f.value)
                     where = self.expr_fn(f"{prefix}_filter{i}_where", f"g, me, {it}", f"{doc}: where", f.where)
@@ -666,7 +660,7 @@ class ModuleWriter:
             else:
                 src = "g.alive_from_current()"
                 if t.where is not None:
-                    it = self.m.notes[t].py
+                    it = self.m.analysis.refs[t].py
                     src = f"[{it} for {it} in {src} if {w.ex(t.where)}]"
                 if t.kind == "all":
                     w.emit(f"targets = {src}")
@@ -855,7 +849,7 @@ def _decision(d: ast.Decision):
 
 
 def _source_text(m: Model, e: ast.Expr) -> str:
-    text = m.notes.get(("source", e.span.file))
+    text = m.sources.get(e.span.file)
     if not text:
         return ""
     lines = text.splitlines()
@@ -899,5 +893,5 @@ def source_hash(model: Model, files, rel) -> str:
     h = hashlib.sha256()
     for f in sorted(files, key=rel):
         h.update(rel(f).encode("utf-8") + b"\0")
-        h.update((model.notes.get(("source", f)) or "").encode("utf-8") + b"\0")
+        h.update((model.sources.get(f) or "").encode("utf-8") + b"\0")
     return h.hexdigest()[:16]

@@ -80,6 +80,7 @@ class Build:
     diagnostics: list[Diagnostic]
     root: Path
     _rel: dict = attrs.field(factory=dict, repr=False)
+    memo: dict = attrs.field(factory=dict, repr=False)  # what the conflict checks derived from this build, once
 
     @property
     def errors(self) -> list[Diagnostic]:
@@ -272,7 +273,7 @@ def build(extra: list[Path] | None = None, root: Path | None = None) -> Build:
             pkg.uses = list(dict.fromkeys(shipped + pkg.uses))
             model.packages[pkg.name] = pkg
     for text_path, text in sources.texts.items():
-        model.notes[("source", text_path)] = text
+        model.sources[text_path] = text
     for name, pkg in model.packages.items():
         if pkg.variant:
             model.variant(name)

@@ -11,6 +11,7 @@ from collections import ChainMap
 import attrs
 
 from . import ast
+from .analysis import Analysis
 from .surface import ROLES
 
 
@@ -67,8 +68,8 @@ class Model:
     hints: list[ast.HintDecl] = attrs.Factory(list)
     rules: list[ast.SkillDecl] = attrs.Factory(list)  # packages' own rules (`rule` at the top level)
     owner: dict[int, str] = attrs.Factory(dict)  # id(decl) -> package
-    # Filled by the type checker for the code generator: node -> annotation.
-    notes: dict[object, object] = attrs.Factory(dict)
+    analysis: Analysis = attrs.Factory(Analysis)  # the type checker's findings (analysis.py)
+    sources: dict[str, str] = attrs.Factory(dict)  # file path -> its text (the skills' texts are read there)
     overlays: dict[str, dict[str, dict]] = attrs.Factory(dict)  # variant package -> table -> name -> decl
     current: str | None = None  # the package being resolved, checked or generated
 

@@ -13,6 +13,7 @@ import contextlib
 import attrs
 
 from . import ast
+from .analysis import AttrNote, CallNote, LocalNote, Ref
 from .diagnostics import Diagnostic, Note, suggest
 from .model import Model
 from .rulesof import own_allows
@@ -27,32 +28,6 @@ from .surface import (
     ROLES,
     TYPE_ALIASES,
 )
-
-# ---- annotations for the code generator -----------------------------------------
-
-
-@attrs.frozen
-class Ref:
-    py: str
-
-
-@attrs.frozen
-class AttrNote:
-    kind: str  # py | mark
-    name: str
-
-
-@attrs.frozen
-class CallNote:
-    kind: str  # func | flow | quantity
-    target: str  # template (func) or id (flow, quantity)
-    args: tuple  # func: ((param, node|None, default)...); flow: ((field, node)...); quantity: (node...)
-
-
-@attrs.frozen
-class LocalNote:
-    py: str
-
 
 # ---- types ------------------------------------------------------------------------
 
@@ -144,7 +119,7 @@ class Checker:
         self.diags.append(Diagnostic(code, msg, span, help=help, notes=tuple(notes)))
 
     def note(self, node, value):
-        self.m.notes[node] = value
+        self.m.analysis.refs[node] = value
 
     # ---- visibility across packages
     def visible(self, decl, span, what: str) -> None:
@@ -167,6 +142,10 @@ class Checker:
 
     # ---- type references
     def typeref(self, t: ast.TypeRef) -> str:
+        typ = self.m.analysis.types[t] = self._typeref(t)  # the code generator reads declared types here
+        return typ
+
+    def _typeref(self, t: ast.TypeRef) -> str:
         name = t.name.text
         if t.elem is not None:
             if name != "list":
@@ -217,7 +196,7 @@ class Checker:
     # ---- expressions
     def expr(self, e: ast.Expr, env: Env) -> str:
         t = self._expr(e, env)
-        self.m.notes[("type", e)] = t
+        self.m.analysis.types[e] = t
         return t
 
     def want(self, e: ast.Expr, env: Env, typ: str, what: str) -> str:
@@ -432,10 +411,11 @@ class Checker:
         if is_list(t) and strip(elem(t)) not in ("any", "error"):
             # an attribute of a list maps over it: `cards.suit` lists the suits
             each = ast.Attr(obj=ast.NameRef(text="_each", span=e.obj.span), name=e.name, span=e.span)
-            self.m.notes[("type", each.obj)] = strip(elem(t))
+            self.m.analysis.types[each.obj] = strip(elem(t))
+            self.m.analysis.refs[each.obj] = Ref("_x")  # the element, as the generated comprehension names it
             et = self._attr(each, strip(elem(t)), env)
             self.note(e, AttrNote("each", ""))
-            self.m.notes[("each", e)] = each
+            self.m.analysis.each[e] = each
             return "error" if et == "error" else f"list[{strip(et)}]"
         return self._attr(e, t, env)
 
@@ -455,7 +435,7 @@ class Checker:
             if ext is not None:  # a field another package attached: kept in the event's tags
                 self.visible(ext, e.name.span, f"field '{a}' of '{base}'")
                 self.note(e, AttrNote("tag", a))
-                self.m.notes[("tag_default", e)] = counter_default(self.typeref(ext.type))
+                self.m.analysis.tag_defaults[e] = counter_default(self.typeref(ext.type))
                 return self.typeref(ext.type)
             ft = self.field_type(base, a)
             if ft is None:
@@ -520,13 +500,13 @@ class Checker:
         if wants and isinstance(e, ast.NameRef) and e.text in env.test_heroes and strip(t) == "player":
             sym = self.m.values[e.text]
             self.note(e, Ref(sym.py))
-            self.m.notes[("type", e)] = "hero"
+            self.m.analysis.types[e] = "hero"
             return "hero"
         if wants and isinstance(e, ast.ListLit) and all(isinstance(x, ast.NameRef) and x.text in env.test_heroes
                                                         for x in e.items):
             for x in e.items:
                 self._as_hero(x, "player", "hero", env)
-            self.m.notes[("type", e)] = "list[hero]"
+            self.m.analysis.types[e] = "list[hero]"
             return "list[hero]"
         return t
 
@@ -545,7 +525,7 @@ class Checker:
                 return "error"
             src = self.expr(e.source, env)
             if isinstance(e.source, ast.ListLit):  # the labels an option hint may name
-                self.m.notes.setdefault("option_labels", set()).update(
+                self.m.analysis.option_labels.update(
                     x.value for x in e.source.items if isinstance(x, ast.StrLit))
             if not is_list(src) and src not in ("any", "error"):
                 self.err("SGS201", f"options are a list, not {_show(src)}", e.source.span)
@@ -773,11 +753,11 @@ class Checker:
                 return
             self.note(tgt, Ref(local[1]))
             tt = local[0]
-            self.m.notes[("type", tgt)] = tt  # codegen reads it: `xs += c` appends
+            self.m.analysis.types[tgt] = tt  # codegen reads it: `xs += c` appends
         elif isinstance(tgt, ast.Attr):
             tt = self.expr(tgt, env)
-            ot = strip(self.m.notes.get(("type", tgt.obj), "any"))
-            note = self.m.notes.get(tgt)
+            ot = strip(self.m.analysis.type_of(tgt.obj))
+            note = self.m.analysis.refs.get(tgt)
             writable = ot in self.m.events or (ot == "player" and isinstance(note, AttrNote) and note.kind == "mark")
             writable = writable and not (isinstance(note, AttrNote) and note.kind == "pile")
             if not writable and tt != "error" and ot not in ("any", "error"):  # no cascade after an error
@@ -869,7 +849,7 @@ class DeclChecker(Checker):
 
     def check_option_hints(self) -> None:
         """A hint on an option no `choose … option from [...]` offers would never be read."""
-        labels = self.m.notes.get("option_labels", set())
+        labels = self.m.analysis.option_labels
         for d in self.m.hints:
             for n in d.options:
                 if n.text not in labels:
