@@ -59,8 +59,8 @@ def sk_xuanlve_on0_when(g, me, ev):
 
 def sk_xuanlve_on0(g, me, ev):
     # 旋略 on 牌移动后 — rules/guozhan_heroes/heroes_bian.sgs:52
-    v_t = g.choose_player(me, [it for it in g.others(me) if (it.card_count > 0)], '弃置一名其他角色的一张牌')
-    g.discard(me, g.choose_card(me, v_t.cards, '弃置其一张牌'))
+    v_t = g.choose_player(me, [it for it in g.others(me) if (it.card_count > 0)], '弃置一名其他角色的一张牌', intent=('xuanlve', 'bad'))
+    g.discard(me, g.choose_card(me, v_t.cards, '弃置其一张牌', intent=('xuanlve', 'lost')))
 
 
 def sk_yongjin_active0_when(g, me, user):
@@ -77,10 +77,10 @@ def sk_yongjin_active0(g, me, user):
             break
         if ((v_n > 0) and (not g.ask(me, '继续移动场上的一张装备牌？'))):
             break
-        v_from = g.choose_player(me, v_froms, '从其装备区移出一张装备牌')
+        v_from = g.choose_player(me, v_froms, '从其装备区移出一张装备牌', intent=('yongjin', 'bad'))
         v_cs = [it for it in v_from.equips if (len([it2 for it2 in g.alive_from_current() if ((it2 != v_from) and (len([it3 for it3 in it2.equips if (it3.slot == it.slot)]) == 0))]) > 0)]
-        v_c = g.choose_card(me, v_cs, '移动哪一张装备牌')
-        v_to = g.choose_player(me, [it for it in g.alive_from_current() if ((it != v_from) and (len([it2 for it2 in it.equips if (it2.slot == v_c.slot)]) == 0))], '置入其装备区')
+        v_c = g.choose_card(me, v_cs, '移动哪一张装备牌', intent=('yongjin', 'lost'))
+        v_to = g.choose_player(me, [it for it in g.alive_from_current() if ((it != v_from) and (len([it2 for it2 in it.equips if (it2.slot == v_c.slot)]) == 0))], '置入其装备区', intent=('yongjin', 'good'))
         g.equip(v_to, v_c)
         g.say(me, ' 将 ', v_c, ' 从 ', v_from, ' 移至 ', v_to)
         v_n += 1
@@ -90,7 +90,7 @@ def sk_quanji_on0(g, me, ev):
     # 权计 on 受到伤害后 — rules/guozhan_heroes/heroes_buchen.sgs:20
     g.draw(me, 1)
     if (me.card_count > 0):
-        g.put(g.choose_card(me, me.cards, '将一张牌置于武将牌上，称为“权”'), 'pile:gz_quan', me)
+        g.put(g.choose_card(me, me.cards, '将一张牌置于武将牌上，称为“权”', intent=('quanji', 'lost')), 'pile:gz_quan', me)
 
 
 def sk_quanji_on0_limit(g, me):
@@ -102,7 +102,7 @@ def sk_quanji_on1(g, me, ev):
     # 权计 on 造成伤害后 — rules/guozhan_heroes/heroes_buchen.sgs:24
     g.draw(me, 1)
     if (me.card_count > 0):
-        g.put(g.choose_card(me, me.cards, '将一张牌置于武将牌上，称为“权”'), 'pile:gz_quan', me)
+        g.put(g.choose_card(me, me.cards, '将一张牌置于武将牌上，称为“权”', intent=('quanji', 'lost')), 'pile:gz_quan', me)
 
 
 def sk_quanji_on1_limit(g, me):
@@ -128,8 +128,8 @@ def sk_paiyi_active0_count(g, me, user):
 
 def sk_paiyi_active0(g, me, user):
     # 排异 active — rules/guozhan_heroes/heroes_buchen.sgs:49
-    g.discard(me, g.choose_card(me, me.pile('gz_quan'), '将一张“权”置入弃牌堆'))
-    targets = g.choose_players(user, g.alive_from_current(), 1, None, '排异 active')
+    g.discard(me, g.choose_card(me, me.pile('gz_quan'), '将一张“权”置入弃牌堆', intent=('paiyi', 'lost')))
+    targets = g.choose_players(user, g.alive_from_current(), 1, None, '排异 active', intent=('paiyi', None, 'targets'))
     g.draw(targets[0], min(len(me.pile('gz_quan')), 7))
     if (targets[0].alive and (targets[0].hand_count > me.hand_count)):
         g.call_flow('damage', source=me, target=targets[0])
@@ -170,7 +170,7 @@ def sk_suzhi_on2_when(g, me, ev):
 def sk_suzhi_on2(g, me, ev):
     # 夙智 on 牌移动后 — rules/guozhan_heroes/heroes_buchen.sgs:85
     g.add_mark(me, 'gz_suzhi', 1)
-    g.gain(me, g.choose_card(me, ev.loser.cards, '获得其一张牌'))
+    g.gain(me, g.choose_card(me, ev.loser.cards, '获得其一张牌', intent=('suzhi', 'mine')))
 
 
 def sk_suzhi_mod3(g, me, _0, a_c):
@@ -241,7 +241,7 @@ def sk_shilu_on1_when(g, me, ev):
 
 def sk_shilu_on1(g, me, ev):
     # 嗜戮 on 准备阶段开始时 — rules/guozhan_heroes/heroes_buchen.sgs:167
-    v_cs = g.choose_cards(me, me.cards, 1, len(me.marks.get('gz_lu', [])), '弃置至多X张牌')
+    v_cs = g.choose_cards(me, me.cards, 1, len(me.marks.get('gz_lu', [])), '弃置至多X张牌', intent=('shilu', 'lost'))
     g.discard(me, v_cs)
     g.draw(me, len(v_cs))
 
@@ -278,7 +278,7 @@ def sk_xiongnve_on2_when(g, me, ev):
 
 def sk_xiongnve_on2(g, me, ev):
     # 凶虐 on 造成伤害时 — rules/guozhan_heroes/heroes_buchen.sgs:201
-    g.gain(me, g.choose_card(me, ev.target.cards, '获得其一张牌'))
+    g.gain(me, g.choose_card(me, ev.target.cards, '获得其一张牌', intent=('xiongnve', 'mine')))
 
 
 def sk_xiongnve_mod3(g, me, _0, a_c, a_t):
@@ -340,8 +340,8 @@ def sk_huaiyi_active0(g, me, user):
     g.discard(me, v_cs)
     v_ps = [it for it in g.others(me) if (it.card_count > 0)]
     if (len(v_ps) > 0):
-        for v_p in list(g.choose_players(me, v_ps, 0, len(v_cs), '获得至多X名角色的各一张牌')):
-            v_c = g.choose_card(me, v_p.cards, '获得其一张牌')
+        for v_p in list(g.choose_players(me, v_ps, 0, len(v_cs), '获得至多X名角色的各一张牌', intent=('huaiyi', 'bad'))):
+            v_c = g.choose_card(me, v_p.cards, '获得其一张牌', intent=('huaiyi', 'lost'))
             if (v_c.kind == 'equipment'):
                 g.put(v_c, 'pile:gz_yi', me)
             else:
@@ -380,9 +380,9 @@ def sk_xuanhuo_active0_when(g, me, user):
 
 def sk_xuanhuo_active0(g, me, user):
     # 眩惑 active — rules/guozhan_heroes/heroes_quan.sgs:17
-    g.gain(me, g.choose_card(user, user.hand, '交给法正一张手牌'))
+    g.gain(me, g.choose_card(user, user.hand, '交给法正一张手牌', intent=('xuanhuo', 'mine')))
     if (user.card_count > 0):
-        g.discard(user, g.choose_card(user, user.cards, '弃置一张牌'))
+        g.discard(user, g.choose_card(user, user.cards, '弃置一张牌', intent=('xuanhuo', 'lost')))
     v_pool = [it for it in ['wusheng', 'paoxiao', 'longdan', 'tieqi', 'liegong', 'kuanggu'] if (len([it2 for it2 in g.alive_from_current() if g.has_skill(it2, it)]) == 0)]
     if (len(v_pool) > 0):
         v_s = g.choose_option(user, v_pool, '眩惑：选择一个技能')
@@ -428,9 +428,9 @@ def sk_enyuan_on1_when(g, me, ev):
 def sk_enyuan_on1(g, me, ev):
     # 恩怨 on 受到伤害后 — rules/guozhan_heroes/heroes_quan.sgs:63
     v_src = ev.source
-    v_o = g.choose_option(v_src, [it for it in ['交给其一张手牌', '失去1点体力'] if ((it != '交给其一张手牌') or (v_src.hand_count > 0))], '恩怨')
+    v_o = g.choose_option(v_src, [it for it in ['交给其一张手牌', '失去1点体力'] if ((it != '交给其一张手牌') or (v_src.hand_count > 0))], '恩怨', intent=('enyuan', (('交给其一张手牌', -0.5, 0.5), ('失去1点体力', -0.75, 0))))
     if (v_o == '交给其一张手牌'):
-        g.gain(me, g.choose_card(v_src, v_src.hand, '交给法正一张手牌'))
+        g.gain(me, g.choose_card(v_src, v_src.hand, '交给法正一张手牌', intent=('enyuan', 'given')))
     else:
         g.call_flow('lose_hp', target=v_src)
 
@@ -443,8 +443,8 @@ def sk_keshou_on0_when(g, me, ev):
 def sk_keshou_on0(g, me, ev):
     # 恪守 on 受到伤害时 — rules/guozhan_heroes/heroes_quan.sgs:101
     v_pairable = [it for it in me.cards if (len([it2 for it2 in me.cards if (it2.color == it.color)]) >= 2)]
-    v_a = g.choose_card(me, v_pairable, '弃置两张颜色相同的牌')
-    v_b = g.choose_card(me, [it for it in me.cards if ((it != v_a) and (it.color == v_a.color))], '再弃置一张与之颜色相同的牌')
+    v_a = g.choose_card(me, v_pairable, '弃置两张颜色相同的牌', intent=('keshou', 'lost'))
+    v_b = g.choose_card(me, [it for it in me.cards if ((it != v_a) and (it.color == v_a.color))], '再弃置一张与之颜色相同的牌', intent=('keshou', 'lost'))
     g.discard(me, [v_a, v_b])
     ev.amount -= 1
     if ((len([it for it in g.others(me) if T.same_kingdom(me, it, g.rules.lone_kingdom)]) == 0) and (g.call_flow('judge', who=me, reason='恪守').color == 'red')):
@@ -481,11 +481,11 @@ def sk_fudi_on0_when(g, me, ev):
 def sk_fudi_on0(g, me, ev):
     # 附敌 on 受到伤害后 — rules/guozhan_heroes/heroes_quan.sgs:171
     v_src = ev.source
-    g.gain(v_src, g.choose_card(me, me.hand, '交给伤害来源一张手牌'))
+    g.gain(v_src, g.choose_card(me, me.hand, '交给伤害来源一张手牌', intent=('fudi', 'given')))
     v_kin = [it for it in g.alive_from_current() if ((it == v_src) or T.same_kingdom(v_src, it, g.rules.lone_kingdom))]
     v_most = [it for it in T.most(v_kin, lambda it: it.hp) if (it.hp >= me.hp)]
     if ((v_src.kingdom is not None) and (len(v_most) > 0)):
-        g.call_flow('damage', source=me, target=g.choose_player(me, v_most, '对其中体力值最多的一名角色造成1点伤害'))
+        g.call_flow('damage', source=me, target=g.choose_player(me, v_most, '对其中体力值最多的一名角色造成1点伤害', intent=('fudi', 'bad')))
 
 
 def sk_congjian_on0_when(g, me, ev):
@@ -572,7 +572,7 @@ def sk_mengjin_on0_when(g, me, ev):
 
 def sk_mengjin_on0(g, me, ev):
     # 猛进 on 杀被抵消时 — rules/guozhan_heroes/heroes_qun.sgs:114
-    g.discard(me, g.choose_card(me, ev.target.cards, '弃置其一张牌'))
+    g.discard(me, g.choose_card(me, ev.target.cards, '弃置其一张牌', intent=('mengjin', 'lost')))
 
 
 def sk_leiji_on0_when(g, me, ev):
@@ -582,7 +582,7 @@ def sk_leiji_on0_when(g, me, ev):
 
 def sk_leiji_on0(g, me, ev):
     # 雷击 on 使用牌时 — rules/guozhan_heroes/heroes_qun.sgs:130
-    targets = g.choose_players(me, g.alive_from_current(), 1, None, '雷击 on 使用牌时')
+    targets = g.choose_players(me, g.alive_from_current(), 1, None, '雷击 on 使用牌时', intent=('leiji', 'bad', 'targets'))
     if (g.call_flow('judge', who=targets[0], reason='雷击').suit == 'spade'):
         g.call_flow('damage', source=me, target=targets[0], amount=2, nature='thunder')
 
@@ -594,7 +594,7 @@ def sk_leiji_on1_when(g, me, ev):
 
 def sk_leiji_on1(g, me, ev):
     # 雷击 on 打出牌时 — rules/guozhan_heroes/heroes_qun.sgs:133
-    targets = g.choose_players(me, g.alive_from_current(), 1, None, '雷击 on 打出牌时')
+    targets = g.choose_players(me, g.alive_from_current(), 1, None, '雷击 on 打出牌时', intent=('leiji', 'bad', 'targets'))
     if (g.call_flow('judge', who=targets[0], reason='雷击').suit == 'spade'):
         g.call_flow('damage', source=me, target=targets[0], amount=2, nature='thunder')
 
@@ -606,7 +606,7 @@ def sk_guidao_on0_when(g, me, ev):
 
 def sk_guidao_on0(g, me, ev):
     # 鬼道 on 判定牌生效前 — rules/guozhan_heroes/heroes_qun.sgs:158
-    v_c = g.choose_card(me, [it for it in me.cards if it.black], '打出一张黑色牌替换判定牌')
+    v_c = g.choose_card(me, [it for it in me.cards if it.black], '打出一张黑色牌替换判定牌', intent=('guidao', 'lost'))
     g.say(me, ' 打出 ', v_c, ' 替换判定牌 ', ev.card)
     g.put(v_c, 'processing', None)
     v_old = ev.card
@@ -622,7 +622,7 @@ def sk_beige_on0_when(g, me, ev):
 
 def sk_beige_on0(g, me, ev):
     # 悲歌 on 受到伤害后 — rules/guozhan_heroes/heroes_qun.sgs:179
-    g.discard(me, g.choose_card(me, me.cards, '弃置一张牌'))
+    g.discard(me, g.choose_card(me, me.cards, '弃置一张牌', intent=('beige', 'lost')))
     v_t = ev.target
     v_src = ev.source
     v_s = g.call_flow('judge', who=v_t, reason='悲歌').suit
@@ -632,7 +632,7 @@ def sk_beige_on0(g, me, ev):
         g.draw(v_t, 2)
     elif (v_s == 'club'):
         if ((v_src is not None) and v_src.alive):
-            g.discard(v_src, g.choose_cards(v_src, v_src.cards, min(2, v_src.card_count), None, '弃置两张牌'))
+            g.discard(v_src, g.choose_cards(v_src, v_src.cards, min(2, v_src.card_count), None, '弃置两张牌', intent=('beige', 'lost')))
     elif (v_s == 'spade'):
         if ((v_src is not None) and v_src.alive):
             g.call_flow('turn_over', who=v_src)
@@ -681,8 +681,8 @@ def sk_lirang_on0(g, me, ev):
     # 礼让 on 牌移动后 — rules/guozhan_heroes/heroes_qun.sgs:288
     v_cs = [it for it in ev.cards if ((it.zone == 'discard') and (len([it2 for it2 in g.history('turn') if ((it2.what == '弃置') and (it in it2.cards))]) > 0))]
     while g.loop_guard('rules/guozhan_heroes/heroes_qun.sgs:293') and (len([it for it in v_cs if (it.zone == 'discard')]) > 0):
-        v_give = g.choose_cards(me, [it for it in v_cs if (it.zone == 'discard')], 1, 99, '交给其他角色的牌')
-        g.gain(g.choose_player(me, g.others(me), '交给'), v_give)
+        v_give = g.choose_cards(me, [it for it in v_cs if (it.zone == 'discard')], 1, 99, '交给其他角色的牌', intent=('lirang', 'given'))
+        g.gain(g.choose_player(me, g.others(me), '交给', intent=('lirang', 'good')), v_give)
         if ((len([it for it in v_cs if (it.zone == 'discard')]) == 0) or (not g.ask(me, '将其余的牌交给其他角色？'))):
             break
 
@@ -694,11 +694,11 @@ def sk_shuangren_on0_when(g, me, ev):
 
 def sk_shuangren_on0(g, me, ev):
     # 双刃 on 出牌阶段开始时 — rules/guozhan_heroes/heroes_qun.sgs:311
-    targets = g.choose_players(me, [it for it in g.alive_from_current() if ((it != me) and (it.hand_count > 0))], 1, None, '双刃 on 出牌阶段开始时')
+    targets = g.choose_players(me, [it for it in g.alive_from_current() if ((it != me) and (it.hand_count > 0))], 1, None, '双刃 on 出牌阶段开始时', intent=('shuangren', None, 'targets'))
     if g.call_flow('pindian', source=me, target=targets[0], reason='双刃').source_won:
         v_ps = [it for it in g.alive_from_current() if ((it != me) and ((it == targets[0]) or T.same_kingdom(it, targets[0], g.rules.lone_kingdom)) and g.qf['targetable'](g, me, it, g.virtual('sha', [])))]
         if (len(v_ps) > 0):
-            g.call_flow('use_card', source=me, card=g.virtual('sha', []), targets=[g.choose_player(me, v_ps, '【杀】的目标')])
+            g.call_flow('use_card', source=me, card=g.virtual('sha', []), targets=[g.choose_player(me, v_ps, '【杀】的目标', intent=('shuangren', 'bad'))])
     else:
         g.end_phase()
 
@@ -710,8 +710,8 @@ def sk_sijian_on0_when(g, me, ev):
 
 def sk_sijian_on0(g, me, ev):
     # 死谏 on 牌移动后 — rules/guozhan_heroes/heroes_qun.sgs:344
-    targets = g.choose_players(me, [it for it in g.alive_from_current() if ((it != me) and (it.card_count > 0))], 1, None, '死谏 on 牌移动后')
-    g.discard(me, g.choose_card(me, targets[0].cards, '弃置其一张牌'))
+    targets = g.choose_players(me, [it for it in g.alive_from_current() if ((it != me) and (it.card_count > 0))], 1, None, '死谏 on 牌移动后', intent=('sijian', 'bad', 'targets'))
+    g.discard(me, g.choose_card(me, targets[0].cards, '弃置其一张牌', intent=('sijian', 'lost')))
 
 
 def sk_suishi_on0_when(g, me, ev):
@@ -741,8 +741,8 @@ def sk_kuangfu_on0_when(g, me, ev):
 
 def sk_kuangfu_on0(g, me, ev):
     # 狂斧 on 造成伤害后 — rules/guozhan_heroes/heroes_qun.sgs:387
-    v_c = g.choose_card(me, ev.target.equips, '狂斧：其装备区里的一张牌')
-    v_o = g.choose_option(me, ['将此牌置入你的装备区', '弃置此牌'], '狂斧')
+    v_c = g.choose_card(me, ev.target.equips, '狂斧：其装备区里的一张牌', intent=('kuangfu', 'lost'))
+    v_o = g.choose_option(me, ['将此牌置入你的装备区', '弃置此牌'], '狂斧', intent=('kuangfu', (('将此牌置入你的装备区', 0.5, -0.5), ('弃置此牌', 0, -0.5))))
     if (v_o == '将此牌置入你的装备区'):
         g.equip(me, v_c)
     else:
@@ -757,7 +757,7 @@ def sk_fengshi_on0_when(g, me, ev):
 def sk_fengshi_on0(g, me, ev):
     # 锋矢 on 指定目标后 — rules/guozhan_heroes/heroes_qun.sgs:411
     v_t = ev.target
-    g.discard(v_t, g.choose_card(v_t, v_t.equips, '弃置装备区里的一张牌'))
+    g.discard(v_t, g.choose_card(v_t, v_t.equips, '弃置装备区里的一张牌', intent=('fengshi', 'lost')))
 
 
 def sk_xunxun_on0_when(g, me, ev):
@@ -769,7 +769,7 @@ def sk_xunxun_on0(g, me, ev):
     # 恂恂 on 摸牌阶段开始时 — rules/guozhan_heroes/heroes_shi.sgs:19
     ev.draw_given_up = True
     v_cs = g.peek(me, 4)
-    v_got = g.choose_cards(me, v_cs, min(2, len(v_cs)), None, '获得其中的两张牌')
+    v_got = g.choose_cards(me, v_cs, min(2, len(v_cs)), None, '获得其中的两张牌', intent=('xunxun', 'mine'))
     g.gain(me, v_got)
     g.put_bottom([it for it in v_cs if (it not in v_got)])
 
@@ -934,7 +934,7 @@ def sk_duanxie_active0_where(g, me, user, it):
 
 def sk_duanxie_active0(g, me, user):
     # 断绁 active — rules/guozhan_heroes/heroes_shi.sgs:225
-    targets = g.choose_players(user, [it for it in g.alive_from_current() if ((it != me) and (not it.chained))], 1, None, '断绁 active')
+    targets = g.choose_players(user, [it for it in g.alive_from_current() if ((it != me) and (not it.chained))], 1, None, '断绁 active', intent=('duanxie', 'bad', 'targets'))
     g.call_flow('chain', who=targets[0], chained=True)
     if (not me.chained):
         g.call_flow('chain', who=me, chained=True)
@@ -953,7 +953,7 @@ def sk_fenming_on0_when(g, me, ev):
 def sk_fenming_on0(g, me, ev):
     # 奋命 on 结束阶段开始时 — rules/guozhan_heroes/heroes_shi.sgs:246
     for v_p in [it for it in g.alive_from_current() if (it.chained and (it.card_count > 0))]:
-        g.discard(me, g.choose_card(me, v_p.cards, '奋命：弃置其一张牌'))
+        g.discard(me, g.choose_card(me, v_p.cards, '奋命：弃置其一张牌', intent=('fenming', 'lost')))
 
 
 def sk_rende_active0_when(g, me, user):
@@ -974,9 +974,9 @@ def sk_rende_active0_where(g, me, user, it):
 
 def sk_rende_active0(g, me, user):
     # 仁德 active — rules/guozhan_heroes/heroes_shu.sgs:20
-    targets = g.choose_players(user, [it for it in g.alive_from_current() if (it != me)], 1, None, '仁德 active')
+    targets = g.choose_players(user, [it for it in g.alive_from_current() if (it != me)], 1, None, '仁德 active', intent=('rende', 'good', 'targets'))
     v_before = len(g.given_cards(me, 'phase'))
-    g.gain(targets[0], g.choose_cards(me, me.hand, 1, 99, '交给其的手牌'))
+    g.gain(targets[0], g.choose_cards(me, me.hand, 1, 99, '交给其的手牌', intent=('rende', 'given')))
     if ((v_before < 3) and (len(g.given_cards(me, 'phase')) >= 3)):
         g.call_flow('recover', source=me, target=me)
 
@@ -1098,9 +1098,9 @@ def sk_xiangle_on0_when(g, me, ev):
 def sk_xiangle_on0(g, me, ev):
     # 享乐 on 成为目标时 — rules/guozhan_heroes/heroes_shu.sgs:266
     v_src = ev.source
-    v_pay = g.choose_option(v_src, [it for it in ['弃置一张基本牌', '此【杀】对刘禅无效'] if ((it != '弃置一张基本牌') or (len([it2 for it2 in v_src.hand if (it2.kind == 'basic')]) > 0))], '享乐')
+    v_pay = g.choose_option(v_src, [it for it in ['弃置一张基本牌', '此【杀】对刘禅无效'] if ((it != '弃置一张基本牌') or (len([it2 for it2 in v_src.hand if (it2.kind == 'basic')]) > 0))], '享乐', intent=('xiangle', (('弃置一张基本牌', -0.5, 0), ('此【杀】对刘禅无效', 0, 0))))
     if (v_pay == '弃置一张基本牌'):
-        g.discard(v_src, g.choose_card(v_src, [it for it in v_src.hand if (it.kind == 'basic')], '弃置一张基本牌'))
+        g.discard(v_src, g.choose_card(v_src, [it for it in v_src.hand if (it.kind == 'basic')], '弃置一张基本牌', intent=('xiangle', 'lost')))
     else:
         ev.cancelled = True
         g.say(ev.card, ' 对 ', me, ' 无效')
@@ -1119,8 +1119,8 @@ def sk_fangquan_on1_when(g, me, ev):
 
 def sk_fangquan_on1(g, me, ev):
     # 放权 on 回合结束时 — rules/guozhan_heroes/heroes_shu.sgs:300
-    g.discard(me, g.choose_card(me, me.hand, '弃置一张手牌'))
-    targets = g.choose_players(me, [it for it in g.alive_from_current() if (it != me)], 1, None, '放权 on 回合结束时')
+    g.discard(me, g.choose_card(me, me.hand, '弃置一张手牌', intent=('fangquan', 'lost')))
+    targets = g.choose_players(me, [it for it in g.alive_from_current() if (it != me)], 1, None, '放权 on 回合结束时', intent=('fangquan', None, 'targets'))
     g.give_turn(targets[0])
 
 
@@ -1175,7 +1175,7 @@ def sk_shushen_on0(g, me, ev):
     v_n = 0
     while g.loop_guard('rules/guozhan_heroes/heroes_shu.sgs:384') and ((v_n < ev.amount) and ((v_n == 0) or g.ask(me, '再发动一次【淑慎】？'))):
         v_n += 1
-        g.draw(g.choose_player(me, [it for it in g.others(me) if T.same_kingdom(me, it, g.rules.lone_kingdom)], '令与你势力相同的一名其他角色摸一张牌'), 1)
+        g.draw(g.choose_player(me, [it for it in g.others(me) if T.same_kingdom(me, it, g.rules.lone_kingdom)], '令与你势力相同的一名其他角色摸一张牌', intent=('shushen', 'good')), 1)
 
 
 def sk_shenzhi_on0_when(g, me, ev):
@@ -1250,7 +1250,7 @@ def sk_shensu_on0_when(g, me, ev):
 
 def sk_shensu_on0(g, me, ev):
     # 神速 on 准备阶段与判定阶段间 — rules/guozhan_heroes/heroes_wei.sgs:57
-    targets = g.choose_players(me, [it for it in g.alive_from_current() if ((it != me) and g.qf['in_range'](g, me, it, None) and g.qf['targetable'](g, me, it, g.virtual('sha', [])))], 1, None, '神速 on 准备阶段与判定阶段间')
+    targets = g.choose_players(me, [it for it in g.alive_from_current() if ((it != me) and g.qf['in_range'](g, me, it, None) and g.qf['targetable'](g, me, it, g.virtual('sha', [])))], 1, None, '神速 on 准备阶段与判定阶段间', intent=('shensu', 'bad', 'targets'))
     g.skip('panding')
     g.skip('mopai')
     g.call_flow('use_card', source=me, card=g.virtual('sha', []), targets=[targets[0]])
@@ -1263,8 +1263,8 @@ def sk_shensu_on1_when(g, me, ev):
 
 def sk_shensu_on1(g, me, ev):
     # 神速 on 摸牌阶段与出牌阶段间 — rules/guozhan_heroes/heroes_wei.sgs:64
-    g.discard(me, g.choose_card(me, [it for it in me.cards if (it.kind == 'equipment')], '弃置一张装备牌'))
-    targets = g.choose_players(me, [it for it in g.alive_from_current() if ((it != me) and g.qf['in_range'](g, me, it, None) and g.qf['targetable'](g, me, it, g.virtual('sha', [])))], 1, None, '神速 on 摸牌阶段与出牌阶段间')
+    g.discard(me, g.choose_card(me, [it for it in me.cards if (it.kind == 'equipment')], '弃置一张装备牌', intent=('shensu', 'lost')))
+    targets = g.choose_players(me, [it for it in g.alive_from_current() if ((it != me) and g.qf['in_range'](g, me, it, None) and g.qf['targetable'](g, me, it, g.virtual('sha', [])))], 1, None, '神速 on 摸牌阶段与出牌阶段间', intent=('shensu', 'bad', 'targets'))
     g.skip('chupai')
     g.call_flow('use_card', source=me, card=g.virtual('sha', []), targets=[targets[0]])
 
@@ -1276,7 +1276,7 @@ def sk_qiaobian_on0_when(g, me, ev):
 
 def sk_qiaobian_on0(g, me, ev):
     # 巧变 on 准备阶段与判定阶段间 — rules/guozhan_heroes/heroes_wei.sgs:94
-    g.discard(me, g.choose_card(me, me.hand, '弃置一张手牌'))
+    g.discard(me, g.choose_card(me, me.hand, '弃置一张手牌', intent=('qiaobian', 'lost')))
     g.skip('panding')
 
 
@@ -1287,12 +1287,12 @@ def sk_qiaobian_on1_when(g, me, ev):
 
 def sk_qiaobian_on1(g, me, ev):
     # 巧变 on 判定阶段与摸牌阶段间 — rules/guozhan_heroes/heroes_wei.sgs:97
-    g.discard(me, g.choose_card(me, me.hand, '弃置一张手牌'))
+    g.discard(me, g.choose_card(me, me.hand, '弃置一张手牌', intent=('qiaobian', 'lost')))
     g.skip('mopai')
     v_ps = [it for it in g.others(me) if (it.hand_count > 0)]
     if ((len(v_ps) > 0) and g.ask(me, '获得一至两名其他角色的各一张手牌？')):
-        for v_p in list(g.choose_players(me, v_ps, 1, 2, '选择一至两名其他角色')):
-            g.gain(me, g.choose_card(me, v_p.hand, '获得其一张手牌'))
+        for v_p in list(g.choose_players(me, v_ps, 1, 2, '选择一至两名其他角色', intent=('qiaobian', 'bad'))):
+            g.gain(me, g.choose_card(me, v_p.hand, '获得其一张手牌', intent=('qiaobian', 'mine')))
 
 
 def sk_qiaobian_on2_when(g, me, ev):
@@ -1302,13 +1302,13 @@ def sk_qiaobian_on2_when(g, me, ev):
 
 def sk_qiaobian_on2(g, me, ev):
     # 巧变 on 摸牌阶段与出牌阶段间 — rules/guozhan_heroes/heroes_wei.sgs:108
-    g.discard(me, g.choose_card(me, me.hand, '弃置一张手牌'))
+    g.discard(me, g.choose_card(me, me.hand, '弃置一张手牌', intent=('qiaobian', 'lost')))
     g.skip('chupai')
     v_froms = [it for it in g.alive_from_current() if (len((it.equips + it.judges)) > 0)]
     if ((len(v_froms) > 0) and g.ask(me, '移动场上的一张牌？')):
-        v_from = g.choose_player(me, v_froms, '从其区域里移出一张牌')
-        v_c = g.choose_card(me, (v_from.equips + v_from.judges), '移动哪一张牌')
-        v_to = g.choose_player(me, [it for it in g.alive_from_current() if ((it != v_from) and ((len([it2 for it2 in it.equips if (it2.slot == v_c.slot)]) == 0) if (v_c.kind == 'equipment') else (len([it2 for it2 in it.judges if (it2.name == v_c.name)]) == 0)))], '置入其相应的区域')
+        v_from = g.choose_player(me, v_froms, '从其区域里移出一张牌', intent=('qiaobian', 'bad'))
+        v_c = g.choose_card(me, (v_from.equips + v_from.judges), '移动哪一张牌', intent=('qiaobian', 'lost'))
+        v_to = g.choose_player(me, [it for it in g.alive_from_current() if ((it != v_from) and ((len([it2 for it2 in it.equips if (it2.slot == v_c.slot)]) == 0) if (v_c.kind == 'equipment') else (len([it2 for it2 in it.judges if (it2.name == v_c.name)]) == 0)))], '置入其相应的区域', intent=('qiaobian', 'good'))
         if (v_c.kind == 'equipment'):
             g.equip(v_to, v_c)
         else:
@@ -1323,7 +1323,7 @@ def sk_qiaobian_on3_when(g, me, ev):
 
 def sk_qiaobian_on3(g, me, ev):
     # 巧变 on 出牌阶段与弃牌阶段间 — rules/guozhan_heroes/heroes_wei.sgs:122
-    g.discard(me, g.choose_card(me, me.hand, '弃置一张手牌'))
+    g.discard(me, g.choose_card(me, me.hand, '弃置一张手牌', intent=('qiaobian', 'lost')))
     g.skip('qipai')
 
 
@@ -1360,12 +1360,12 @@ def sk_quhu_active0_where(g, me, user, it):
 
 def sk_quhu_active0(g, me, user):
     # 驱虎 active — rules/guozhan_heroes/heroes_wei.sgs:222
-    targets = g.choose_players(user, [it for it in g.alive_from_current() if ((it != me) and (it.hp > me.hp) and (it.hand_count > 0))], 1, None, '驱虎 active')
+    targets = g.choose_players(user, [it for it in g.alive_from_current() if ((it != me) and (it.hp > me.hp) and (it.hand_count > 0))], 1, None, '驱虎 active', intent=('quhu', None, 'targets'))
     v_wolf = targets[0]
     if g.call_flow('pindian', source=me, target=v_wolf, reason='驱虎').source_won:
         v_vs = [it for it in g.alive_from_current() if g.qf['in_range'](g, v_wolf, it, None)]
         if (len(v_vs) > 0):
-            g.call_flow('damage', source=v_wolf, target=g.choose_player(me, v_vs, '其攻击范围内的一名角色'))
+            g.call_flow('damage', source=v_wolf, target=g.choose_player(me, v_vs, '其攻击范围内的一名角色', intent=('quhu', 'bad')))
     else:
         g.call_flow('damage', source=v_wolf, target=me)
 
@@ -1380,7 +1380,7 @@ def sk_jieming_on0(g, me, ev):
     v_n = 0
     while g.loop_guard('rules/guozhan_heroes/heroes_wei.sgs:262') and ((v_n < ev.amount) and ((v_n == 0) or g.ask(me, '再发动一次【节命】？'))):
         v_n += 1
-        v_p = g.choose_player(me, g.alive_from_current(), '令一名角色将手牌补至其体力上限')
+        v_p = g.choose_player(me, g.alive_from_current(), '令一名角色将手牌补至其体力上限', intent=('jieming', 'good'))
         if (v_p.hand_count < min(v_p.max_hp, 5)):
             g.draw(v_p, (min(v_p.max_hp, 5) - v_p.hand_count))
 
@@ -1397,7 +1397,7 @@ def sk_xingshang_on0(g, me, ev):
 
 def sk_fangzhu_on0(g, me, ev):
     # 放逐 on 受到伤害后 — rules/guozhan_heroes/heroes_wei.sgs:296
-    targets = g.choose_players(me, [it for it in g.alive_from_current() if (it != me)], 1, None, '放逐 on 受到伤害后')
+    targets = g.choose_players(me, [it for it in g.alive_from_current() if (it != me)], 1, None, '放逐 on 受到伤害后', intent=('fangzhu', 'bad', 'targets'))
     if (me.lost_hp > 0):
         g.draw(targets[0], me.lost_hp)
     g.call_flow('turn_over', who=targets[0])
@@ -1410,13 +1410,13 @@ def sk_xiaoguo_on0_when(g, me, ev):
 
 def sk_xiaoguo_on0(g, me, ev):
     # 骁果 on 结束阶段开始时 — rules/guozhan_heroes/heroes_wei.sgs:315
-    g.discard(me, g.choose_card(me, [it for it in me.hand if (it.kind == 'basic')], '弃置一张基本牌'))
+    g.discard(me, g.choose_card(me, [it for it in me.hand if (it.kind == 'basic')], '弃置一张基本牌', intent=('xiaoguo', 'lost')))
     v_p = ev.player
     v_o = '受到1点伤害'
     if (len([it for it in v_p.cards if (it.kind == 'equipment')]) > 0):
-        v_o = g.choose_option(v_p, ['弃置一张装备牌', '受到1点伤害'], '骁果')
+        v_o = g.choose_option(v_p, ['弃置一张装备牌', '受到1点伤害'], '骁果', intent=('xiaoguo', (('弃置一张装备牌', -0.5, 0), ('受到1点伤害', -1.0, 0))))
     if (v_o == '弃置一张装备牌'):
-        g.discard(v_p, g.choose_card(v_p, [it for it in v_p.cards if (it.kind == 'equipment')], '弃置一张装备牌'))
+        g.discard(v_p, g.choose_card(v_p, [it for it in v_p.cards if (it.kind == 'equipment')], '弃置一张装备牌', intent=('xiaoguo', 'lost')))
     else:
         g.call_flow('damage', source=me, target=v_p)
 
@@ -1428,14 +1428,14 @@ def sk_huyuan_on0_when(g, me, ev):
 
 def sk_huyuan_on0(g, me, ev):
     # 护援 on 结束阶段开始时 — rules/guozhan_heroes/heroes_wei.sgs:350
-    v_c = g.choose_card(me, [it for it in me.cards if (it.kind == 'equipment')], '置入装备区的装备牌')
-    v_t = g.choose_player(me, [it for it in g.alive_from_current() if (len([it2 for it2 in it.equips if (it2.slot == v_c.slot)]) == 0)], '置入其装备区')
+    v_c = g.choose_card(me, [it for it in me.cards if (it.kind == 'equipment')], '置入装备区的装备牌', intent=('huyuan', 'lost'))
+    v_t = g.choose_player(me, [it for it in g.alive_from_current() if (len([it2 for it2 in it.equips if (it2.slot == v_c.slot)]) == 0)], '置入其装备区', intent=('huyuan', 'good'))
     g.equip(v_t, v_c)
     g.say(me, ' 将 ', v_c, ' 置入 ', v_t, ' 的装备区')
     v_vs = [it for it in g.alive_from_current() if ((g.qf['distance'](g, v_t, it) == 1) and (it.card_count > 0))]
     if ((len(v_vs) > 0) and g.ask(me, '弃置其距离为1的一名角色的一张牌？')):
-        v_v = g.choose_player(me, v_vs, '弃置其一张牌的角色')
-        g.discard(me, g.choose_card(me, v_v.cards, '弃置其一张牌'))
+        v_v = g.choose_player(me, v_vs, '弃置其一张牌的角色', intent=('huyuan', 'bad'))
+        g.discard(me, g.choose_card(me, v_v.cards, '弃置其一张牌', intent=('huyuan', 'lost')))
 
 
 def sk_heyi_mod0(g, me, a_a, a_p):
@@ -1455,7 +1455,7 @@ def sk_zhiheng_active0_when(g, me, user):
 
 def sk_zhiheng_active0(g, me, user):
     # 制衡 active — rules/guozhan_heroes/heroes_wu.sgs:22
-    v_cs = g.choose_cards(me, me.cards, 1, me.max_hp, '弃置一至X张牌')
+    v_cs = g.choose_cards(me, me.cards, 1, me.max_hp, '弃置一至X张牌', intent=('zhiheng', 'lost'))
     g.discard(me, v_cs)
     g.draw(me, len(v_cs))
 
@@ -1493,7 +1493,7 @@ def sk_tianyi_active0_where(g, me, user, it):
 
 def sk_tianyi_active0(g, me, user):
     # 天义 active — rules/guozhan_heroes/heroes_wu.sgs:85
-    targets = g.choose_players(user, [it for it in g.alive_from_current() if ((it != me) and (it.hand_count > 0))], 1, None, '天义 active')
+    targets = g.choose_players(user, [it for it in g.alive_from_current() if ((it != me) and (it.hand_count > 0))], 1, None, '天义 active', intent=('tianyi', None, 'targets'))
     if g.call_flow('pindian', source=me, target=targets[0], reason='天义').source_won:
         g.set_mark(me, 'gz_tianyi_won', True)
     else:
@@ -1585,8 +1585,8 @@ def sk_haoshi_on1_when(g, me, ev):
 
 def sk_haoshi_on1(g, me, ev):
     # 好施 on 摸牌阶段结束时 — rules/guozhan_heroes/heroes_wu.sgs:178
-    v_p = g.choose_player(me, [it for it in g.others(me) if (len([it2 for it2 in g.others(me) if (it2.hand_count < it.hand_count)]) == 0)], '交给手牌数最少的一名其他角色')
-    g.gain(v_p, g.choose_cards(me, me.hand, (me.hand_count // 2), None, '交给其一半的手牌'))
+    v_p = g.choose_player(me, [it for it in g.others(me) if (len([it2 for it2 in g.others(me) if (it2.hand_count < it.hand_count)]) == 0)], '交给手牌数最少的一名其他角色', intent=('haoshi', 'good'))
+    g.gain(v_p, g.choose_cards(me, me.hand, (me.hand_count // 2), None, '交给其一半的手牌', intent=('haoshi', 'given')))
 
 
 def sk_dimeng_active0_when(g, me, user):
@@ -1607,12 +1607,12 @@ def sk_dimeng_active0_where(g, me, user, it):
 
 def sk_dimeng_active0(g, me, user):
     # 缔盟 active — rules/guozhan_heroes/heroes_wu.sgs:201
-    targets = g.choose_players(user, [it for it in g.alive_from_current() if (it != me)], 2, None, '缔盟 active')
+    targets = g.choose_players(user, [it for it in g.alive_from_current() if (it != me)], 2, None, '缔盟 active', intent=('dimeng', 'good', 'targets'))
     v_a = T.index(targets, 0)
     v_b = T.index(targets, 1)
     v_x = abs((v_a.hand_count - v_b.hand_count))
     if (v_x > 0):
-        g.discard(me, g.choose_cards(me, me.cards, v_x, None, '弃置X张牌'))
+        g.discard(me, g.choose_cards(me, me.cards, v_x, None, '弃置X张牌', intent=('dimeng', 'lost')))
     v_ha = [it for it in v_a.hand if (it.zone == 'hand')]
     v_hb = [it for it in v_b.hand if (it.zone == 'hand')]
     g.gain(v_a, v_hb)
@@ -1638,8 +1638,8 @@ def sk_zhijian_active0_where(g, me, user, it):
 
 def sk_zhijian_active0(g, me, user):
     # 直谏 active — rules/guozhan_heroes/heroes_wu.sgs:235
-    targets = g.choose_players(user, [it for it in g.alive_from_current() if ((it != me) and (len([it2 for it2 in me.hand if ((it2.kind == 'equipment') and (len([it3 for it3 in it.equips if (it3.slot == it2.slot)]) == 0))]) > 0))], 1, None, '直谏 active')
-    g.equip(targets[0], g.choose_card(me, [it for it in me.hand if ((it.kind == 'equipment') and (len([it2 for it2 in targets[0].equips if (it2.slot == it.slot)]) == 0))], '置入其装备区的装备牌'))
+    targets = g.choose_players(user, [it for it in g.alive_from_current() if ((it != me) and (len([it2 for it2 in me.hand if ((it2.kind == 'equipment') and (len([it3 for it3 in it.equips if (it3.slot == it2.slot)]) == 0))]) > 0))], 1, None, '直谏 active', intent=('zhijian', 'good', 'targets'))
+    g.equip(targets[0], g.choose_card(me, [it for it in me.hand if ((it.kind == 'equipment') and (len([it2 for it2 in targets[0].equips if (it2.slot == it.slot)]) == 0))], '置入其装备区的装备牌', intent=('zhijian', 'lost')))
     g.draw(me, 1)
 
 
@@ -1651,7 +1651,7 @@ def sk_guzheng_on0_when(g, me, ev):
 def sk_guzheng_on0(g, me, ev):
     # 固政 on 弃牌阶段结束时 — rules/guozhan_heroes/heroes_wu.sgs:251
     v_p = ev.player
-    g.gain(v_p, g.choose_card(me, [it for it in g.discarded_cards(v_p, 'phase') if (it in g.cards_in('discard'))], '交给该角色的一张牌'))
+    g.gain(v_p, g.choose_card(me, [it for it in g.discarded_cards(v_p, 'phase') if (it in g.cards_in('discard'))], '交给该角色的一张牌', intent=('guzheng', 'given')))
     v_rest = [it for it in g.discarded_cards(v_p, 'phase') if (it in g.cards_in('discard'))]
     if ((len(v_rest) > 0) and g.ask(me, '获得弃牌堆里其余于此阶段内弃置的牌？')):
         g.gain(me, v_rest)
@@ -1688,8 +1688,8 @@ def sk_fenxun_active0_where(g, me, user, it):
 
 def sk_fenxun_active0(g, me, user):
     # 奋迅 active — rules/guozhan_heroes/heroes_wu.sgs:303
-    g.discard(me, g.choose_card(me, me.cards, '弃置一张牌'))
-    targets = g.choose_players(user, [it for it in g.alive_from_current() if (it != me)], 1, None, '奋迅 active')
+    g.discard(me, g.choose_card(me, me.cards, '弃置一张牌', intent=('fenxun', 'lost')))
+    targets = g.choose_players(user, [it for it in g.alive_from_current() if (it != me)], 1, None, '奋迅 active', intent=('fenxun', None, 'targets'))
     g.set_mark(me, 'gz_fenxun', targets[0])
 
 
@@ -1721,12 +1721,12 @@ def sk_shangyi_active0_where(g, me, user, it):
 
 def sk_shangyi_active0(g, me, user):
     # 尚义 active — rules/guozhan_heroes/heroes_wu.sgs:321
-    targets = g.choose_players(user, [it for it in g.alive_from_current() if (it != me)], 1, None, '尚义 active')
+    targets = g.choose_players(user, [it for it in g.alive_from_current() if (it != me)], 1, None, '尚义 active', intent=('shangyi', 'bad', 'targets'))
     g.look(targets[0], me.hand)
-    v_o = g.choose_option(me, [it for it in ['观看其手牌并弃置其中的一张黑色牌', '观看其所有暗置的武将牌'] if ((it != '观看其所有暗置的武将牌') or (len(targets[0].hidden_heroes) > 0))], '尚义')
+    v_o = g.choose_option(me, [it for it in ['观看其手牌并弃置其中的一张黑色牌', '观看其所有暗置的武将牌'] if ((it != '观看其所有暗置的武将牌') or (len(targets[0].hidden_heroes) > 0))], '尚义', intent=('shangyi', (('观看其手牌并弃置其中的一张黑色牌', 0, -0.5), ('观看其所有暗置的武将牌', 0, 0))))
     if (v_o == '观看其手牌并弃置其中的一张黑色牌'):
         g.look(me, targets[0].hand)
-        g.discard(me, g.choose_cards(me, [it for it in targets[0].hand if it.black], 0, 1, '弃置其中的一张黑色牌'))
+        g.discard(me, g.choose_cards(me, [it for it in targets[0].hand if it.black], 0, 1, '弃置其中的一张黑色牌', intent=('shangyi', 'lost')))
     else:
         for v_slot in [it for it in [0, 1] if (not T.index(targets[0].shown, it))]:
             g.look_hero(me, targets[0], v_slot)
@@ -1784,7 +1784,7 @@ def sk_ziliang_on0_when(g, me, ev):
 
 def sk_ziliang_on0(g, me, ev):
     # 资粮 on 受到伤害后 — rules/guozhan_heroes/heroes_zhen.sgs:85
-    g.gain(ev.target, g.choose_card(me, me.pile('gz_tian'), '将一张“田”交给该角色'))
+    g.gain(ev.target, g.choose_card(me, me.pile('gz_tian'), '将一张“田”交给该角色', intent=('ziliang', 'given')))
 
 
 def sk_yicheng_on0_when(g, me, ev):
@@ -1797,7 +1797,7 @@ def sk_yicheng_on0(g, me, ev):
     v_t = ev.target
     g.draw(v_t, 1)
     if (v_t.card_count > 0):
-        g.discard(v_t, g.choose_card(v_t, v_t.cards, '疑城：弃置一张牌'))
+        g.discard(v_t, g.choose_card(v_t, v_t.cards, '疑城：弃置一张牌', intent=('yicheng', 'lost')))
 
 
 def sk_qianhuan_on0_when(g, me, ev):
@@ -1821,7 +1821,7 @@ def sk_qianhuan_on1_when(g, me, ev):
 
 def sk_qianhuan_on1(g, me, ev):
     # 千幻 on 成为目标时 — rules/guozhan_heroes/heroes_zhen.sgs:174
-    g.discard(me, g.choose_card(me, me.pile('gz_huan'), '将一张“幻”置入弃牌堆'))
+    g.discard(me, g.choose_card(me, me.pile('gz_huan'), '将一张“幻”置入弃牌堆', intent=('qianhuan', 'lost')))
     ev.cancelled = True
     g.say(ev.card, ' 对 ', ev.target, ' 的目标被取消')
 
@@ -1833,7 +1833,7 @@ def sk_qianhuan_on2_when(g, me, ev):
 
 def sk_qianhuan_on2(g, me, ev):
     # 千幻 on 使用牌时 — rules/guozhan_heroes/heroes_zhen.sgs:182
-    g.discard(me, g.choose_card(me, me.pile('gz_huan'), '将一张“幻”置入弃牌堆'))
+    g.discard(me, g.choose_card(me, me.pile('gz_huan'), '将一张“幻”置入弃牌堆', intent=('qianhuan', 'lost')))
     g.discard(None, ev.card)
     g.say(ev.card, ' 对 ', T.first(ev.targets), ' 的目标被取消')
 
@@ -1846,7 +1846,7 @@ def sk_zhendu_on0_when(g, me, ev):
 def sk_zhendu_on0(g, me, ev):
     # 鸩毒 on 出牌阶段开始时 — rules/guozhan_heroes/heroes_zhen.sgs:248
     v_t = ev.player
-    g.discard(me, g.choose_card(me, me.hand, '弃置一张手牌'))
+    g.discard(me, g.choose_card(me, me.hand, '弃置一张手牌', intent=('zhendu', 'lost')))
     if (len([it for it in g.used_cards(v_t, 'turn') if T.is_card(it, 'jiu')]) == 0):
         g.call_flow('use_card', source=v_t, card=g.virtual('jiu', []), targets=[v_t])
     if v_t.alive:
@@ -2895,8 +2895,8 @@ TABLES = T.Tables(
             id='jili', name='蒺藜', types=(),
             text='当你于一回合内使用或打出第X张牌时，你可以摸X张牌（X为你的攻击范围）。',
             triggers=(
-                T.TriggerDef(skill='jili', index=0, windows=('card_used',), any=False, forced=False, when=sk_jili_on0_when, limit=None, run=sk_jili_on0, loc='rules/guozhan_heroes/heroes_bian.sgs:18'),
-                T.TriggerDef(skill='jili', index=1, windows=('card_played',), any=False, forced=False, when=sk_jili_on1_when, limit=None, run=sk_jili_on1, loc='rules/guozhan_heroes/heroes_bian.sgs:21'),
+                T.TriggerDef(skill='jili', index=0, windows=('card_used',), any=False, forced=False, when=sk_jili_on0_when, limit=None, run=sk_jili_on0, loc='rules/guozhan_heroes/heroes_bian.sgs:18', intent=('good', None)),
+                T.TriggerDef(skill='jili', index=1, windows=('card_played',), any=False, forced=False, when=sk_jili_on1_when, limit=None, run=sk_jili_on1, loc='rules/guozhan_heroes/heroes_bian.sgs:21', intent=('good', None)),
             ),
             actives=(),
             viewas=(),
@@ -2932,8 +2932,8 @@ TABLES = T.Tables(
             id='quanji', name='权计', types=(),
             text='每回合各限一次，当你受到伤害或造成伤害后，你可摸一张牌，然后将一张牌置于武将牌上，称为“权”；你的手牌上限+X（X为“权”的数量）。',
             triggers=(
-                T.TriggerDef(skill='quanji', index=0, windows=('damage_taken',), any=False, forced=False, when=None, limit=T.LimitDef(count=sk_quanji_on0_limit, scope='turn'), run=sk_quanji_on0, loc='rules/guozhan_heroes/heroes_buchen.sgs:20'),
-                T.TriggerDef(skill='quanji', index=1, windows=('damage_caused',), any=False, forced=False, when=None, limit=T.LimitDef(count=sk_quanji_on1_limit, scope='turn'), run=sk_quanji_on1, loc='rules/guozhan_heroes/heroes_buchen.sgs:24'),
+                T.TriggerDef(skill='quanji', index=0, windows=('damage_taken',), any=False, forced=False, when=None, limit=T.LimitDef(count=sk_quanji_on0_limit, scope='turn'), run=sk_quanji_on0, loc='rules/guozhan_heroes/heroes_buchen.sgs:20', intent=('good', None)),
+                T.TriggerDef(skill='quanji', index=1, windows=('damage_caused',), any=False, forced=False, when=None, limit=T.LimitDef(count=sk_quanji_on1_limit, scope='turn'), run=sk_quanji_on1, loc='rules/guozhan_heroes/heroes_buchen.sgs:24', intent=('good', None)),
             ),
             actives=(),
             viewas=(),
@@ -2948,7 +2948,7 @@ TABLES = T.Tables(
             text='出牌阶段限一次，你可将一张“权”置入弃牌堆并选择一名角色，其摸X张牌，若其手牌数大于你，你对其造成1点伤害（X为“权”的数量且至多为7）。',
             triggers=(),
             actives=(
-                T.ActiveDef(skill='paiyi', index=0, when=sk_paiyi_active0_when, limit=T.LimitDef(count=sk_paiyi_active0_limit, scope='phase'), target=T.TargetDef(kind='some', count=sk_paiyi_active0_count, where=None), run=sk_paiyi_active0, loc='rules/guozhan_heroes/heroes_buchen.sgs:49'),
+                T.ActiveDef(skill='paiyi', index=0, when=sk_paiyi_active0_when, limit=T.LimitDef(count=sk_paiyi_active0_limit, scope='phase'), target=T.TargetDef(kind='some', count=sk_paiyi_active0_count, where=None), run=sk_paiyi_active0, loc='rules/guozhan_heroes/heroes_buchen.sgs:49', intent=('bad', 'mixed')),
             ),
             viewas=(),
             modifiers=(),
@@ -2960,8 +2960,8 @@ TABLES = T.Tables(
             text='锁定技，你的回合内：1.你执行【杀】或【决斗】的效果而造成伤害时，此伤害+1；2.你使用非转化锦囊牌时摸一张牌且无距离限制；3.其他角色的牌被弃置后，你获得其一张牌。当你于一回合内触发上述效果三次后，此技能于此回合内失效。回合结束时，你获得“反馈”直至回合开始。',
             triggers=(
                 T.TriggerDef(skill='suzhi', index=0, windows=('damage_causing',), any=False, forced=True, when=sk_suzhi_on0_when, limit=None, run=sk_suzhi_on0, loc='rules/guozhan_heroes/heroes_buchen.sgs:76'),
-                T.TriggerDef(skill='suzhi', index=1, windows=('card_used',), any=False, forced=True, when=sk_suzhi_on1_when, limit=None, run=sk_suzhi_on1, loc='rules/guozhan_heroes/heroes_buchen.sgs:81'),
-                T.TriggerDef(skill='suzhi', index=2, windows=('cards_moved',), any=False, forced=True, when=sk_suzhi_on2_when, limit=None, run=sk_suzhi_on2, loc='rules/guozhan_heroes/heroes_buchen.sgs:85'),
+                T.TriggerDef(skill='suzhi', index=1, windows=('card_used',), any=False, forced=True, when=sk_suzhi_on1_when, limit=None, run=sk_suzhi_on1, loc='rules/guozhan_heroes/heroes_buchen.sgs:81', intent=('good', None)),
+                T.TriggerDef(skill='suzhi', index=2, windows=('cards_moved',), any=False, forced=True, when=sk_suzhi_on2_when, limit=None, run=sk_suzhi_on2, loc='rules/guozhan_heroes/heroes_buchen.sgs:85', intent=('good', None)),
                 T.TriggerDef(skill='suzhi', index=4, windows=('turn_end',), any=False, forced=True, when=sk_suzhi_on4_when, limit=None, run=sk_suzhi_on4, loc='rules/guozhan_heroes/heroes_buchen.sgs:92'),
                 T.TriggerDef(skill='suzhi', index=5, windows=('turn_start',), any=False, forced=True, when=sk_suzhi_on5_when, limit=None, run=sk_suzhi_on5, loc='rules/guozhan_heroes/heroes_buchen.sgs:96'),
             ),
@@ -2977,7 +2977,7 @@ TABLES = T.Tables(
             id='zhaoxin', name='昭心', types=(),
             text='当你受到伤害后，你可展示所有手牌，然后与一名手牌数不大于你的角色交换手牌。',
             triggers=(
-                T.TriggerDef(skill='zhaoxin', index=0, windows=('damage_taken',), any=False, forced=False, when=sk_zhaoxin_on0_when, limit=None, run=sk_zhaoxin_on0, loc='rules/guozhan_heroes/heroes_buchen.sgs:140'),
+                T.TriggerDef(skill='zhaoxin', index=0, windows=('damage_taken',), any=False, forced=False, when=sk_zhaoxin_on0_when, limit=None, run=sk_zhaoxin_on0, loc='rules/guozhan_heroes/heroes_buchen.sgs:140', intent=('mixed', None)),
             ),
             actives=(),
             viewas=(),
@@ -2990,7 +2990,7 @@ TABLES = T.Tables(
             text='当一名角色死亡时，你可将其所有武将牌置于你的武将牌旁（称为“戮”），若你为来源，你从剩余武将牌堆额外获得两张“戮”。准备阶段，你可以弃置至多X张牌（X为“戮”数），摸等量的牌。',
             triggers=(
                 T.TriggerDef(skill='shilu', index=0, windows=('death_window',), any=True, forced=False, when=sk_shilu_on0_when, limit=None, run=sk_shilu_on0, loc='rules/guozhan_heroes/heroes_buchen.sgs:162'),
-                T.TriggerDef(skill='shilu', index=1, windows=('prepare_start',), any=False, forced=False, when=sk_shilu_on1_when, limit=None, run=sk_shilu_on1, loc='rules/guozhan_heroes/heroes_buchen.sgs:167'),
+                T.TriggerDef(skill='shilu', index=1, windows=('prepare_start',), any=False, forced=False, when=sk_shilu_on1_when, limit=None, run=sk_shilu_on1, loc='rules/guozhan_heroes/heroes_buchen.sgs:167', intent=('mixed', None)),
             ),
             actives=(),
             viewas=(),
@@ -3004,7 +3004,7 @@ TABLES = T.Tables(
             triggers=(
                 T.TriggerDef(skill='xiongnve', index=0, windows=('play_start',), any=False, forced=False, when=sk_xiongnve_on0_when, limit=None, run=sk_xiongnve_on0, loc='rules/guozhan_heroes/heroes_buchen.sgs:189'),
                 T.TriggerDef(skill='xiongnve', index=1, windows=('damage_causing',), any=False, forced=True, when=sk_xiongnve_on1_when, limit=None, run=sk_xiongnve_on1, loc='rules/guozhan_heroes/heroes_buchen.sgs:197'),
-                T.TriggerDef(skill='xiongnve', index=2, windows=('damage_causing',), any=False, forced=True, when=sk_xiongnve_on2_when, limit=None, run=sk_xiongnve_on2, loc='rules/guozhan_heroes/heroes_buchen.sgs:201'),
+                T.TriggerDef(skill='xiongnve', index=2, windows=('damage_causing',), any=False, forced=True, when=sk_xiongnve_on2_when, limit=None, run=sk_xiongnve_on2, loc='rules/guozhan_heroes/heroes_buchen.sgs:201', intent=('good', None)),
                 T.TriggerDef(skill='xiongnve', index=4, windows=('play_end',), any=False, forced=False, when=sk_xiongnve_on4_when, limit=None, run=sk_xiongnve_on4, loc='rules/guozhan_heroes/heroes_buchen.sgs:207'),
                 T.TriggerDef(skill='xiongnve', index=5, windows=('damage_taking',), any=False, forced=True, when=sk_xiongnve_on5_when, limit=None, run=sk_xiongnve_on5, loc='rules/guozhan_heroes/heroes_buchen.sgs:214'),
                 T.TriggerDef(skill='xiongnve', index=6, windows=('turn_start',), any=False, forced=True, when=sk_xiongnve_on6_when, limit=None, run=sk_xiongnve_on6, loc='rules/guozhan_heroes/heroes_buchen.sgs:215'),
@@ -3022,7 +3022,7 @@ TABLES = T.Tables(
             text='出牌阶段限一次，你可展示所有手牌，若其中包含两种颜色，则你弃置其中一种颜色的牌，然后获得至多X名角色的各一张牌（X为你以此法弃置的手牌数）。你将以此法获得的装备牌置于武将牌上，称为“异”。',
             triggers=(),
             actives=(
-                T.ActiveDef(skill='huaiyi', index=0, when=sk_huaiyi_active0_when, limit=T.LimitDef(count=sk_huaiyi_active0_limit, scope='phase'), target=None, run=sk_huaiyi_active0, loc='rules/guozhan_heroes/heroes_buchen.sgs:235'),
+                T.ActiveDef(skill='huaiyi', index=0, when=sk_huaiyi_active0_when, limit=T.LimitDef(count=sk_huaiyi_active0_limit, scope='phase'), target=None, run=sk_huaiyi_active0, loc='rules/guozhan_heroes/heroes_buchen.sgs:235', intent=('bad', None)),
             ),
             viewas=(),
             modifiers=(),
@@ -3034,7 +3034,7 @@ TABLES = T.Tables(
             text='锁定技，①摸牌阶段，你多摸X张牌；②结束阶段，若X大于你的体力上限，你死亡（X为“异”的数量）。',
             triggers=(
                 T.TriggerDef(skill='zisui', index=0, windows=('drawing',), any=False, forced=True, when=sk_zisui_on0_when, limit=None, run=sk_zisui_on0, loc='rules/guozhan_heroes/heroes_buchen.sgs:267'),
-                T.TriggerDef(skill='zisui', index=1, windows=('finish_start',), any=False, forced=True, when=sk_zisui_on1_when, limit=None, run=sk_zisui_on1, loc='rules/guozhan_heroes/heroes_buchen.sgs:268'),
+                T.TriggerDef(skill='zisui', index=1, windows=('finish_start',), any=False, forced=True, when=sk_zisui_on1_when, limit=None, run=sk_zisui_on1, loc='rules/guozhan_heroes/heroes_buchen.sgs:268', intent=('bad', None)),
             ),
             actives=(),
             viewas=(),
@@ -3049,7 +3049,7 @@ TABLES = T.Tables(
                 T.TriggerDef(skill='xuanhuo', index=1, windows=('hero_revealed',), any=True, forced=True, when=sk_xuanhuo_on1_when, limit=None, run=sk_xuanhuo_on1, loc='rules/guozhan_heroes/heroes_quan.sgs:28'),
             ),
             actives=(
-                T.ActiveDef(skill='xuanhuo', index=0, when=sk_xuanhuo_active0_when, limit=T.LimitDef(count=sk_xuanhuo_active0_limit, scope='phase'), target=None, run=sk_xuanhuo_active0, loc='rules/guozhan_heroes/heroes_quan.sgs:17', by=sk_xuanhuo_active0_by),
+                T.ActiveDef(skill='xuanhuo', index=0, when=sk_xuanhuo_active0_when, limit=T.LimitDef(count=sk_xuanhuo_active0_limit, scope='phase'), target=None, run=sk_xuanhuo_active0, loc='rules/guozhan_heroes/heroes_quan.sgs:17', intent=('good', None), by=sk_xuanhuo_active0_by),
             ),
             viewas=(),
             modifiers=(),
@@ -3061,7 +3061,7 @@ TABLES = T.Tables(
             text='锁定技，当你成为【桃】的目标后，若使用者不为你，其摸一张牌；当你受到伤害后，伤害来源需交给你一张手牌，否则失去1点体力。',
             triggers=(
                 T.TriggerDef(skill='enyuan', index=0, windows=('targeted',), any=False, forced=True, when=sk_enyuan_on0_when, limit=None, run=sk_enyuan_on0, loc='rules/guozhan_heroes/heroes_quan.sgs:62'),
-                T.TriggerDef(skill='enyuan', index=1, windows=('damage_taken',), any=False, forced=True, when=sk_enyuan_on1_when, limit=None, run=sk_enyuan_on1, loc='rules/guozhan_heroes/heroes_quan.sgs:63'),
+                T.TriggerDef(skill='enyuan', index=1, windows=('damage_taken',), any=False, forced=True, when=sk_enyuan_on1_when, limit=None, run=sk_enyuan_on1, loc='rules/guozhan_heroes/heroes_quan.sgs:63', intent=('good', None)),
             ),
             actives=(),
             viewas=(),
@@ -3073,7 +3073,7 @@ TABLES = T.Tables(
             id='keshou', name='恪守', types=(),
             text='当你受到伤害时，你可弃置两张颜色相同的牌，令此伤害值-1，然后若没有与你势力相同的其他角色，你判定，若结果为红色，你摸一张牌。',
             triggers=(
-                T.TriggerDef(skill='keshou', index=0, windows=('damage_taking',), any=False, forced=False, when=sk_keshou_on0_when, limit=None, run=sk_keshou_on0, loc='rules/guozhan_heroes/heroes_quan.sgs:101'),
+                T.TriggerDef(skill='keshou', index=0, windows=('damage_taking',), any=False, forced=False, when=sk_keshou_on0_when, limit=None, run=sk_keshou_on0, loc='rules/guozhan_heroes/heroes_quan.sgs:101', intent=('bad', None)),
             ),
             actives=(),
             viewas=(),
@@ -3085,7 +3085,7 @@ TABLES = T.Tables(
             id='zhuwei', name='筑围', types=(),
             text='当你的判定结果确定后，你可获得此判定牌，然后你可令当前回合角色手牌上限和使用【杀】的次数上限于此回合内+1。',
             triggers=(
-                T.TriggerDef(skill='zhuwei', index=0, windows=('judge_after',), any=False, forced=False, when=sk_zhuwei_on0_when, limit=None, run=sk_zhuwei_on0, loc='rules/guozhan_heroes/heroes_quan.sgs:142'),
+                T.TriggerDef(skill='zhuwei', index=0, windows=('judge_after',), any=False, forced=False, when=sk_zhuwei_on0_when, limit=None, run=sk_zhuwei_on0, loc='rules/guozhan_heroes/heroes_quan.sgs:142', intent=('good', None)),
             ),
             actives=(),
             viewas=(),
@@ -3100,7 +3100,7 @@ TABLES = T.Tables(
             id='fudi', name='附敌', types=(),
             text='当你受到其他角色造成的伤害后，你可以交给伤害来源一张手牌。若如此做，你对与其势力相同的角色中体力值最多且不小于你的一名角色造成1点伤害。',
             triggers=(
-                T.TriggerDef(skill='fudi', index=0, windows=('damage_taken',), any=False, forced=False, when=sk_fudi_on0_when, limit=None, run=sk_fudi_on0, loc='rules/guozhan_heroes/heroes_quan.sgs:171'),
+                T.TriggerDef(skill='fudi', index=0, windows=('damage_taken',), any=False, forced=False, when=sk_fudi_on0_when, limit=None, run=sk_fudi_on0, loc='rules/guozhan_heroes/heroes_quan.sgs:171', intent=('bad', None)),
             ),
             actives=(),
             viewas=(),
@@ -3187,8 +3187,8 @@ TABLES = T.Tables(
             id='leiji', name='雷击', types=(),
             text='当你使用或打出【闪】时，你可以令一名角色进行判定，若结果为♠，你对其造成2点雷电伤害。',
             triggers=(
-                T.TriggerDef(skill='leiji', index=0, windows=('card_used',), any=False, forced=False, when=sk_leiji_on0_when, limit=None, run=sk_leiji_on0, loc='rules/guozhan_heroes/heroes_qun.sgs:130'),
-                T.TriggerDef(skill='leiji', index=1, windows=('card_played',), any=False, forced=False, when=sk_leiji_on1_when, limit=None, run=sk_leiji_on1, loc='rules/guozhan_heroes/heroes_qun.sgs:133'),
+                T.TriggerDef(skill='leiji', index=0, windows=('card_used',), any=False, forced=False, when=sk_leiji_on0_when, limit=None, run=sk_leiji_on0, loc='rules/guozhan_heroes/heroes_qun.sgs:130', intent=(None, 'bad')),
+                T.TriggerDef(skill='leiji', index=1, windows=('card_played',), any=False, forced=False, when=sk_leiji_on1_when, limit=None, run=sk_leiji_on1, loc='rules/guozhan_heroes/heroes_qun.sgs:133', intent=(None, 'bad')),
             ),
             actives=(),
             viewas=(),
@@ -3200,7 +3200,7 @@ TABLES = T.Tables(
             id='guidao', name='鬼道', types=(),
             text='当一名角色的判定牌生效前，你可以打出一张黑色牌替换之，然后获得原判定牌。',
             triggers=(
-                T.TriggerDef(skill='guidao', index=0, windows=('judge_before',), any=False, forced=False, when=sk_guidao_on0_when, limit=None, run=sk_guidao_on0, loc='rules/guozhan_heroes/heroes_qun.sgs:158'),
+                T.TriggerDef(skill='guidao', index=0, windows=('judge_before',), any=False, forced=False, when=sk_guidao_on0_when, limit=None, run=sk_guidao_on0, loc='rules/guozhan_heroes/heroes_qun.sgs:158', intent=('bad', None)),
             ),
             actives=(),
             viewas=(),
@@ -3212,7 +3212,7 @@ TABLES = T.Tables(
             id='beige', name='悲歌', types=(),
             text='当一名角色受到【杀】造成的伤害后，你可以弃置一张牌，令其进行判定，若结果为：♥，其回复1点体力；♦，其摸两张牌；♣，来源弃置两张牌；♠，来源将武将牌翻面。',
             triggers=(
-                T.TriggerDef(skill='beige', index=0, windows=('damage_taken',), any=True, forced=False, when=sk_beige_on0_when, limit=None, run=sk_beige_on0, loc='rules/guozhan_heroes/heroes_qun.sgs:179'),
+                T.TriggerDef(skill='beige', index=0, windows=('damage_taken',), any=True, forced=False, when=sk_beige_on0_when, limit=None, run=sk_beige_on0, loc='rules/guozhan_heroes/heroes_qun.sgs:179', intent=('bad', None)),
             ),
             actives=(),
             viewas=(),
@@ -3237,7 +3237,7 @@ TABLES = T.Tables(
             text='限定技，出牌阶段，你可以令与你势力相同的所有角色各摸三张牌，然后若你的势力是角色数最少的势力，你回复1点体力。',
             triggers=(),
             actives=(
-                T.ActiveDef(skill='xiongyi', index=0, when=None, limit=T.LimitDef(count=T.once, scope='game'), target=None, run=sk_xiongyi_active0, loc='rules/guozhan_heroes/heroes_qun.sgs:238'),
+                T.ActiveDef(skill='xiongyi', index=0, when=None, limit=T.LimitDef(count=T.once, scope='game'), target=None, run=sk_xiongyi_active0, loc='rules/guozhan_heroes/heroes_qun.sgs:238', intent=('good', None)),
             ),
             viewas=(),
             modifiers=(),
@@ -3284,7 +3284,7 @@ TABLES = T.Tables(
             id='sijian', name='死谏', types=(),
             text='当你失去最后的手牌后，你可以弃置一名其他角色的一张牌。',
             triggers=(
-                T.TriggerDef(skill='sijian', index=0, windows=('cards_moved',), any=False, forced=False, when=sk_sijian_on0_when, limit=None, run=sk_sijian_on0, loc='rules/guozhan_heroes/heroes_qun.sgs:344'),
+                T.TriggerDef(skill='sijian', index=0, windows=('cards_moved',), any=False, forced=False, when=sk_sijian_on0_when, limit=None, run=sk_sijian_on0, loc='rules/guozhan_heroes/heroes_qun.sgs:344', intent=(None, 'bad')),
             ),
             actives=(),
             viewas=(),
@@ -3296,8 +3296,8 @@ TABLES = T.Tables(
             id='suishi', name='随势', types=('locked',),
             text='锁定技，当其他角色因受到伤害而进入濒死状态时，若来源与你势力相同，你摸一张牌；当其他与你势力相同的角色死亡时，你失去1点体力。',
             triggers=(
-                T.TriggerDef(skill='suishi', index=0, windows=('dying_enter',), any=True, forced=True, when=sk_suishi_on0_when, limit=None, run=sk_suishi_on0, loc='rules/guozhan_heroes/heroes_qun.sgs:359'),
-                T.TriggerDef(skill='suishi', index=1, windows=('death_window',), any=True, forced=True, when=sk_suishi_on1_when, limit=None, run=sk_suishi_on1, loc='rules/guozhan_heroes/heroes_qun.sgs:361'),
+                T.TriggerDef(skill='suishi', index=0, windows=('dying_enter',), any=True, forced=True, when=sk_suishi_on0_when, limit=None, run=sk_suishi_on0, loc='rules/guozhan_heroes/heroes_qun.sgs:359', intent=('good', None)),
+                T.TriggerDef(skill='suishi', index=1, windows=('death_window',), any=True, forced=True, when=sk_suishi_on1_when, limit=None, run=sk_suishi_on1, loc='rules/guozhan_heroes/heroes_qun.sgs:361', intent=('bad', None)),
             ),
             actives=(),
             viewas=(),
@@ -3309,7 +3309,7 @@ TABLES = T.Tables(
             id='kuangfu', name='狂斧', types=(),
             text='当你使用【杀】对目标角色造成伤害后，你可以选择一项：1.将其装备区里的一张牌置入你的装备区；2.弃置其装备区里的一张牌。',
             triggers=(
-                T.TriggerDef(skill='kuangfu', index=0, windows=('damage_caused',), any=False, forced=False, when=sk_kuangfu_on0_when, limit=None, run=sk_kuangfu_on0, loc='rules/guozhan_heroes/heroes_qun.sgs:387'),
+                T.TriggerDef(skill='kuangfu', index=0, windows=('damage_caused',), any=False, forced=False, when=sk_kuangfu_on0_when, limit=None, run=sk_kuangfu_on0, loc='rules/guozhan_heroes/heroes_qun.sgs:387', intent=('good', None)),
             ),
             actives=(),
             viewas=(),
@@ -3333,7 +3333,7 @@ TABLES = T.Tables(
             id='xunxun', name='恂恂', types=(),
             text='摸牌阶段开始时，你可以放弃摸牌，观看牌堆顶的四张牌并获得其中的两张牌，然后将其余的牌置于牌堆底。',
             triggers=(
-                T.TriggerDef(skill='xunxun', index=0, windows=('draw_start',), any=False, forced=False, when=sk_xunxun_on0_when, limit=None, run=sk_xunxun_on0, loc='rules/guozhan_heroes/heroes_shi.sgs:19'),
+                T.TriggerDef(skill='xunxun', index=0, windows=('draw_start',), any=False, forced=False, when=sk_xunxun_on0_when, limit=None, run=sk_xunxun_on0, loc='rules/guozhan_heroes/heroes_shi.sgs:19', intent=('good', None)),
             ),
             actives=(),
             viewas=(),
@@ -3345,8 +3345,8 @@ TABLES = T.Tables(
             id='wangxi', name='忘隙', types=(),
             text='每当你对其他角色造成1点伤害后，或受到其他角色造成的1点伤害后，若其存活，你可以令你与其各摸一张牌。',
             triggers=(
-                T.TriggerDef(skill='wangxi', index=0, windows=('damage_caused',), any=False, forced=False, when=sk_wangxi_on0_when, limit=None, run=sk_wangxi_on0, loc='rules/guozhan_heroes/heroes_shi.sgs:38'),
-                T.TriggerDef(skill='wangxi', index=1, windows=('damage_taken',), any=False, forced=False, when=sk_wangxi_on1_when, limit=None, run=sk_wangxi_on1, loc='rules/guozhan_heroes/heroes_shi.sgs:46'),
+                T.TriggerDef(skill='wangxi', index=0, windows=('damage_caused',), any=False, forced=False, when=sk_wangxi_on0_when, limit=None, run=sk_wangxi_on0, loc='rules/guozhan_heroes/heroes_shi.sgs:38', intent=('good', None)),
+                T.TriggerDef(skill='wangxi', index=1, windows=('damage_taken',), any=False, forced=False, when=sk_wangxi_on1_when, limit=None, run=sk_wangxi_on1, loc='rules/guozhan_heroes/heroes_shi.sgs:46', intent=('good', None)),
             ),
             actives=(),
             viewas=(),
@@ -3360,7 +3360,7 @@ TABLES = T.Tables(
             triggers=(
                 T.TriggerDef(skill='hengjiang', index=0, windows=('damage_taken',), any=False, forced=False, when=sk_hengjiang_on0_when, limit=None, run=sk_hengjiang_on0, loc='rules/guozhan_heroes/heroes_shi.sgs:77'),
                 T.TriggerDef(skill='hengjiang', index=1, windows=('discard_end',), any=True, forced=True, when=sk_hengjiang_on1_when, limit=None, run=sk_hengjiang_on1, loc='rules/guozhan_heroes/heroes_shi.sgs:87'),
-                T.TriggerDef(skill='hengjiang', index=2, windows=('turn_end',), any=True, forced=True, when=sk_hengjiang_on2_when, limit=None, run=sk_hengjiang_on2, loc='rules/guozhan_heroes/heroes_shi.sgs:90'),
+                T.TriggerDef(skill='hengjiang', index=2, windows=('turn_end',), any=True, forced=True, when=sk_hengjiang_on2_when, limit=None, run=sk_hengjiang_on2, loc='rules/guozhan_heroes/heroes_shi.sgs:90', intent=('good', None)),
             ),
             actives=(),
             viewas=(),
@@ -3389,8 +3389,8 @@ TABLES = T.Tables(
             id='jiang', name='激昂', types=(),
             text='每当你使用【决斗】/红色【杀】指定目标后，或成为一张【决斗】/红色【杀】的目标后，你可以摸一张牌。',
             triggers=(
-                T.TriggerDef(skill='jiang', index=0, windows=('aimed_by_source',), any=False, forced=False, when=sk_jiang_on0_when, limit=None, run=sk_jiang_on0, loc='rules/guozhan_heroes/heroes_shi.sgs:149'),
-                T.TriggerDef(skill='jiang', index=1, windows=('targeted',), any=False, forced=False, when=sk_jiang_on1_when, limit=None, run=sk_jiang_on1, loc='rules/guozhan_heroes/heroes_shi.sgs:151'),
+                T.TriggerDef(skill='jiang', index=0, windows=('aimed_by_source',), any=False, forced=False, when=sk_jiang_on0_when, limit=None, run=sk_jiang_on0, loc='rules/guozhan_heroes/heroes_shi.sgs:149', intent=('good', None)),
+                T.TriggerDef(skill='jiang', index=1, windows=('targeted',), any=False, forced=False, when=sk_jiang_on1_when, limit=None, run=sk_jiang_on1, loc='rules/guozhan_heroes/heroes_shi.sgs:151', intent=('good', None)),
             ),
             actives=(),
             viewas=(),
@@ -3427,7 +3427,7 @@ TABLES = T.Tables(
             text='出牌阶段限一次，你可以令一名其他角色横置，若如此做，你横置。',
             triggers=(),
             actives=(
-                T.ActiveDef(skill='duanxie', index=0, when=None, limit=T.LimitDef(count=sk_duanxie_active0_limit, scope='phase'), target=T.TargetDef(kind='some', count=sk_duanxie_active0_count, where=sk_duanxie_active0_where), run=sk_duanxie_active0, loc='rules/guozhan_heroes/heroes_shi.sgs:225'),
+                T.ActiveDef(skill='duanxie', index=0, when=None, limit=T.LimitDef(count=sk_duanxie_active0_limit, scope='phase'), target=T.TargetDef(kind='some', count=sk_duanxie_active0_count, where=sk_duanxie_active0_where), run=sk_duanxie_active0, loc='rules/guozhan_heroes/heroes_shi.sgs:225', intent=('bad', 'bad')),
             ),
             viewas=(),
             modifiers=(),
@@ -3451,7 +3451,7 @@ TABLES = T.Tables(
             text='出牌阶段，你可以将至少一张手牌交给一名其他角色，然后若你于此阶段内以此法交给其他角色的手牌数首次不小于3，你回复1点体力。',
             triggers=(),
             actives=(
-                T.ActiveDef(skill='rende', index=0, when=sk_rende_active0_when, limit=None, target=T.TargetDef(kind='some', count=sk_rende_active0_count, where=sk_rende_active0_where), run=sk_rende_active0, loc='rules/guozhan_heroes/heroes_shu.sgs:20'),
+                T.ActiveDef(skill='rende', index=0, when=sk_rende_active0_when, limit=None, target=T.TargetDef(kind='some', count=sk_rende_active0_count, where=sk_rende_active0_where), run=sk_rende_active0, loc='rules/guozhan_heroes/heroes_shu.sgs:20', intent=('bad', 'good')),
             ),
             viewas=(),
             modifiers=(),
@@ -3474,7 +3474,7 @@ TABLES = T.Tables(
             id='jizhi', name='集智', types=(),
             text='每当你使用一张非转化的非延时类锦囊牌时，你可以摸一张牌。',
             triggers=(
-                T.TriggerDef(skill='jizhi', index=0, windows=('card_used',), any=False, forced=False, when=sk_jizhi_on0_when, limit=None, run=sk_jizhi_on0, loc='rules/guozhan_heroes/heroes_shu.sgs:80'),
+                T.TriggerDef(skill='jizhi', index=0, windows=('card_used',), any=False, forced=False, when=sk_jizhi_on0_when, limit=None, run=sk_jizhi_on0, loc='rules/guozhan_heroes/heroes_shu.sgs:80', intent=('good', None)),
             ),
             actives=(),
             viewas=(),
@@ -3499,7 +3499,7 @@ TABLES = T.Tables(
             text='每当你对一名角色造成1点伤害后，若你与其的距离于其因受到此伤害而扣减体力前不大于1，你回复1点体力。',
             triggers=(
                 T.TriggerDef(skill='kuanggu', index=0, windows=('hp_deducting',), any=True, forced=True, when=sk_kuanggu_on0_when, limit=None, run=sk_kuanggu_on0, loc='rules/guozhan_heroes/heroes_shu.sgs:143'),
-                T.TriggerDef(skill='kuanggu', index=1, windows=('damage_caused',), any=False, forced=True, when=sk_kuanggu_on1_when, limit=None, run=sk_kuanggu_on1, loc='rules/guozhan_heroes/heroes_shu.sgs:144'),
+                T.TriggerDef(skill='kuanggu', index=1, windows=('damage_caused',), any=False, forced=True, when=sk_kuanggu_on1_when, limit=None, run=sk_kuanggu_on1, loc='rules/guozhan_heroes/heroes_shu.sgs:144', intent=('good', None)),
             ),
             actives=(),
             viewas=(),
@@ -3525,7 +3525,7 @@ TABLES = T.Tables(
             id='niepan', name='涅槃', types=('limited',),
             text='限定技，当你处于濒死状态时，你可以弃置你区域里的所有牌，然后恢复至平置状态并重置，摸三张牌，将体力值回复至3点。',
             triggers=(
-                T.TriggerDef(skill='niepan', index=0, windows=('dying_asking',), any=False, forced=False, when=sk_niepan_on0_when, limit=T.LimitDef(count=T.once, scope='game'), run=sk_niepan_on0, loc='rules/guozhan_heroes/heroes_shu.sgs:191'),
+                T.TriggerDef(skill='niepan', index=0, windows=('dying_asking',), any=False, forced=False, when=sk_niepan_on0_when, limit=T.LimitDef(count=T.once, scope='game'), run=sk_niepan_on0, loc='rules/guozhan_heroes/heroes_shu.sgs:191', intent=('mixed', None)),
             ),
             actives=(),
             viewas=(),
@@ -3586,7 +3586,7 @@ TABLES = T.Tables(
             text='你可以跳过出牌阶段，然后此回合结束时，你可以弃置一张手牌并选择一名其他角色，令其获得一个额外的回合。',
             triggers=(
                 T.TriggerDef(skill='fangquan', index=0, windows=('draw_play_gap',), any=False, forced=False, when=None, limit=None, run=sk_fangquan_on0, loc='rules/guozhan_heroes/heroes_shu.sgs:296'),
-                T.TriggerDef(skill='fangquan', index=1, windows=('turn_end',), any=False, forced=False, when=sk_fangquan_on1_when, limit=None, run=sk_fangquan_on1, loc='rules/guozhan_heroes/heroes_shu.sgs:300'),
+                T.TriggerDef(skill='fangquan', index=1, windows=('turn_end',), any=False, forced=False, when=sk_fangquan_on1_when, limit=None, run=sk_fangquan_on1, loc='rules/guozhan_heroes/heroes_shu.sgs:300', intent=('bad', None)),
             ),
             actives=(),
             viewas=(),
@@ -3618,7 +3618,7 @@ TABLES = T.Tables(
             id='juxiang', name='巨象', types=('locked',),
             text='锁定技，【南蛮入侵】对你无效；锁定技，每当其他角色使用的【南蛮入侵】因结算完毕而置入弃牌堆后，你获得之。',
             triggers=(
-                T.TriggerDef(skill='juxiang', index=1, windows=('cards_moved',), any=False, forced=True, when=sk_juxiang_on1_when, limit=None, run=sk_juxiang_on1, loc='rules/guozhan_heroes/heroes_shu.sgs:352'),
+                T.TriggerDef(skill='juxiang', index=1, windows=('cards_moved',), any=False, forced=True, when=sk_juxiang_on1_when, limit=None, run=sk_juxiang_on1, loc='rules/guozhan_heroes/heroes_shu.sgs:352', intent=('good', None)),
             ),
             actives=(),
             viewas=(),
@@ -3650,7 +3650,7 @@ TABLES = T.Tables(
             id='shenzhi', name='神智', types=(),
             text='准备阶段开始时，你可以弃置所有手牌，然后若你以此法弃置的手牌数不小于X（X为你的体力值），你回复1点体力。',
             triggers=(
-                T.TriggerDef(skill='shenzhi', index=0, windows=('prepare_start',), any=False, forced=False, when=sk_shenzhi_on0_when, limit=None, run=sk_shenzhi_on0, loc='rules/guozhan_heroes/heroes_shu.sgs:411'),
+                T.TriggerDef(skill='shenzhi', index=0, windows=('prepare_start',), any=False, forced=False, when=sk_shenzhi_on0_when, limit=None, run=sk_shenzhi_on0, loc='rules/guozhan_heroes/heroes_shu.sgs:411', intent=('bad', None)),
             ),
             actives=(),
             viewas=(),
@@ -3692,7 +3692,7 @@ TABLES = T.Tables(
             id='shengxi', name='生息', types=(),
             text='弃牌阶段开始时，若你未于此回合内造成过伤害，你可以摸两张牌。',
             triggers=(
-                T.TriggerDef(skill='shengxi', index=0, windows=('discard_start',), any=False, forced=False, when=sk_shengxi_on0_when, limit=None, run=sk_shengxi_on0, loc='rules/guozhan_heroes/heroes_shu.sgs:535'),
+                T.TriggerDef(skill='shengxi', index=0, windows=('discard_start',), any=False, forced=False, when=sk_shengxi_on0_when, limit=None, run=sk_shengxi_on0, loc='rules/guozhan_heroes/heroes_shu.sgs:535', intent=('good', None)),
             ),
             actives=(),
             viewas=(),
@@ -3716,7 +3716,7 @@ TABLES = T.Tables(
             id='luoshen', name='洛神', types=(),
             text='准备阶段开始时，你可以进行判定，若结果为黑色，你可以重复此流程。最后你获得所有的黑色判定牌。',
             triggers=(
-                T.TriggerDef(skill='luoshen', index=0, windows=('prepare_start',), any=False, forced=False, when=None, limit=None, run=sk_luoshen_on0, loc='rules/guozhan_heroes/heroes_wei.sgs:25'),
+                T.TriggerDef(skill='luoshen', index=0, windows=('prepare_start',), any=False, forced=False, when=None, limit=None, run=sk_luoshen_on0, loc='rules/guozhan_heroes/heroes_wei.sgs:25', intent=('good', None)),
             ),
             actives=(),
             viewas=(),
@@ -3728,8 +3728,8 @@ TABLES = T.Tables(
             id='shensu', name='神速', types=(),
             text='你可以跳过判定阶段和摸牌阶段，视为使用【杀】；你可以跳过出牌阶段并弃置一张装备牌，视为使用【杀】。',
             triggers=(
-                T.TriggerDef(skill='shensu', index=0, windows=('prepare_judge_gap',), any=False, forced=False, when=sk_shensu_on0_when, limit=None, run=sk_shensu_on0, loc='rules/guozhan_heroes/heroes_wei.sgs:57'),
-                T.TriggerDef(skill='shensu', index=1, windows=('draw_play_gap',), any=False, forced=False, when=sk_shensu_on1_when, limit=None, run=sk_shensu_on1, loc='rules/guozhan_heroes/heroes_wei.sgs:64'),
+                T.TriggerDef(skill='shensu', index=0, windows=('prepare_judge_gap',), any=False, forced=False, when=sk_shensu_on0_when, limit=None, run=sk_shensu_on0, loc='rules/guozhan_heroes/heroes_wei.sgs:57', intent=(None, 'bad')),
+                T.TriggerDef(skill='shensu', index=1, windows=('draw_play_gap',), any=False, forced=False, when=sk_shensu_on1_when, limit=None, run=sk_shensu_on1, loc='rules/guozhan_heroes/heroes_wei.sgs:64', intent=('bad', 'bad')),
             ),
             actives=(),
             viewas=(),
@@ -3741,10 +3741,10 @@ TABLES = T.Tables(
             id='qiaobian', name='巧变', types=(),
             text='你可以弃置一张手牌，跳过一个阶段（准备阶段和结束阶段除外），然后若你以此法跳过摸牌阶段，你可以获得一至两名其他角色的各一张手牌；若你以此法跳过出牌阶段，你可以将一名角色判定区或装备区里的一张牌置入另一名角色的判定区或装备区。',
             triggers=(
-                T.TriggerDef(skill='qiaobian', index=0, windows=('prepare_judge_gap',), any=False, forced=False, when=sk_qiaobian_on0_when, limit=None, run=sk_qiaobian_on0, loc='rules/guozhan_heroes/heroes_wei.sgs:94'),
-                T.TriggerDef(skill='qiaobian', index=1, windows=('judge_draw_gap',), any=False, forced=False, when=sk_qiaobian_on1_when, limit=None, run=sk_qiaobian_on1, loc='rules/guozhan_heroes/heroes_wei.sgs:97'),
-                T.TriggerDef(skill='qiaobian', index=2, windows=('draw_play_gap',), any=False, forced=False, when=sk_qiaobian_on2_when, limit=None, run=sk_qiaobian_on2, loc='rules/guozhan_heroes/heroes_wei.sgs:108'),
-                T.TriggerDef(skill='qiaobian', index=3, windows=('play_discard_gap',), any=False, forced=False, when=sk_qiaobian_on3_when, limit=None, run=sk_qiaobian_on3, loc='rules/guozhan_heroes/heroes_wei.sgs:122'),
+                T.TriggerDef(skill='qiaobian', index=0, windows=('prepare_judge_gap',), any=False, forced=False, when=sk_qiaobian_on0_when, limit=None, run=sk_qiaobian_on0, loc='rules/guozhan_heroes/heroes_wei.sgs:94', intent=('bad', None)),
+                T.TriggerDef(skill='qiaobian', index=1, windows=('judge_draw_gap',), any=False, forced=False, when=sk_qiaobian_on1_when, limit=None, run=sk_qiaobian_on1, loc='rules/guozhan_heroes/heroes_wei.sgs:97', intent=('bad', None)),
+                T.TriggerDef(skill='qiaobian', index=2, windows=('draw_play_gap',), any=False, forced=False, when=sk_qiaobian_on2_when, limit=None, run=sk_qiaobian_on2, loc='rules/guozhan_heroes/heroes_wei.sgs:108', intent=('bad', None)),
+                T.TriggerDef(skill='qiaobian', index=3, windows=('play_discard_gap',), any=False, forced=False, when=sk_qiaobian_on3_when, limit=None, run=sk_qiaobian_on3, loc='rules/guozhan_heroes/heroes_wei.sgs:122', intent=('bad', None)),
             ),
             actives=(),
             viewas=(),
@@ -3783,7 +3783,7 @@ TABLES = T.Tables(
             text='出牌阶段限一次，你可以与一名体力值大于你的角色拼点：若你赢，其对其攻击范围内你选择的一名角色造成1点伤害；若你没赢，其对你造成1点伤害。',
             triggers=(),
             actives=(
-                T.ActiveDef(skill='quhu', index=0, when=sk_quhu_active0_when, limit=T.LimitDef(count=sk_quhu_active0_limit, scope='phase'), target=T.TargetDef(kind='some', count=sk_quhu_active0_count, where=sk_quhu_active0_where), run=sk_quhu_active0, loc='rules/guozhan_heroes/heroes_wei.sgs:222'),
+                T.ActiveDef(skill='quhu', index=0, when=sk_quhu_active0_when, limit=T.LimitDef(count=sk_quhu_active0_limit, scope='phase'), target=T.TargetDef(kind='some', count=sk_quhu_active0_count, where=sk_quhu_active0_where), run=sk_quhu_active0, loc='rules/guozhan_heroes/heroes_wei.sgs:222', intent=('bad', None)),
             ),
             viewas=(),
             modifiers=(),
@@ -3806,7 +3806,7 @@ TABLES = T.Tables(
             id='xingshang', name='行殇', types=(),
             text='每当其他角色死亡时，你可以获得其所有牌。',
             triggers=(
-                T.TriggerDef(skill='xingshang', index=0, windows=('death_window',), any=True, forced=False, when=sk_xingshang_on0_when, limit=None, run=sk_xingshang_on0, loc='rules/guozhan_heroes/heroes_wei.sgs:283'),
+                T.TriggerDef(skill='xingshang', index=0, windows=('death_window',), any=True, forced=False, when=sk_xingshang_on0_when, limit=None, run=sk_xingshang_on0, loc='rules/guozhan_heroes/heroes_wei.sgs:283', intent=('good', None)),
             ),
             actives=(),
             viewas=(),
@@ -3818,7 +3818,7 @@ TABLES = T.Tables(
             id='fangzhu', name='放逐', types=(),
             text='每当你受到伤害后，你可以令一名其他角色摸X张牌（X为你已损失的体力值），然后其叠置。',
             triggers=(
-                T.TriggerDef(skill='fangzhu', index=0, windows=('damage_taken',), any=False, forced=False, when=None, limit=None, run=sk_fangzhu_on0, loc='rules/guozhan_heroes/heroes_wei.sgs:296'),
+                T.TriggerDef(skill='fangzhu', index=0, windows=('damage_taken',), any=False, forced=False, when=None, limit=None, run=sk_fangzhu_on0, loc='rules/guozhan_heroes/heroes_wei.sgs:296', intent=(None, 'bad')),
             ),
             actives=(),
             viewas=(),
@@ -3830,7 +3830,7 @@ TABLES = T.Tables(
             id='xiaoguo', name='骁果', types=(),
             text='其他角色的结束阶段开始时，你可以弃置一张基本牌，令其选择一项：1.弃置一张装备牌；2.受到你造成的1点伤害。',
             triggers=(
-                T.TriggerDef(skill='xiaoguo', index=0, windows=('finish_start',), any=True, forced=False, when=sk_xiaoguo_on0_when, limit=None, run=sk_xiaoguo_on0, loc='rules/guozhan_heroes/heroes_wei.sgs:315'),
+                T.TriggerDef(skill='xiaoguo', index=0, windows=('finish_start',), any=True, forced=False, when=sk_xiaoguo_on0_when, limit=None, run=sk_xiaoguo_on0, loc='rules/guozhan_heroes/heroes_wei.sgs:315', intent=('bad', None)),
             ),
             actives=(),
             viewas=(),
@@ -3842,7 +3842,7 @@ TABLES = T.Tables(
             id='huyuan', name='护援', types=(),
             text='结束阶段开始时，你可以将一张装备牌置入一名角色的装备区，然后你可以弃置其距离为1的一名角色的一张牌。',
             triggers=(
-                T.TriggerDef(skill='huyuan', index=0, windows=('finish_start',), any=False, forced=False, when=sk_huyuan_on0_when, limit=None, run=sk_huyuan_on0, loc='rules/guozhan_heroes/heroes_wei.sgs:350'),
+                T.TriggerDef(skill='huyuan', index=0, windows=('finish_start',), any=False, forced=False, when=sk_huyuan_on0_when, limit=None, run=sk_huyuan_on0, loc='rules/guozhan_heroes/heroes_wei.sgs:350', intent=('bad', None)),
             ),
             actives=(),
             viewas=(),
@@ -3867,7 +3867,7 @@ TABLES = T.Tables(
             text='出牌阶段限一次，你可以弃置一至X张牌（X为你的体力上限），然后摸等量的牌。',
             triggers=(),
             actives=(
-                T.ActiveDef(skill='zhiheng', index=0, when=sk_zhiheng_active0_when, limit=T.LimitDef(count=sk_zhiheng_active0_limit, scope='phase'), target=None, run=sk_zhiheng_active0, loc='rules/guozhan_heroes/heroes_wu.sgs:22'),
+                T.ActiveDef(skill='zhiheng', index=0, when=sk_zhiheng_active0_when, limit=T.LimitDef(count=sk_zhiheng_active0_limit, scope='phase'), target=None, run=sk_zhiheng_active0, loc='rules/guozhan_heroes/heroes_wu.sgs:22', intent=('mixed', None)),
             ),
             viewas=(),
             modifiers=(),
@@ -3907,7 +3907,7 @@ TABLES = T.Tables(
             id='buqu', name='不屈', types=('locked',),
             text='锁定技，当你处于濒死状态时，你将牌堆顶的一张牌置于武将牌上（称为“创”）。若：没有与此“创”点数相同的其他“创”，你将体力回复至1点；有与此“创”点数相同的其他“创”，你将此“创”置入弃牌堆。',
             triggers=(
-                T.TriggerDef(skill='buqu', index=0, windows=('dying_enter',), any=False, forced=True, when=sk_buqu_on0_when, limit=None, run=sk_buqu_on0, loc='rules/guozhan_heroes/heroes_wu.sgs:120'),
+                T.TriggerDef(skill='buqu', index=0, windows=('dying_enter',), any=False, forced=True, when=sk_buqu_on0_when, limit=None, run=sk_buqu_on0, loc='rules/guozhan_heroes/heroes_wu.sgs:120', intent=('good', None)),
             ),
             actives=(),
             viewas=(),
@@ -3919,7 +3919,7 @@ TABLES = T.Tables(
             id='fenji', name='奋激', types=(),
             text='一名角色的结束阶段开始时，若其没有手牌，你可令其摸两张牌，你失去1点体力。',
             triggers=(
-                T.TriggerDef(skill='fenji', index=0, windows=('finish_start',), any=True, forced=False, when=sk_fenji_on0_when, limit=None, run=sk_fenji_on0, loc='rules/guozhan_heroes/heroes_wu.sgs:150'),
+                T.TriggerDef(skill='fenji', index=0, windows=('finish_start',), any=True, forced=False, when=sk_fenji_on0_when, limit=None, run=sk_fenji_on0, loc='rules/guozhan_heroes/heroes_wu.sgs:150', intent=('bad', None)),
             ),
             actives=(),
             viewas=(),
@@ -3932,7 +3932,7 @@ TABLES = T.Tables(
             text='摸牌阶段，你可以额外摸两张牌，然后若你的手牌数大于5，你将一半（向下取整）的手牌交给手牌数最少的一名其他角色。',
             triggers=(
                 T.TriggerDef(skill='haoshi', index=0, windows=('drawing',), any=False, forced=False, when=None, limit=None, run=sk_haoshi_on0, loc='rules/guozhan_heroes/heroes_wu.sgs:174'),
-                T.TriggerDef(skill='haoshi', index=1, windows=('draw_end',), any=False, forced=True, when=sk_haoshi_on1_when, limit=None, run=sk_haoshi_on1, loc='rules/guozhan_heroes/heroes_wu.sgs:178'),
+                T.TriggerDef(skill='haoshi', index=1, windows=('draw_end',), any=False, forced=True, when=sk_haoshi_on1_when, limit=None, run=sk_haoshi_on1, loc='rules/guozhan_heroes/heroes_wu.sgs:178', intent=('bad', None)),
             ),
             actives=(),
             viewas=(),
@@ -3945,7 +3945,7 @@ TABLES = T.Tables(
             text='出牌阶段限一次，你可以选择两名其他角色并弃置X张牌（X为这两名角色的手牌数之差），令这两名角色交换手牌。',
             triggers=(),
             actives=(
-                T.ActiveDef(skill='dimeng', index=0, when=sk_dimeng_active0_when, limit=T.LimitDef(count=sk_dimeng_active0_limit, scope='phase'), target=T.TargetDef(kind='some', count=sk_dimeng_active0_count, where=sk_dimeng_active0_where), run=sk_dimeng_active0, loc='rules/guozhan_heroes/heroes_wu.sgs:201'),
+                T.ActiveDef(skill='dimeng', index=0, when=sk_dimeng_active0_when, limit=T.LimitDef(count=sk_dimeng_active0_limit, scope='phase'), target=T.TargetDef(kind='some', count=sk_dimeng_active0_count, where=sk_dimeng_active0_where), run=sk_dimeng_active0, loc='rules/guozhan_heroes/heroes_wu.sgs:201', intent=('bad', 'good')),
             ),
             viewas=(),
             modifiers=(),
@@ -3957,7 +3957,7 @@ TABLES = T.Tables(
             text='出牌阶段，你可以将手牌中的一张装备牌置入一名其他角色的装备区，然后摸一张牌。',
             triggers=(),
             actives=(
-                T.ActiveDef(skill='zhijian', index=0, when=None, limit=None, target=T.TargetDef(kind='some', count=sk_zhijian_active0_count, where=sk_zhijian_active0_where), run=sk_zhijian_active0, loc='rules/guozhan_heroes/heroes_wu.sgs:235'),
+                T.ActiveDef(skill='zhijian', index=0, when=None, limit=None, target=T.TargetDef(kind='some', count=sk_zhijian_active0_count, where=sk_zhijian_active0_where), run=sk_zhijian_active0, loc='rules/guozhan_heroes/heroes_wu.sgs:235', intent=('mixed', 'good')),
             ),
             viewas=(),
             modifiers=(),
@@ -3968,7 +3968,7 @@ TABLES = T.Tables(
             id='guzheng', name='固政', types=(),
             text='其他角色的弃牌阶段结束时，你可以将弃牌堆里该角色于此阶段内弃置的一张手牌交给该角色，然后你可以获得弃牌堆里其余于此阶段内弃置的牌。',
             triggers=(
-                T.TriggerDef(skill='guzheng', index=0, windows=('discard_end',), any=True, forced=False, when=sk_guzheng_on0_when, limit=None, run=sk_guzheng_on0, loc='rules/guozhan_heroes/heroes_wu.sgs:251'),
+                T.TriggerDef(skill='guzheng', index=0, windows=('discard_end',), any=True, forced=False, when=sk_guzheng_on0_when, limit=None, run=sk_guzheng_on0, loc='rules/guozhan_heroes/heroes_wu.sgs:251', intent=('good', None)),
             ),
             actives=(),
             viewas=(),
@@ -3993,7 +3993,7 @@ TABLES = T.Tables(
             text='出牌阶段限一次，你可以弃置一张牌并选择一名其他角色，然后你与其的距离视为1，直到回合结束。',
             triggers=(),
             actives=(
-                T.ActiveDef(skill='fenxun', index=0, when=sk_fenxun_active0_when, limit=T.LimitDef(count=sk_fenxun_active0_limit, scope='phase'), target=T.TargetDef(kind='some', count=sk_fenxun_active0_count, where=sk_fenxun_active0_where), run=sk_fenxun_active0, loc='rules/guozhan_heroes/heroes_wu.sgs:303'),
+                T.ActiveDef(skill='fenxun', index=0, when=sk_fenxun_active0_when, limit=T.LimitDef(count=sk_fenxun_active0_limit, scope='phase'), target=T.TargetDef(kind='some', count=sk_fenxun_active0_count, where=sk_fenxun_active0_where), run=sk_fenxun_active0, loc='rules/guozhan_heroes/heroes_wu.sgs:303', intent=('bad', None)),
             ),
             viewas=(),
             modifiers=(
@@ -4007,7 +4007,7 @@ TABLES = T.Tables(
             text='出牌阶段限一次，你可以令一名其他角色观看你的所有手牌，然后你选择一项：1.观看其手牌并可以弃置其中的一张黑色牌；2.观看其所有暗置的武将牌。',
             triggers=(),
             actives=(
-                T.ActiveDef(skill='shangyi', index=0, when=None, limit=T.LimitDef(count=sk_shangyi_active0_limit, scope='phase'), target=T.TargetDef(kind='some', count=sk_shangyi_active0_count, where=sk_shangyi_active0_where), run=sk_shangyi_active0, loc='rules/guozhan_heroes/heroes_wu.sgs:321'),
+                T.ActiveDef(skill='shangyi', index=0, when=None, limit=T.LimitDef(count=sk_shangyi_active0_limit, scope='phase'), target=T.TargetDef(kind='some', count=sk_shangyi_active0_count, where=sk_shangyi_active0_where), run=sk_shangyi_active0, loc='rules/guozhan_heroes/heroes_wu.sgs:321', intent=(None, 'bad')),
             ),
             viewas=(),
             modifiers=(),
@@ -4057,7 +4057,7 @@ TABLES = T.Tables(
             id='ziliang', name='资粮', types=(),
             text='副将技，每当与你势力相同的一名角色受到伤害后，你可以将一张“田”交给该角色。',
             triggers=(
-                T.TriggerDef(skill='ziliang', index=0, windows=('damage_taken',), any=True, forced=False, when=sk_ziliang_on0_when, limit=None, run=sk_ziliang_on0, loc='rules/guozhan_heroes/heroes_zhen.sgs:85'),
+                T.TriggerDef(skill='ziliang', index=0, windows=('damage_taken',), any=True, forced=False, when=sk_ziliang_on0_when, limit=None, run=sk_ziliang_on0, loc='rules/guozhan_heroes/heroes_zhen.sgs:85', intent=('bad', None)),
             ),
             actives=(),
             viewas=(),
@@ -4082,8 +4082,8 @@ TABLES = T.Tables(
             text='每当与你势力相同的一名角色受到伤害后，若其存活，你可以将牌堆顶的一张牌置于武将牌上，称为“幻”，若此“幻”与另一张“幻”花色相同，你将此“幻”置入弃牌堆；每当与你势力相同的一名角色成为基本牌或锦囊牌的目标时，若目标数为1，你可以将一张“幻”置入弃牌堆，取消该角色。',
             triggers=(
                 T.TriggerDef(skill='qianhuan', index=0, windows=('damage_taken',), any=True, forced=False, when=sk_qianhuan_on0_when, limit=None, run=sk_qianhuan_on0, loc='rules/guozhan_heroes/heroes_zhen.sgs:168'),
-                T.TriggerDef(skill='qianhuan', index=1, windows=('aimed',), any=True, forced=False, when=sk_qianhuan_on1_when, limit=None, run=sk_qianhuan_on1, loc='rules/guozhan_heroes/heroes_zhen.sgs:174'),
-                T.TriggerDef(skill='qianhuan', index=2, windows=('card_used',), any=True, forced=False, when=sk_qianhuan_on2_when, limit=None, run=sk_qianhuan_on2, loc='rules/guozhan_heroes/heroes_zhen.sgs:182'),
+                T.TriggerDef(skill='qianhuan', index=1, windows=('aimed',), any=True, forced=False, when=sk_qianhuan_on1_when, limit=None, run=sk_qianhuan_on1, loc='rules/guozhan_heroes/heroes_zhen.sgs:174', intent=('bad', None)),
+                T.TriggerDef(skill='qianhuan', index=2, windows=('card_used',), any=True, forced=False, when=sk_qianhuan_on2_when, limit=None, run=sk_qianhuan_on2, loc='rules/guozhan_heroes/heroes_zhen.sgs:182', intent=('bad', None)),
             ),
             actives=(),
             viewas=(),
@@ -4095,7 +4095,7 @@ TABLES = T.Tables(
             id='zhendu', name='鸩毒', types=(),
             text='其他角色的出牌阶段开始时，你可以弃置一张手牌，令其视为以方法Ⅰ使用【酒】，然后你对其造成1点伤害。',
             triggers=(
-                T.TriggerDef(skill='zhendu', index=0, windows=('play_start',), any=True, forced=False, when=sk_zhendu_on0_when, limit=None, run=sk_zhendu_on0, loc='rules/guozhan_heroes/heroes_zhen.sgs:248'),
+                T.TriggerDef(skill='zhendu', index=0, windows=('play_start',), any=True, forced=False, when=sk_zhendu_on0_when, limit=None, run=sk_zhendu_on0, loc='rules/guozhan_heroes/heroes_zhen.sgs:248', intent=('bad', None)),
             ),
             actives=(),
             viewas=(),
@@ -4109,7 +4109,7 @@ TABLES = T.Tables(
             id='qiluan', name='戚乱', types=(),
             text='一名角色的回合结束后，若你于此回合内杀死过角色，你可以摸三张牌。',
             triggers=(
-                T.TriggerDef(skill='qiluan', index=0, windows=('turn_after',), any=True, forced=False, when=sk_qiluan_on0_when, limit=None, run=sk_qiluan_on0, loc='rules/guozhan_heroes/heroes_zhen.sgs:270'),
+                T.TriggerDef(skill='qiluan', index=0, windows=('turn_after',), any=True, forced=False, when=sk_qiluan_on0_when, limit=None, run=sk_qiluan_on0, loc='rules/guozhan_heroes/heroes_zhen.sgs:270', intent=('good', None)),
             ),
             actives=(),
             viewas=(),

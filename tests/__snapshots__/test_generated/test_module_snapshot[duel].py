@@ -29,7 +29,7 @@ def c_shuiyan_effect(g, me, ev, card):
     v_t = ev.target
     v_o = '受到1点伤害'
     if (len(v_t.equips) > 0):
-        v_o = g.choose_option(v_t, ['弃置装备区里的所有牌', '受到1点伤害'], '水淹七军')
+        v_o = g.choose_option(v_t, ['弃置装备区里的所有牌', '受到1点伤害'], '水淹七军', intent=('shuiyan', (('弃置装备区里的所有牌', -0.5, 0), ('受到1点伤害', -1.0, 0))))
     if (v_o == '弃置装备区里的所有牌'):
         g.discard(v_t, v_t.equips)
     else:
@@ -59,12 +59,12 @@ def sk_tiaoxin_active0_where(g, me, user, it):
 
 def sk_tiaoxin_active0(g, me, user):
     # 挑衅 active — rules/duel/heroes_shu.sgs:46
-    targets = g.choose_players(user, [it for it in g.alive_from_current() if ((it != me) and g.qf['in_range'](g, it, me, None))], 1, None, '挑衅 active')
+    targets = g.choose_players(user, [it for it in g.alive_from_current() if ((it != me) and g.qf['in_range'](g, it, me, None))], 1, None, '挑衅 active', intent=('tiaoxin', None, 'targets'))
     v_c = g.ask_card(targets[0], 'sha', 'use', '挑衅：对其使用一张【杀】')
     if (v_c is not None):
         g.call_flow('use_card', source=targets[0], card=v_c, targets=[me])
     elif (targets[0].card_count > 0):
-        g.discard(me, g.choose_card(me, targets[0].cards, '弃置其一张牌'))
+        g.discard(me, g.choose_card(me, targets[0].cards, '弃置其一张牌', intent=('tiaoxin', 'lost')))
 
 
 def sk_tiaoxin_active0_limit(g, me, user):
@@ -118,7 +118,7 @@ def sk_lieren_on0(g, me, ev):
     # 烈刃 on 造成伤害后 — rules/duel/heroes_shu.sgs:158
     v_t = ev.target
     if (g.call_flow('pindian', source=me, target=v_t, reason='烈刃').source_won and (v_t.card_count > 0)):
-        g.gain(me, g.choose_card(me, v_t.cards, '获得其一张牌'))
+        g.gain(me, g.choose_card(me, v_t.cards, '获得其一张牌', intent=('lieren', 'mine')))
 
 
 def sk_shensu_on0_when(g, me, ev):
@@ -128,7 +128,7 @@ def sk_shensu_on0_when(g, me, ev):
 
 def sk_shensu_on0(g, me, ev):
     # 神速 on 准备阶段与判定阶段间 — rules/duel/heroes_wei.sgs:13
-    targets = g.choose_players(me, [it for it in g.alive_from_current() if ((it != me) and g.qf['targetable'](g, me, it, g.virtual('sha', [])))], 1, None, '神速 on 准备阶段与判定阶段间')
+    targets = g.choose_players(me, [it for it in g.alive_from_current() if ((it != me) and g.qf['targetable'](g, me, it, g.virtual('sha', [])))], 1, None, '神速 on 准备阶段与判定阶段间', intent=('shensu', 'bad', 'targets'))
     g.skip('panding')
     g.skip('mopai')
     g.call_flow('use_card', source=me, card=g.virtual('sha', []), targets=[targets[0]])
@@ -141,8 +141,8 @@ def sk_shensu_on1_when(g, me, ev):
 
 def sk_shensu_on1(g, me, ev):
     # 神速 on 摸牌阶段与出牌阶段间 — rules/duel/heroes_wei.sgs:20
-    g.discard(me, g.choose_card(me, [it for it in me.cards if (it.kind == 'equipment')], '弃置一张装备牌'))
-    targets = g.choose_players(me, [it for it in g.alive_from_current() if ((it != me) and g.qf['targetable'](g, me, it, g.virtual('sha', [])))], 1, None, '神速 on 摸牌阶段与出牌阶段间')
+    g.discard(me, g.choose_card(me, [it for it in me.cards if (it.kind == 'equipment')], '弃置一张装备牌', intent=('shensu', 'lost')))
+    targets = g.choose_players(me, [it for it in g.alive_from_current() if ((it != me) and g.qf['targetable'](g, me, it, g.virtual('sha', [])))], 1, None, '神速 on 摸牌阶段与出牌阶段间', intent=('shensu', 'bad', 'targets'))
     g.skip('chupai')
     g.call_flow('use_card', source=me, card=g.virtual('sha', []), targets=[targets[0]])
 
@@ -184,12 +184,12 @@ def sk_qiangxi_active0(g, me, user):
     v_weapons = [it for it in me.cards if (it.slot == 'weapon')]
     v_o = '失去1点体力'
     if (len(v_weapons) > 0):
-        v_o = g.choose_option(me, ['失去1点体力', '弃置一张武器牌'], '强袭')
+        v_o = g.choose_option(me, ['失去1点体力', '弃置一张武器牌'], '强袭', intent=('qiangxi', (('失去1点体力', -0.75, 0), ('弃置一张武器牌', -0.5, 0))))
     if (v_o == '弃置一张武器牌'):
-        g.discard(me, g.choose_card(me, v_weapons, '弃置一张武器牌'))
+        g.discard(me, g.choose_card(me, v_weapons, '弃置一张武器牌', intent=('qiangxi', 'lost')))
     else:
         g.call_flow('lose_hp', target=me)
-    targets = g.choose_players(user, [it for it in g.alive_from_current() if ((it != me) and g.qf['in_range'](g, me, it, None))], 1, None, '强袭 active')
+    targets = g.choose_players(user, [it for it in g.alive_from_current() if ((it != me) and g.qf['in_range'](g, me, it, None))], 1, None, '强袭 active', intent=('qiangxi', 'bad', 'targets'))
     g.call_flow('damage', source=me, target=targets[0])
 
 
@@ -205,17 +205,17 @@ def sk_yinghun_on0_when(g, me, ev):
 
 def sk_yinghun_on0(g, me, ev):
     # 英魂 on 准备阶段开始时 — rules/duel/heroes_wu_qun.sgs:11
-    targets = g.choose_players(me, [it for it in g.alive_from_current() if (it != me)], 1, None, '英魂 on 准备阶段开始时')
+    targets = g.choose_players(me, [it for it in g.alive_from_current() if (it != me)], 1, None, '英魂 on 准备阶段开始时', intent=('yinghun', None, 'targets'))
     v_x = me.lost_hp
     v_o = '令其摸X张牌，然后弃置一张牌'
     if (v_x > 1):
         v_o = g.choose_option(me, ['令其摸一张牌，然后弃置X张牌', '令其摸X张牌，然后弃置一张牌'], '英魂')
     if (v_o == '令其摸一张牌，然后弃置X张牌'):
         g.draw(targets[0], 1)
-        g.discard(targets[0], g.choose_cards(targets[0], targets[0].cards, min(v_x, targets[0].card_count), None, '弃置X张牌'))
+        g.discard(targets[0], g.choose_cards(targets[0], targets[0].cards, min(v_x, targets[0].card_count), None, '弃置X张牌', intent=('yinghun', 'lost')))
     else:
         g.draw(targets[0], v_x)
-        g.discard(targets[0], g.choose_card(targets[0], targets[0].cards, '弃置一张牌'))
+        g.discard(targets[0], g.choose_card(targets[0], targets[0].cards, '弃置一张牌', intent=('yinghun', 'lost')))
 
 
 def sk_tianxiang_on0_when(g, me, ev):
@@ -225,8 +225,8 @@ def sk_tianxiang_on0_when(g, me, ev):
 
 def sk_tianxiang_on0(g, me, ev):
     # 天香 on 受到伤害时 — rules/duel/heroes_wu_qun.sgs:59
-    g.discard(me, g.choose_card(me, [it for it in me.hand if (it.suit == 'heart')], '弃置一张♥手牌'))
-    targets = g.choose_players(me, [it for it in g.alive_from_current() if (it != me)], 1, None, '天香 on 受到伤害时')
+    g.discard(me, g.choose_card(me, [it for it in me.hand if (it.suit == 'heart')], '弃置一张♥手牌', intent=('tianxiang', 'lost')))
+    targets = g.choose_players(me, [it for it in g.alive_from_current() if (it != me)], 1, None, '天香 on 受到伤害时', intent=('tianxiang', 'bad', 'targets'))
     ev.cancelled = True
     g.call_flow('damage', source=ev.source, target=targets[0], amount=ev.amount, nature=ev.nature, card=ev.card)
     if targets[0].alive:
@@ -283,8 +283,8 @@ def sk_mouzhu_active0_where(g, me, user, it):
 
 def sk_mouzhu_active0(g, me, user):
     # 谋诛 active — rules/duel/heroes_wu_qun.sgs:165
-    targets = g.choose_players(user, [it for it in g.alive_from_current() if ((it != me) and (it.hand_count > 0))], 1, None, '谋诛 active')
-    g.gain(me, g.choose_card(targets[0], targets[0].hand, '交给其一张手牌'))
+    targets = g.choose_players(user, [it for it in g.alive_from_current() if ((it != me) and (it.hand_count > 0))], 1, None, '谋诛 active', intent=('mouzhu', 'bad', 'targets'))
+    g.gain(me, g.choose_card(targets[0], targets[0].hand, '交给其一张手牌', intent=('mouzhu', 'given')))
     if (me.hand_count > targets[0].hand_count):
         v_o = g.choose_option(targets[0], [it for it in ['视为对其使用一张【杀】', '视为对其使用一张【决斗】'] if (((it == '视为对其使用一张【杀】') and g.qf['targetable'](g, targets[0], me, g.virtual('sha', []))) or ((it == '视为对其使用一张【决斗】') and g.qf['targetable'](g, targets[0], me, g.virtual('juedou', []))))], '谋诛')
         g.call_flow('use_card', source=targets[0], card=g.virtual(('sha' if (v_o == '视为对其使用一张【杀】') else 'juedou'), []), targets=[me])
@@ -302,11 +302,11 @@ def sk_yanhuo_on0_when(g, me, ev):
 
 def sk_yanhuo_on0(g, me, ev):
     # 延祸 on 死亡时 — rules/duel/heroes_wu_qun.sgs:203
-    targets = g.choose_players(me, [it for it in g.alive_from_current() if ((it != me) and (it.card_count > 0))], 1, None, '延祸 on 死亡时')
+    targets = g.choose_players(me, [it for it in g.alive_from_current() if ((it != me) and (it.card_count > 0))], 1, None, '延祸 on 死亡时', intent=('yanhuo', 'bad', 'targets'))
     v_x = me.card_count
     for _ in g.rounds(v_x, 'rules/duel/heroes_wu_qun.sgs:207'):
         if (targets[0].card_count > 0):
-            g.discard(me, g.choose_card(me, targets[0].cards, '弃置对手的一张牌'))
+            g.discard(me, g.choose_card(me, targets[0].cards, '弃置对手的一张牌', intent=('yanhuo', 'lost')))
 
 
 def t_cards_1_expect0(g):
@@ -546,6 +546,7 @@ TABLES = T.Tables(
             effect=c_shuiyan_effect, before=None, after=None,
             skill=None,
             loc='rules/duel/cards.sgs:11',
+            intent='bad',
         ),
     ),
     heroes=(
@@ -579,7 +580,7 @@ TABLES = T.Tables(
             text='出牌阶段限一次，你可以选择一名攻击范围内含有你的其他角色，该角色需对你使用一张【杀】，否则你弃置其一张牌。',
             triggers=(),
             actives=(
-                T.ActiveDef(skill='tiaoxin', index=0, when=None, limit=T.LimitDef(count=sk_tiaoxin_active0_limit, scope='phase'), target=T.TargetDef(kind='some', count=sk_tiaoxin_active0_count, where=sk_tiaoxin_active0_where), run=sk_tiaoxin_active0, loc='rules/duel/heroes_shu.sgs:46'),
+                T.ActiveDef(skill='tiaoxin', index=0, when=None, limit=T.LimitDef(count=sk_tiaoxin_active0_limit, scope='phase'), target=T.TargetDef(kind='some', count=sk_tiaoxin_active0_count, where=sk_tiaoxin_active0_where), run=sk_tiaoxin_active0, loc='rules/duel/heroes_shu.sgs:46', intent=(None, 'mixed')),
             ),
             viewas=(),
             modifiers=(),
@@ -604,7 +605,7 @@ TABLES = T.Tables(
             id='zaiqi', name='再起', types=(),
             text='摸牌阶段开始时，若你已受伤，你可以放弃摸牌，改为从牌堆顶亮出X张牌（X为你已损失的体力值），你回复等同于其中♥牌数量的体力，然后将这些♥牌置入弃牌堆，最后获得其余的牌。',
             triggers=(
-                T.TriggerDef(skill='zaiqi', index=0, windows=('draw_start',), any=False, forced=False, when=sk_zaiqi_on0_when, limit=None, run=sk_zaiqi_on0, loc='rules/duel/heroes_shu.sgs:130'),
+                T.TriggerDef(skill='zaiqi', index=0, windows=('draw_start',), any=False, forced=False, when=sk_zaiqi_on0_when, limit=None, run=sk_zaiqi_on0, loc='rules/duel/heroes_shu.sgs:130', intent=('good', None)),
             ),
             actives=(),
             viewas=(),
@@ -616,7 +617,7 @@ TABLES = T.Tables(
             id='lieren', name='烈刃', types=(),
             text='每当你使用【杀】对目标角色造成一次伤害后，你可以与该角色拼点：若你赢，你获得其一张牌。',
             triggers=(
-                T.TriggerDef(skill='lieren', index=0, windows=('damage_caused',), any=False, forced=False, when=sk_lieren_on0_when, limit=None, run=sk_lieren_on0, loc='rules/duel/heroes_shu.sgs:158'),
+                T.TriggerDef(skill='lieren', index=0, windows=('damage_caused',), any=False, forced=False, when=sk_lieren_on0_when, limit=None, run=sk_lieren_on0, loc='rules/duel/heroes_shu.sgs:158', intent=('good', None)),
             ),
             actives=(),
             viewas=(),
@@ -628,8 +629,8 @@ TABLES = T.Tables(
             id='shensu', name='神速', types=(),
             text='你可以选择一至两项：1.跳过你的判定阶段和摸牌阶段；2.跳过你的出牌阶段并弃置一张装备牌。你每选择一项，视为对一名其他角色使用一张【杀】（无距离限制）。',
             triggers=(
-                T.TriggerDef(skill='shensu', index=0, windows=('prepare_judge_gap',), any=False, forced=False, when=sk_shensu_on0_when, limit=None, run=sk_shensu_on0, loc='rules/duel/heroes_wei.sgs:13'),
-                T.TriggerDef(skill='shensu', index=1, windows=('draw_play_gap',), any=False, forced=False, when=sk_shensu_on1_when, limit=None, run=sk_shensu_on1, loc='rules/duel/heroes_wei.sgs:20'),
+                T.TriggerDef(skill='shensu', index=0, windows=('prepare_judge_gap',), any=False, forced=False, when=sk_shensu_on0_when, limit=None, run=sk_shensu_on0, loc='rules/duel/heroes_wei.sgs:13', intent=(None, 'bad')),
+                T.TriggerDef(skill='shensu', index=1, windows=('draw_play_gap',), any=False, forced=False, when=sk_shensu_on1_when, limit=None, run=sk_shensu_on1, loc='rules/duel/heroes_wei.sgs:20', intent=('bad', 'bad')),
             ),
             actives=(),
             viewas=(),
@@ -641,7 +642,7 @@ TABLES = T.Tables(
             id='suzi', name='肃资', types=(),
             text='每当已死亡的对手的牌因弃置而置入弃牌堆前，你可以获得之。',
             triggers=(
-                T.TriggerDef(skill='suzi', index=0, windows=('death_window',), any=True, forced=False, when=sk_suzi_on0_when, limit=None, run=sk_suzi_on0, loc='rules/duel/heroes_wei.sgs:60'),
+                T.TriggerDef(skill='suzi', index=0, windows=('death_window',), any=True, forced=False, when=sk_suzi_on0_when, limit=None, run=sk_suzi_on0, loc='rules/duel/heroes_wei.sgs:60', intent=('good', None)),
             ),
             actives=(),
             viewas=(),
@@ -653,7 +654,7 @@ TABLES = T.Tables(
             id='jushou', name='据守', types=(),
             text='结束阶段，你可以摸三张牌，然后将你的武将牌翻面。',
             triggers=(
-                T.TriggerDef(skill='jushou', index=0, windows=('finish_start',), any=False, forced=False, when=None, limit=None, run=sk_jushou_on0, loc='rules/duel/heroes_wei.sgs:85'),
+                T.TriggerDef(skill='jushou', index=0, windows=('finish_start',), any=False, forced=False, when=None, limit=None, run=sk_jushou_on0, loc='rules/duel/heroes_wei.sgs:85', intent=('mixed', None)),
             ),
             actives=(),
             viewas=(),
@@ -666,7 +667,7 @@ TABLES = T.Tables(
             text='出牌阶段限一次，你可以失去1点体力或弃置一张武器牌，并选择你攻击范围内的一名其他角色，对其造成1点伤害。',
             triggers=(),
             actives=(
-                T.ActiveDef(skill='qiangxi', index=0, when=sk_qiangxi_active0_when, limit=T.LimitDef(count=sk_qiangxi_active0_limit, scope='phase'), target=T.TargetDef(kind='some', count=sk_qiangxi_active0_count, where=sk_qiangxi_active0_where), run=sk_qiangxi_active0, loc='rules/duel/heroes_wei.sgs:111'),
+                T.ActiveDef(skill='qiangxi', index=0, when=sk_qiangxi_active0_when, limit=T.LimitDef(count=sk_qiangxi_active0_limit, scope='phase'), target=T.TargetDef(kind='some', count=sk_qiangxi_active0_count, where=sk_qiangxi_active0_where), run=sk_qiangxi_active0, loc='rules/duel/heroes_wei.sgs:111', intent=('bad', 'bad')),
             ),
             viewas=(),
             modifiers=(),
@@ -677,7 +678,7 @@ TABLES = T.Tables(
             id='yinghun', name='英魂', types=(),
             text='准备阶段开始时，若你已受伤，你可以选择一名其他角色并选择一项：1.令其摸一张牌，然后弃置X张牌；2.令其摸X张牌，然后弃置一张牌。（X为你已损失的体力值）',
             triggers=(
-                T.TriggerDef(skill='yinghun', index=0, windows=('prepare_start',), any=False, forced=False, when=sk_yinghun_on0_when, limit=None, run=sk_yinghun_on0, loc='rules/duel/heroes_wu_qun.sgs:11'),
+                T.TriggerDef(skill='yinghun', index=0, windows=('prepare_start',), any=False, forced=False, when=sk_yinghun_on0_when, limit=None, run=sk_yinghun_on0, loc='rules/duel/heroes_wu_qun.sgs:11', intent=(None, 'mixed')),
             ),
             actives=(),
             viewas=(),
@@ -689,7 +690,7 @@ TABLES = T.Tables(
             id='tianxiang', name='天香', types=(),
             text='每当你受到伤害时，你可以弃置一张♥手牌并选择一名其他角色，将此伤害转移给该角色，然后其在伤害结算后摸X张牌（X为其当前已损失的体力值）。',
             triggers=(
-                T.TriggerDef(skill='tianxiang', index=0, windows=('damage_taking',), any=False, forced=False, when=sk_tianxiang_on0_when, limit=None, run=sk_tianxiang_on0, loc='rules/duel/heroes_wu_qun.sgs:59'),
+                T.TriggerDef(skill='tianxiang', index=0, windows=('damage_taking',), any=False, forced=False, when=sk_tianxiang_on0_when, limit=None, run=sk_tianxiang_on0, loc='rules/duel/heroes_wu_qun.sgs:59', intent=('bad', 'bad')),
             ),
             actives=(),
             viewas=(),
@@ -715,7 +716,7 @@ TABLES = T.Tables(
             text='摸牌阶段开始时，你可以放弃摸牌，进行判定，当判定牌生效后，你获得此牌，然后你于此回合内可以将一张与此牌颜色不同的手牌当【决斗】使用。',
             triggers=(
                 T.TriggerDef(skill='shuangxiong', index=0, windows=('draw_start',), any=False, forced=False, when=None, limit=None, run=sk_shuangxiong_on0, loc='rules/duel/heroes_wu_qun.sgs:115'),
-                T.TriggerDef(skill='shuangxiong', index=1, windows=('judge_after',), any=False, forced=True, when=sk_shuangxiong_on1_when, limit=None, run=sk_shuangxiong_on1, loc='rules/duel/heroes_wu_qun.sgs:119'),
+                T.TriggerDef(skill='shuangxiong', index=1, windows=('judge_after',), any=False, forced=True, when=sk_shuangxiong_on1_when, limit=None, run=sk_shuangxiong_on1, loc='rules/duel/heroes_wu_qun.sgs:119', intent=('good', None)),
             ),
             actives=(),
             viewas=(
@@ -730,7 +731,7 @@ TABLES = T.Tables(
             text='出牌阶段限一次，你可以令对手交给你一张手牌，然后若你的手牌数大于对手的手牌数，对手选择一项：视为对你使用一张【杀】，或视为对你使用一张【决斗】。',
             triggers=(),
             actives=(
-                T.ActiveDef(skill='mouzhu', index=0, when=None, limit=T.LimitDef(count=sk_mouzhu_active0_limit, scope='phase'), target=T.TargetDef(kind='some', count=sk_mouzhu_active0_count, where=sk_mouzhu_active0_where), run=sk_mouzhu_active0, loc='rules/duel/heroes_wu_qun.sgs:165'),
+                T.ActiveDef(skill='mouzhu', index=0, when=None, limit=T.LimitDef(count=sk_mouzhu_active0_limit, scope='phase'), target=T.TargetDef(kind='some', count=sk_mouzhu_active0_count, where=sk_mouzhu_active0_where), run=sk_mouzhu_active0, loc='rules/duel/heroes_wu_qun.sgs:165', intent=('good', 'bad')),
             ),
             viewas=(),
             modifiers=(),
@@ -741,7 +742,7 @@ TABLES = T.Tables(
             id='yanhuo', name='延祸', types=(),
             text='你死亡时，你可以依次弃置对手的X张牌。（X为你死亡时的牌数）',
             triggers=(
-                T.TriggerDef(skill='yanhuo', index=0, windows=('death_window',), any=False, forced=False, when=sk_yanhuo_on0_when, limit=None, run=sk_yanhuo_on0, loc='rules/duel/heroes_wu_qun.sgs:203'),
+                T.TriggerDef(skill='yanhuo', index=0, windows=('death_window',), any=False, forced=False, when=sk_yanhuo_on0_when, limit=None, run=sk_yanhuo_on0, loc='rules/duel/heroes_wu_qun.sgs:203', intent=(None, 'bad')),
             ),
             actives=(),
             viewas=(),

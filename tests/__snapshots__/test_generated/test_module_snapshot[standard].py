@@ -122,7 +122,7 @@ def c_guohe_effect(g, me, ev, card):
     if ((v_t.hand_count > 0) and ((not v_shown) or g.ask(me, '弃置其一张手牌（随机）？'))):
         g.discard(me, g.random_of(v_t.hand))
     else:
-        g.discard(me, g.choose_card(me, v_shown, '弃置其装备区或判定区里的一张牌'))
+        g.discard(me, g.choose_card(me, v_shown, '弃置其装备区或判定区里的一张牌', intent=('guohe', 'lost')))
 
 
 def c_shunshou_count(g, me, card):
@@ -143,7 +143,7 @@ def c_shunshou_effect(g, me, ev, card):
     if ((v_t.hand_count > 0) and ((not v_shown) or g.ask(me, '获得其一张手牌（随机）？'))):
         g.gain(me, g.random_of(v_t.hand))
     else:
-        g.gain(me, g.choose_card(me, v_shown, '获得其装备区或判定区里的一张牌'))
+        g.gain(me, g.choose_card(me, v_shown, '获得其装备区或判定区里的一张牌', intent=('shunshou', 'mine')))
 
 
 def c_wuzhong_effect(g, me, ev, card):
@@ -187,7 +187,7 @@ def c_wugu_before(g, me, ev, card):
 def c_wugu_effect(g, me, ev, card):
     # card 五谷丰登 effect — rules/standard/basic.sgs:458
     if (ev.use is not None):
-        g.gain(ev.target, g.choose_card(ev.target, [it for it in ev.use.revealed if (it.zone == 'processing')], '获得一张亮出的牌'))
+        g.gain(ev.target, g.choose_card(ev.target, [it for it in ev.use.revealed if (it.zone == 'processing')], '获得一张亮出的牌', intent=('wugu', 'mine')))
 
 
 def c_wugu_after(g, me, ev, card):
@@ -270,9 +270,9 @@ def c_cixiong_skill_on0(g, me, ev):
     # 雌雄双股剑 on 指定目标后 — rules/standard/equipment.sgs:70
     v_o = '令其摸一张牌'
     if (ev.target.hand_count > 0):
-        v_o = g.choose_option(ev.target, ['弃置一张手牌', '令其摸一张牌'], '雌雄双股剑')
+        v_o = g.choose_option(ev.target, ['弃置一张手牌', '令其摸一张牌'], '雌雄双股剑', intent=('cixiong', (('弃置一张手牌', -0.5, 0), ('令其摸一张牌', 0, 0.5))))
     if (v_o == '弃置一张手牌'):
-        g.discard(ev.target, g.choose_card(ev.target, ev.target.hand, '弃置一张手牌'))
+        g.discard(ev.target, g.choose_card(ev.target, ev.target.hand, '弃置一张手牌', intent=('cixiong', 'lost')))
     else:
         g.draw(me, 1)
 
@@ -296,7 +296,7 @@ def c_guanshi_skill_on0_when(g, me, ev):
 
 def c_guanshi_skill_on0(g, me, ev):
     # 贯石斧 on 杀被抵消时 — rules/standard/equipment.sgs:191
-    g.discard(me, g.choose_cards(me, [it for it in me.cards if (it != me.weapon)], 2, None, '弃置两张牌'))
+    g.discard(me, g.choose_cards(me, [it for it in me.cards if (it != me.weapon)], 2, None, '弃置两张牌', intent=('guanshi', 'lost')))
     ev.hit = True
 
 
@@ -317,7 +317,7 @@ def c_qilin_skill_on0_when(g, me, ev):
 
 def c_qilin_skill_on0(g, me, ev):
     # 麒麟弓 on 造成伤害时 — rules/standard/equipment.sgs:250
-    g.discard(me, g.choose_card(me, [it for it in [ev.target.plus_horse, ev.target.minus_horse] if (it is not None)], '弃置一张坐骑牌'))
+    g.discard(me, g.choose_card(me, [it for it in [ev.target.plus_horse, ev.target.minus_horse] if (it is not None)], '弃置一张坐骑牌', intent=('qilin', 'lost')))
 
 
 def c_bagua_skill_on0_when(g, me, ev):
@@ -389,8 +389,8 @@ def sk_qingnang_active0_where(g, me, user, it):
 
 def sk_qingnang_active0(g, me, user):
     # 青囊 active — rules/standard/heroes_qun.sgs:33
-    g.discard(me, g.choose_card(me, me.hand, '弃置一张手牌'))
-    targets = g.choose_players(user, [it for it in g.alive_from_current() if it.wounded], 1, None, '青囊 active')
+    g.discard(me, g.choose_card(me, me.hand, '弃置一张手牌', intent=('qingnang', 'lost')))
+    targets = g.choose_players(user, [it for it in g.alive_from_current() if it.wounded], 1, None, '青囊 active', intent=('qingnang', 'good', 'targets'))
     g.call_flow('recover', source=me, target=targets[0])
 
 
@@ -437,9 +437,9 @@ def sk_lijian_active0_where(g, me, user, it):
 
 def sk_lijian_active0(g, me, user):
     # 离间 active — rules/standard/heroes_qun.sgs:116
-    g.discard(me, g.choose_card(me, me.cards, '弃置一张牌'))
-    targets = g.choose_players(user, [it for it in g.alive_from_current() if ((it != me) and (it.gender == 'male'))], 2, None, '离间 active')
-    v_victim = g.choose_player(me, [it for it in targets if g.qf['targetable'](g, (T.index(targets, 1) if (it == T.index(targets, 0)) else T.index(targets, 0)), it, g.virtual('juedou', []))], '【决斗】的目标')
+    g.discard(me, g.choose_card(me, me.cards, '弃置一张牌', intent=('lijian', 'lost')))
+    targets = g.choose_players(user, [it for it in g.alive_from_current() if ((it != me) and (it.gender == 'male'))], 2, None, '离间 active', intent=('lijian', 'bad', 'targets'))
+    v_victim = g.choose_player(me, [it for it in targets if g.qf['targetable'](g, (T.index(targets, 1) if (it == T.index(targets, 0)) else T.index(targets, 0)), it, g.virtual('juedou', []))], '【决斗】的目标', intent=('lijian', 'bad'))
     v_user = (T.index(targets, 1) if (v_victim == T.index(targets, 0)) else T.index(targets, 0))
     g.call_flow('use_card', source=v_user, card=g.virtual('juedou', []), targets=[v_victim], no_nullify=True)
 
@@ -472,9 +472,9 @@ def sk_rende_active0_where(g, me, user, it):
 
 def sk_rende_active0(g, me, user):
     # 仁德 active — rules/standard/heroes_shu.sgs:7
-    targets = g.choose_players(user, [it for it in g.alive_from_current() if (it != me)], 1, None, '仁德 active')
+    targets = g.choose_players(user, [it for it in g.alive_from_current() if (it != me)], 1, None, '仁德 active', intent=('rende', 'good', 'targets'))
     v_before = len(g.given_cards(me, 'phase'))
-    g.gain(targets[0], g.choose_cards(me, me.hand, 1, 99, '交给其的手牌'))
+    g.gain(targets[0], g.choose_cards(me, me.hand, 1, 99, '交给其的手牌', intent=('rende', 'given')))
     if ((v_before < 2) and (len(g.given_cards(me, 'phase')) >= 2)):
         g.call_flow('recover', source=me, target=me)
 
@@ -505,8 +505,8 @@ def sk_paoxiao_mod0(g, me, _0, _1, _2):
 def sk_guanxing_on0(g, me, ev):
     # 观星 on 准备阶段开始时 — rules/standard/heroes_shu.sgs:175
     v_cs = g.peek(me, min(len(g.alive_from_current()), 5))
-    v_bottom = g.choose_cards(me, v_cs, 0, 5, '置于牌堆底的牌，先选的在上')
-    v_top = g.choose_cards(me, [it for it in v_cs if (it not in v_bottom)], (len(v_cs) - len(v_bottom)), None, '置于牌堆顶的牌，先选的在上')
+    v_bottom = g.choose_cards(me, v_cs, 0, 5, '置于牌堆底的牌，先选的在上', intent=('guanxing', 'lost'))
+    v_top = g.choose_cards(me, [it for it in v_cs if (it not in v_bottom)], (len(v_cs) - len(v_bottom)), None, '置于牌堆顶的牌，先选的在上', intent=('guanxing', 'lost'))
     g.put_bottom(v_bottom)
     g.put(list(reversed(v_top)), 'draw', None)
 
@@ -592,7 +592,7 @@ def sk_fankui_on0_when(g, me, ev):
 
 def sk_fankui_on0(g, me, ev):
     # 反馈 on 受到伤害后 — rules/standard/heroes_wei.sgs:99
-    g.gain(me, g.choose_card(me, ev.source.cards, '获得伤害来源的一张牌'))
+    g.gain(me, g.choose_card(me, ev.source.cards, '获得伤害来源的一张牌', intent=('fankui', 'mine')))
 
 
 def sk_guicai_on0_when(g, me, ev):
@@ -602,7 +602,7 @@ def sk_guicai_on0_when(g, me, ev):
 
 def sk_guicai_on0(g, me, ev):
     # 鬼才 on 判定牌生效前 — rules/standard/heroes_wei.sgs:134
-    v_c = g.choose_card(me, me.hand, '打出一张手牌代替判定牌')
+    v_c = g.choose_card(me, me.hand, '打出一张手牌代替判定牌', intent=('guicai', 'lost'))
     g.say(me, ' 打出 ', v_c, ' 代替判定牌 ', ev.card)
     g.put(v_c, 'processing', None)
     g.discard(None, ev.card)
@@ -620,9 +620,9 @@ def sk_ganglie_on0(g, me, ev):
     if (g.call_flow('judge', who=me, reason='刚烈').suit != 'heart'):
         v_o = '受到1点伤害'
         if (v_src.hand_count >= 2):
-            v_o = g.choose_option(v_src, ['弃置两张手牌', '受到1点伤害'], '刚烈')
+            v_o = g.choose_option(v_src, ['弃置两张手牌', '受到1点伤害'], '刚烈', intent=('ganglie', (('弃置两张手牌', -0.25, 0), ('受到1点伤害', -0.5, 0))))
         if (v_o == '弃置两张手牌'):
-            g.discard(v_src, g.choose_cards(v_src, v_src.hand, 2, None, '弃置两张手牌'))
+            g.discard(v_src, g.choose_cards(v_src, v_src.hand, 2, None, '弃置两张手牌', intent=('ganglie', 'lost')))
         else:
             g.call_flow('damage', source=me, target=v_src)
 
@@ -634,10 +634,10 @@ def sk_tuxi_on0_when(g, me, ev):
 
 def sk_tuxi_on0(g, me, ev):
     # 突袭 on 摸牌阶段开始时 — rules/standard/heroes_wei.sgs:209
-    targets = g.choose_players(me, [it for it in g.alive_from_current() if ((it != me) and (it.hand_count > 0))], 1, 2, '突袭 on 摸牌阶段开始时')
+    targets = g.choose_players(me, [it for it in g.alive_from_current() if ((it != me) and (it.hand_count > 0))], 1, 2, '突袭 on 摸牌阶段开始时', intent=('tuxi', 'bad', 'targets'))
     ev.draw_given_up = True
     for v_p in list(targets):
-        g.gain(me, g.choose_card(me, v_p.hand, '获得其一张手牌'))
+        g.gain(me, g.choose_card(me, v_p.hand, '获得其一张手牌', intent=('tuxi', 'mine')))
 
 
 def sk_luoyi_on0_when(g, me, ev):
@@ -677,7 +677,7 @@ def sk_yiji_on0(g, me, ev):
     while g.loop_guard('rules/standard/heroes_wei.sgs:320') and ((v_n < ev.amount) and ((v_n == 0) or g.ask(me, '再发动一次【遗计】？'))):
         v_n += 1
         for v_c in list(g.peek(me, 2)):
-            g.gain(g.choose_player(me, g.alive_from_current(), '将一张「遗计」牌交给一名角色'), v_c)
+            g.gain(g.choose_player(me, g.alive_from_current(), '将一张「遗计」牌交给一名角色', intent=('yiji', 'good')), v_c)
 
 
 def sk_qingguo_viewas0_where(g, me, it):
@@ -703,7 +703,7 @@ def sk_zhiheng_active0_when(g, me, user):
 
 def sk_zhiheng_active0(g, me, user):
     # 制衡 active — rules/standard/heroes_wu.sgs:7
-    v_cs = g.choose_cards(me, me.cards, 1, 99, '弃置任意张牌')
+    v_cs = g.choose_cards(me, me.cards, 1, 99, '弃置任意张牌', intent=('zhiheng', 'lost'))
     g.discard(me, v_cs)
     g.draw(me, len(v_cs))
 
@@ -768,9 +768,9 @@ def sk_fanjian_active0_where(g, me, user, it):
 
 def sk_fanjian_active0(g, me, user):
     # 反间 active — rules/standard/heroes_wu.sgs:195
-    targets = g.choose_players(user, [it for it in g.alive_from_current() if (it != me)], 1, None, '反间 active')
+    targets = g.choose_players(user, [it for it in g.alive_from_current() if (it != me)], 1, None, '反间 active', intent=('fanjian', None, 'targets'))
     v_s = g.choose_option(targets[0], ['spade', 'heart', 'club', 'diamond'], '选择一种花色')
-    v_c = g.choose_card(targets[0], me.hand, '获得其一张手牌')
+    v_c = g.choose_card(targets[0], me.hand, '获得其一张手牌', intent=('fanjian', 'mine'))
     g.gain(targets[0], v_c)
     g.say(targets[0], ' 选择了 ', v_s, '，展示 ', v_c)
     if (v_c.suit != v_s):
@@ -794,7 +794,7 @@ def sk_liuli_on0_when(g, me, ev):
 
 def sk_liuli_on0(g, me, ev):
     # 流离 on 成为目标时 — rules/standard/heroes_wu.sgs:259
-    g.discard(me, g.choose_card(me, me.cards, '弃置一张牌'))
+    g.discard(me, g.choose_card(me, me.cards, '弃置一张牌', intent=('liuli', 'lost')))
     v_p = g.choose_player(me, [it for it in g.alive_from_current() if ((it != me) and (it != ev.source) and g.qf['in_range'](g, me, it, None) and g.qf['targetable'](g, ev.source, it, ev.card) and (it not in ev.use.targets))], '将此【杀】转移给')
     g.say(me, ' 将 ', ev.card, ' 转移给 ', v_p)
     ev.target = v_p
@@ -838,8 +838,8 @@ def sk_jieyin_active0_where(g, me, user, it):
 
 def sk_jieyin_active0(g, me, user):
     # 结姻 active — rules/standard/heroes_wu.sgs:388
-    g.discard(me, g.choose_cards(me, me.hand, 2, None, '弃置两张手牌'))
-    targets = g.choose_players(user, [it for it in g.alive_from_current() if ((it != me) and (it.gender == 'male') and it.wounded)], 1, None, '结姻 active')
+    g.discard(me, g.choose_cards(me, me.hand, 2, None, '弃置两张手牌', intent=('jieyin', 'lost')))
+    targets = g.choose_players(user, [it for it in g.alive_from_current() if ((it != me) and (it.gender == 'male') and it.wounded)], 1, None, '结姻 active', intent=('jieyin', 'good', 'targets'))
     g.call_flow('recover', source=me, target=me)
     g.call_flow('recover', source=me, target=targets[0])
 
@@ -2189,6 +2189,7 @@ TABLES = T.Tables(
             effect=c_sha_effect, before=None, after=None,
             skill=None,
             loc='rules/standard/basic.sgs:15',
+            intent='bad',
         ),
         T.CardDef(
             id='shan', name='闪', kind='basic', slot=None, range=0,
@@ -2205,6 +2206,7 @@ TABLES = T.Tables(
             effect=c_juedou_effect, before=None, after=None,
             skill=None,
             loc='rules/standard/basic.sgs:187',
+            intent='bad',
         ),
         T.CardDef(
             id='guohe', name='过河拆桥', kind='trick', slot=None, range=0,
@@ -2213,6 +2215,7 @@ TABLES = T.Tables(
             effect=c_guohe_effect, before=None, after=None,
             skill=None,
             loc='rules/standard/basic.sgs:239',
+            intent='bad',
         ),
         T.CardDef(
             id='shunshou', name='顺手牵羊', kind='trick', slot=None, range=0,
@@ -2221,6 +2224,7 @@ TABLES = T.Tables(
             effect=c_shunshou_effect, before=None, after=None,
             skill=None,
             loc='rules/standard/basic.sgs:307',
+            intent='bad',
         ),
         T.CardDef(
             id='wuzhong', name='无中生有', kind='trick', slot=None, range=0,
@@ -2237,6 +2241,7 @@ TABLES = T.Tables(
             effect=c_nanman_effect, before=None, after=None,
             skill=None,
             loc='rules/standard/basic.sgs:384',
+            intent='bad',
         ),
         T.CardDef(
             id='wanjian', name='万箭齐发', kind='trick', slot=None, range=0,
@@ -2245,6 +2250,7 @@ TABLES = T.Tables(
             effect=c_wanjian_effect, before=None, after=None,
             skill=None,
             loc='rules/standard/basic.sgs:408',
+            intent='bad',
         ),
         T.CardDef(
             id='taoyuan', name='桃园结义', kind='trick', slot=None, range=0,
@@ -2253,6 +2259,7 @@ TABLES = T.Tables(
             effect=c_taoyuan_effect, before=None, after=None,
             skill=None,
             loc='rules/standard/basic.sgs:431',
+            intent='good',
         ),
         T.CardDef(
             id='wugu', name='五谷丰登', kind='trick', slot=None, range=0,
@@ -2261,6 +2268,7 @@ TABLES = T.Tables(
             effect=c_wugu_effect, before=c_wugu_before, after=c_wugu_after,
             skill=None,
             loc='rules/standard/basic.sgs:451',
+            intent='good',
         ),
         T.CardDef(
             id='jiedao', name='借刀杀人', kind='trick', slot=None, range=0,
@@ -2269,6 +2277,7 @@ TABLES = T.Tables(
             effect=c_jiedao_effect, before=None, after=None,
             skill=None,
             loc='rules/standard/basic.sgs:486',
+            intent='mixed',
         ),
         T.CardDef(
             id='lebu', name='乐不思蜀', kind='delayed', slot=None, range=0,
@@ -2285,6 +2294,7 @@ TABLES = T.Tables(
             effect=c_shandian_effect, before=None, after=None,
             skill=None,
             loc='rules/standard/basic.sgs:620',
+            intent='bad',
         ),
         T.CardDef(
             id='zhuge', name='诸葛连弩', kind='equipment', slot='weapon', range=1,
@@ -2617,7 +2627,7 @@ TABLES = T.Tables(
             text='出牌阶段限一次，你可以弃置一张手牌并选择一名已受伤的角色，然后其回复1点体力。',
             triggers=(),
             actives=(
-                T.ActiveDef(skill='qingnang', index=0, when=sk_qingnang_active0_when, limit=T.LimitDef(count=sk_qingnang_active0_limit, scope='phase'), target=T.TargetDef(kind='some', count=sk_qingnang_active0_count, where=sk_qingnang_active0_where), run=sk_qingnang_active0, loc='rules/standard/heroes_qun.sgs:33'),
+                T.ActiveDef(skill='qingnang', index=0, when=sk_qingnang_active0_when, limit=T.LimitDef(count=sk_qingnang_active0_limit, scope='phase'), target=T.TargetDef(kind='some', count=sk_qingnang_active0_count, where=sk_qingnang_active0_where), run=sk_qingnang_active0, loc='rules/standard/heroes_qun.sgs:33', intent=('bad', 'good')),
             ),
             viewas=(),
             modifiers=(),
@@ -2642,7 +2652,7 @@ TABLES = T.Tables(
             text='出牌阶段限一次，你可以弃置一张牌并选择两名男性角色，然后令其中一名男性角色视为对另一名男性角色使用一张【决斗】（不能被【无懈可击】响应）。',
             triggers=(),
             actives=(
-                T.ActiveDef(skill='lijian', index=0, when=sk_lijian_active0_when, limit=T.LimitDef(count=sk_lijian_active0_limit, scope='phase'), target=T.TargetDef(kind='some', count=sk_lijian_active0_count, where=sk_lijian_active0_where), run=sk_lijian_active0, loc='rules/standard/heroes_qun.sgs:116'),
+                T.ActiveDef(skill='lijian', index=0, when=sk_lijian_active0_when, limit=T.LimitDef(count=sk_lijian_active0_limit, scope='phase'), target=T.TargetDef(kind='some', count=sk_lijian_active0_count, where=sk_lijian_active0_where), run=sk_lijian_active0, loc='rules/standard/heroes_qun.sgs:116', intent=('bad', 'bad')),
             ),
             viewas=(),
             modifiers=(),
@@ -2653,7 +2663,7 @@ TABLES = T.Tables(
             id='biyue', name='闭月', types=(),
             text='结束阶段，你可以摸一张牌。',
             triggers=(
-                T.TriggerDef(skill='biyue', index=0, windows=('finish_start',), any=False, forced=False, when=None, limit=None, run=sk_biyue_on0, loc='rules/standard/heroes_qun.sgs:178'),
+                T.TriggerDef(skill='biyue', index=0, windows=('finish_start',), any=False, forced=False, when=None, limit=None, run=sk_biyue_on0, loc='rules/standard/heroes_qun.sgs:178', intent=('good', None)),
             ),
             actives=(),
             viewas=(),
@@ -2666,7 +2676,7 @@ TABLES = T.Tables(
             text='出牌阶段，你可以将任意张手牌交给其他角色，然后若你于此阶段内以此法交给其他角色的手牌首次达到两张或更多，你回复1点体力。',
             triggers=(),
             actives=(
-                T.ActiveDef(skill='rende', index=0, when=sk_rende_active0_when, limit=None, target=T.TargetDef(kind='some', count=sk_rende_active0_count, where=sk_rende_active0_where), run=sk_rende_active0, loc='rules/standard/heroes_shu.sgs:7'),
+                T.ActiveDef(skill='rende', index=0, when=sk_rende_active0_when, limit=None, target=T.TargetDef(kind='some', count=sk_rende_active0_count, where=sk_rende_active0_where), run=sk_rende_active0, loc='rules/standard/heroes_shu.sgs:7', intent=('bad', 'good')),
             ),
             viewas=(),
             modifiers=(),
@@ -2774,7 +2784,7 @@ TABLES = T.Tables(
             id='jizhi', name='集智', types=(),
             text='当你使用一张非延时类锦囊牌时，你可以摸一张牌。',
             triggers=(
-                T.TriggerDef(skill='jizhi', index=0, windows=('card_used',), any=False, forced=False, when=sk_jizhi_on0_when, limit=None, run=sk_jizhi_on0, loc='rules/standard/heroes_shu.sgs:337'),
+                T.TriggerDef(skill='jizhi', index=0, windows=('card_used',), any=False, forced=False, when=sk_jizhi_on0_when, limit=None, run=sk_jizhi_on0, loc='rules/standard/heroes_shu.sgs:337', intent=('good', None)),
             ),
             actives=(),
             viewas=(),
@@ -2798,7 +2808,7 @@ TABLES = T.Tables(
             id='jianxiong', name='奸雄', types=(),
             text='当你受到伤害后，你可以获得对你造成伤害的牌。',
             triggers=(
-                T.TriggerDef(skill='jianxiong', index=0, windows=('damage_taken',), any=False, forced=False, when=sk_jianxiong_on0_when, limit=None, run=sk_jianxiong_on0, loc='rules/standard/heroes_wei.sgs:7'),
+                T.TriggerDef(skill='jianxiong', index=0, windows=('damage_taken',), any=False, forced=False, when=sk_jianxiong_on0_when, limit=None, run=sk_jianxiong_on0, loc='rules/standard/heroes_wei.sgs:7', intent=('good', None)),
             ),
             actives=(),
             viewas=(),
@@ -2822,7 +2832,7 @@ TABLES = T.Tables(
             id='fankui', name='反馈', types=(),
             text='当你受到伤害后，你可以获得伤害来源的一张牌。',
             triggers=(
-                T.TriggerDef(skill='fankui', index=0, windows=('damage_taken',), any=False, forced=False, when=sk_fankui_on0_when, limit=None, run=sk_fankui_on0, loc='rules/standard/heroes_wei.sgs:99'),
+                T.TriggerDef(skill='fankui', index=0, windows=('damage_taken',), any=False, forced=False, when=sk_fankui_on0_when, limit=None, run=sk_fankui_on0, loc='rules/standard/heroes_wei.sgs:99', intent=('good', None)),
             ),
             actives=(),
             viewas=(),
@@ -2834,7 +2844,7 @@ TABLES = T.Tables(
             id='guicai', name='鬼才', types=(),
             text='当一名角色的判定牌生效前，你可以打出一张手牌代替之。',
             triggers=(
-                T.TriggerDef(skill='guicai', index=0, windows=('judge_before',), any=False, forced=False, when=sk_guicai_on0_when, limit=None, run=sk_guicai_on0, loc='rules/standard/heroes_wei.sgs:134'),
+                T.TriggerDef(skill='guicai', index=0, windows=('judge_before',), any=False, forced=False, when=sk_guicai_on0_when, limit=None, run=sk_guicai_on0, loc='rules/standard/heroes_wei.sgs:134', intent=('bad', None)),
             ),
             actives=(),
             viewas=(),
@@ -2858,7 +2868,7 @@ TABLES = T.Tables(
             id='tuxi', name='突袭', types=(),
             text='摸牌阶段，你可以放弃摸牌，然后获得至多两名其他角色的各一张手牌。',
             triggers=(
-                T.TriggerDef(skill='tuxi', index=0, windows=('draw_start',), any=False, forced=False, when=sk_tuxi_on0_when, limit=None, run=sk_tuxi_on0, loc='rules/standard/heroes_wei.sgs:209'),
+                T.TriggerDef(skill='tuxi', index=0, windows=('draw_start',), any=False, forced=False, when=sk_tuxi_on0_when, limit=None, run=sk_tuxi_on0, loc='rules/standard/heroes_wei.sgs:209', intent=('good', 'bad')),
             ),
             actives=(),
             viewas=(),
@@ -2883,7 +2893,7 @@ TABLES = T.Tables(
             id='tiandu', name='天妒', types=(),
             text='当你的判定牌生效后，你可以获得此牌。',
             triggers=(
-                T.TriggerDef(skill='tiandu', index=0, windows=('judge_after',), any=False, forced=False, when=sk_tiandu_on0_when, limit=None, run=sk_tiandu_on0, loc='rules/standard/heroes_wei.sgs:294'),
+                T.TriggerDef(skill='tiandu', index=0, windows=('judge_after',), any=False, forced=False, when=sk_tiandu_on0_when, limit=None, run=sk_tiandu_on0, loc='rules/standard/heroes_wei.sgs:294', intent=('good', None)),
             ),
             actives=(),
             viewas=(),
@@ -2919,7 +2929,7 @@ TABLES = T.Tables(
             id='luoshen', name='洛神', types=(),
             text='准备阶段，你可以进行判定：若结果为黑色，你获得此牌，然后你可以重复此流程。',
             triggers=(
-                T.TriggerDef(skill='luoshen', index=0, windows=('prepare_start',), any=False, forced=False, when=None, limit=None, run=sk_luoshen_on0, loc='rules/standard/heroes_wei.sgs:390'),
+                T.TriggerDef(skill='luoshen', index=0, windows=('prepare_start',), any=False, forced=False, when=None, limit=None, run=sk_luoshen_on0, loc='rules/standard/heroes_wei.sgs:390', intent=('good', None)),
             ),
             actives=(),
             viewas=(),
@@ -2932,7 +2942,7 @@ TABLES = T.Tables(
             text='出牌阶段限一次，你可以弃置任意张牌，然后摸等量的牌。',
             triggers=(),
             actives=(
-                T.ActiveDef(skill='zhiheng', index=0, when=sk_zhiheng_active0_when, limit=T.LimitDef(count=sk_zhiheng_active0_limit, scope='phase'), target=None, run=sk_zhiheng_active0, loc='rules/standard/heroes_wu.sgs:7'),
+                T.ActiveDef(skill='zhiheng', index=0, when=sk_zhiheng_active0_when, limit=T.LimitDef(count=sk_zhiheng_active0_limit, scope='phase'), target=None, run=sk_zhiheng_active0, loc='rules/standard/heroes_wu.sgs:7', intent=('mixed', None)),
             ),
             viewas=(),
             modifiers=(),
@@ -2980,7 +2990,7 @@ TABLES = T.Tables(
             text='出牌阶段，你可以失去1点体力，然后摸两张牌。',
             triggers=(),
             actives=(
-                T.ActiveDef(skill='kurou', index=0, when=None, limit=None, target=None, run=sk_kurou_active0, loc='rules/standard/heroes_wu.sgs:147'),
+                T.ActiveDef(skill='kurou', index=0, when=None, limit=None, target=None, run=sk_kurou_active0, loc='rules/standard/heroes_wu.sgs:147', intent=('bad', None)),
             ),
             viewas=(),
             modifiers=(),
@@ -3004,7 +3014,7 @@ TABLES = T.Tables(
             text='出牌阶段限一次，你可以令一名其他角色选择一种花色，然后其获得你的一张手牌并展示之：若此牌的花色与其所选的不同，你对其造成1点伤害。',
             triggers=(),
             actives=(
-                T.ActiveDef(skill='fanjian', index=0, when=sk_fanjian_active0_when, limit=T.LimitDef(count=sk_fanjian_active0_limit, scope='phase'), target=T.TargetDef(kind='some', count=sk_fanjian_active0_count, where=sk_fanjian_active0_where), run=sk_fanjian_active0, loc='rules/standard/heroes_wu.sgs:195'),
+                T.ActiveDef(skill='fanjian', index=0, when=sk_fanjian_active0_when, limit=T.LimitDef(count=sk_fanjian_active0_limit, scope='phase'), target=T.TargetDef(kind='some', count=sk_fanjian_active0_count, where=sk_fanjian_active0_where), run=sk_fanjian_active0, loc='rules/standard/heroes_wu.sgs:195', intent=('bad', 'mixed')),
             ),
             viewas=(),
             modifiers=(),
@@ -3027,7 +3037,7 @@ TABLES = T.Tables(
             id='liuli', name='流离', types=(),
             text='当你成为【杀】的目标时，你可以弃置一张牌，然后将此【杀】转移给你攻击范围内的一名其他角色（此【杀】的使用者除外）。',
             triggers=(
-                T.TriggerDef(skill='liuli', index=0, windows=('aimed',), any=False, forced=False, when=sk_liuli_on0_when, limit=None, run=sk_liuli_on0, loc='rules/standard/heroes_wu.sgs:259'),
+                T.TriggerDef(skill='liuli', index=0, windows=('aimed',), any=False, forced=False, when=sk_liuli_on0_when, limit=None, run=sk_liuli_on0, loc='rules/standard/heroes_wu.sgs:259', intent=('bad', None)),
             ),
             actives=(),
             viewas=(),
@@ -3051,7 +3061,7 @@ TABLES = T.Tables(
             id='lianying', name='连营', types=(),
             text='当你失去最后的手牌后，你可以摸一张牌。',
             triggers=(
-                T.TriggerDef(skill='lianying', index=0, windows=('cards_moved',), any=False, forced=False, when=sk_lianying_on0_when, limit=None, run=sk_lianying_on0, loc='rules/standard/heroes_wu.sgs:356'),
+                T.TriggerDef(skill='lianying', index=0, windows=('cards_moved',), any=False, forced=False, when=sk_lianying_on0_when, limit=None, run=sk_lianying_on0, loc='rules/standard/heroes_wu.sgs:356', intent=('good', None)),
             ),
             actives=(),
             viewas=(),
@@ -3064,7 +3074,7 @@ TABLES = T.Tables(
             text='出牌阶段限一次，你可以弃置两张手牌并选择一名已受伤的男性角色，然后你与其各回复1点体力。',
             triggers=(),
             actives=(
-                T.ActiveDef(skill='jieyin', index=0, when=sk_jieyin_active0_when, limit=T.LimitDef(count=sk_jieyin_active0_limit, scope='phase'), target=T.TargetDef(kind='some', count=sk_jieyin_active0_count, where=sk_jieyin_active0_where), run=sk_jieyin_active0, loc='rules/standard/heroes_wu.sgs:388'),
+                T.ActiveDef(skill='jieyin', index=0, when=sk_jieyin_active0_when, limit=T.LimitDef(count=sk_jieyin_active0_limit, scope='phase'), target=T.TargetDef(kind='some', count=sk_jieyin_active0_count, where=sk_jieyin_active0_where), run=sk_jieyin_active0, loc='rules/standard/heroes_wu.sgs:388', intent=('mixed', 'good')),
             ),
             viewas=(),
             modifiers=(),
@@ -3075,7 +3085,7 @@ TABLES = T.Tables(
             id='xiaoji', name='枭姬', types=(),
             text='当你失去装备区里的一张牌后，你可以摸两张牌。',
             triggers=(
-                T.TriggerDef(skill='xiaoji', index=0, windows=('cards_moved',), any=False, forced=False, when=sk_xiaoji_on0_when, limit=None, run=sk_xiaoji_on0, loc='rules/standard/heroes_wu.sgs:415'),
+                T.TriggerDef(skill='xiaoji', index=0, windows=('cards_moved',), any=False, forced=False, when=sk_xiaoji_on0_when, limit=None, run=sk_xiaoji_on0, loc='rules/standard/heroes_wu.sgs:415', intent=('good', None)),
             ),
             actives=(),
             viewas=(),
