@@ -17,9 +17,9 @@ def sk_tuxi_on0_when(g, me, ev):
 
 def sk_tuxi_on0(g, me, ev):
     # 突袭 on 摸牌阶段摸牌时 — rules/duel_skills/heroes.sgs:20
-    targets = g.choose_players(me, [it for it in g.alive_from_current() if ((it != me) and (it.hand_count > me.hand_count))], 1, None, '突袭 on 摸牌阶段摸牌时')
+    targets = g.choose_players(me, [it for it in g.alive_from_current() if ((it != me) and (it.hand_count > me.hand_count))], 1, None, '突袭 on 摸牌阶段摸牌时', intent=('tuxi', 'bad', 'targets'))
     ev.draw_count -= 1
-    g.gain(me, g.choose_card(me, targets[0].hand, '获得其一张手牌'))
+    g.gain(me, g.choose_card(me, targets[0].hand, '获得其一张手牌', intent=('tuxi', 'mine')))
 
 
 def sk_xiechan_active0_when(g, me, user):
@@ -40,7 +40,7 @@ def sk_xiechan_active0_where(g, me, user, it):
 
 def sk_xiechan_active0(g, me, user):
     # 挟缠 active — rules/duel_skills/heroes.sgs:46
-    targets = g.choose_players(user, [it for it in g.alive_from_current() if ((it != me) and (it.hand_count > 0))], 1, None, '挟缠 active')
+    targets = g.choose_players(user, [it for it in g.alive_from_current() if ((it != me) and (it.hand_count > 0))], 1, None, '挟缠 active', intent=('xiechan', 'bad', 'targets'))
     if g.call_flow('pindian', source=me, target=targets[0], reason='挟缠').source_won:
         if g.qf['targetable'](g, me, targets[0], g.virtual('juedou', [])):
             g.call_flow('use_card', source=me, card=g.virtual('juedou', []), targets=[targets[0]])
@@ -60,7 +60,7 @@ def sk_huwei_on0_when(g, me, ev):
 
 def sk_huwei_on0(g, me, ev):
     # 虎威 on 登场时 — rules/duel_skills/heroes.sgs:98
-    targets = g.choose_players(me, [it for it in g.alive_from_current() if ((it != me) and g.qf['targetable'](g, me, it, g.virtual('shuiyan', [])))], 1, None, '虎威 on 登场时')
+    targets = g.choose_players(me, [it for it in g.alive_from_current() if ((it != me) and g.qf['targetable'](g, me, it, g.virtual('shuiyan', [])))], 1, None, '虎威 on 登场时', intent=('huwei', 'bad', 'targets'))
     g.call_flow('use_card', source=me, card=g.virtual('shuiyan', []), targets=[targets[0]])
 
 
@@ -71,7 +71,7 @@ def sk_xiaoxi_on0_when(g, me, ev):
 
 def sk_xiaoxi_on0(g, me, ev):
     # 骁袭 on 登场时 — rules/duel_skills/heroes.sgs:125
-    targets = g.choose_players(me, [it for it in g.alive_from_current() if ((it != me) and g.qf['targetable'](g, me, it, g.virtual('sha', [])))], 1, None, '骁袭 on 登场时')
+    targets = g.choose_players(me, [it for it in g.alive_from_current() if ((it != me) and g.qf['targetable'](g, me, it, g.virtual('sha', [])))], 1, None, '骁袭 on 登场时', intent=('xiaoxi', 'bad', 'targets'))
     g.call_flow('use_card', source=me, card=g.virtual('sha', []), targets=[targets[0]])
 
 
@@ -113,7 +113,7 @@ def sk_xiaoji_on0(g, me, ev):
         v_n += 1
         v_o = '摸两张牌'
         if me.wounded:
-            v_o = g.choose_option(me, ['摸两张牌', '回复1点体力'], '枭姬')
+            v_o = g.choose_option(me, ['摸两张牌', '回复1点体力'], '枭姬', intent=('xiaoji', (('摸两张牌', 0.25, 0), ('回复1点体力', 0.25, 0))))
         if (v_o == '回复1点体力'):
             g.call_flow('recover', source=me, target=me)
         else:
@@ -258,7 +258,7 @@ TABLES = T.Tables(
             id='tuxi', name='突袭', types=(),
             text='摸牌阶段，若你的手牌数小于对手的手牌数，你可以少摸一张牌并获得对手的一张手牌。',
             triggers=(
-                T.TriggerDef(skill='tuxi', index=0, windows=('drawing',), any=False, forced=False, when=sk_tuxi_on0_when, limit=None, run=sk_tuxi_on0, loc='rules/duel_skills/heroes.sgs:20'),
+                T.TriggerDef(skill='tuxi', index=0, windows=('drawing',), any=False, forced=False, when=sk_tuxi_on0_when, limit=None, run=sk_tuxi_on0, loc='rules/duel_skills/heroes.sgs:20', intent=('good', 'bad')),
             ),
             actives=(),
             viewas=(),
@@ -271,7 +271,7 @@ TABLES = T.Tables(
             text='限定技，出牌阶段，你可以与对手拼点：若你赢，视为你对对手使用一张【决斗】；若你没赢，视为对手对你使用一张【决斗】。',
             triggers=(),
             actives=(
-                T.ActiveDef(skill='xiechan', index=0, when=sk_xiechan_active0_when, limit=T.LimitDef(count=T.once, scope='game'), target=T.TargetDef(kind='some', count=sk_xiechan_active0_count, where=sk_xiechan_active0_where), run=sk_xiechan_active0, loc='rules/duel_skills/heroes.sgs:46'),
+                T.ActiveDef(skill='xiechan', index=0, when=sk_xiechan_active0_when, limit=T.LimitDef(count=T.once, scope='game'), target=T.TargetDef(kind='some', count=sk_xiechan_active0_count, where=sk_xiechan_active0_where), run=sk_xiechan_active0, loc='rules/duel_skills/heroes.sgs:46', intent=('bad', 'bad')),
             ),
             viewas=(),
             modifiers=(),
@@ -294,7 +294,7 @@ TABLES = T.Tables(
             id='huwei', name='虎威', types=(),
             text='你登场时，你可以视为使用一张【水淹七军】。',
             triggers=(
-                T.TriggerDef(skill='huwei', index=0, windows=('hero_entered',), any=False, forced=False, when=sk_huwei_on0_when, limit=None, run=sk_huwei_on0, loc='rules/duel_skills/heroes.sgs:98'),
+                T.TriggerDef(skill='huwei', index=0, windows=('hero_entered',), any=False, forced=False, when=sk_huwei_on0_when, limit=None, run=sk_huwei_on0, loc='rules/duel_skills/heroes.sgs:98', intent=(None, 'bad')),
             ),
             actives=(),
             viewas=(),
@@ -306,7 +306,7 @@ TABLES = T.Tables(
             id='xiaoxi', name='骁袭', types=(),
             text='你登场时，你可以视为使用一张【杀】。',
             triggers=(
-                T.TriggerDef(skill='xiaoxi', index=0, windows=('hero_entered',), any=False, forced=False, when=sk_xiaoxi_on0_when, limit=None, run=sk_xiaoxi_on0, loc='rules/duel_skills/heroes.sgs:125'),
+                T.TriggerDef(skill='xiaoxi', index=0, windows=('hero_entered',), any=False, forced=False, when=sk_xiaoxi_on0_when, limit=None, run=sk_xiaoxi_on0, loc='rules/duel_skills/heroes.sgs:125', intent=(None, 'bad')),
             ),
             actives=(),
             viewas=(),
@@ -318,7 +318,7 @@ TABLES = T.Tables(
             id='cangji', name='藏机', types=(),
             text='你死亡时，你可以将装备区的所有装备牌移出游戏：若如此做，你的下个武将登场时，将这些牌置于装备区。',
             triggers=(
-                T.TriggerDef(skill='cangji', index=0, windows=('death_window',), any=False, forced=False, when=sk_cangji_on0_when, limit=None, run=sk_cangji_on0, loc='rules/duel_skills/heroes.sgs:153'),
+                T.TriggerDef(skill='cangji', index=0, windows=('death_window',), any=False, forced=False, when=sk_cangji_on0_when, limit=None, run=sk_cangji_on0, loc='rules/duel_skills/heroes.sgs:153', intent=('bad', None)),
             ),
             actives=(),
             viewas=(),
@@ -330,7 +330,7 @@ TABLES = T.Tables(
             id='yinli', name='姻礼', types=(),
             text='每当对手拥有的装备牌于其回合内直接或在只经过处理区后置入弃牌堆时，你可以获得之。',
             triggers=(
-                T.TriggerDef(skill='yinli', index=0, windows=('cards_moved',), any=False, forced=False, when=sk_yinli_on0_when, limit=None, run=sk_yinli_on0, loc='rules/duel_skills/heroes.sgs:200'),
+                T.TriggerDef(skill='yinli', index=0, windows=('cards_moved',), any=False, forced=False, when=sk_yinli_on0_when, limit=None, run=sk_yinli_on0, loc='rules/duel_skills/heroes.sgs:200', intent=('good', None)),
             ),
             actives=(),
             viewas=(),
@@ -342,7 +342,7 @@ TABLES = T.Tables(
             id='xiaoji', name='枭姬', types=(),
             text='每当你失去一张装备区的装备牌后，你可以选择一项：摸两张牌，或回复1点体力。',
             triggers=(
-                T.TriggerDef(skill='xiaoji', index=0, windows=('cards_moved',), any=False, forced=False, when=sk_xiaoji_on0_when, limit=None, run=sk_xiaoji_on0, loc='rules/duel_skills/heroes.sgs:232'),
+                T.TriggerDef(skill='xiaoji', index=0, windows=('cards_moved',), any=False, forced=False, when=sk_xiaoji_on0_when, limit=None, run=sk_xiaoji_on0, loc='rules/duel_skills/heroes.sgs:232', intent=('good', None)),
             ),
             actives=(),
             viewas=(),

@@ -27,9 +27,9 @@ def sk_rende_active0_where(g, me, user, it):
 
 def sk_rende_active0(g, me, user):
     # 仁德 active — rules/first_edition/heroes.sgs:12
-    targets = g.choose_players(user, [it for it in g.alive_from_current() if (it != me)], 1, None, '仁德 active')
+    targets = g.choose_players(user, [it for it in g.alive_from_current() if (it != me)], 1, None, '仁德 active', intent=('rende', 'good', 'targets'))
     v_before = len(g.given_cards(me, 'phase'))
-    g.gain(targets[0], g.choose_cards(me, me.hand, 1, 99, '分给其的手牌'))
+    g.gain(targets[0], g.choose_cards(me, me.hand, 1, 99, '分给其的手牌', intent=('rende', 'given')))
     for _ in g.rounds(((len(g.given_cards(me, 'phase')) // 2) - (v_before // 2)), 'rules/first_edition/heroes.sgs:15'):
         g.call_flow('recover', source=me, target=me)
 
@@ -42,8 +42,8 @@ def sk_feijiang_mod1(g, me, _0, _1, _2):
 def sk_guanxing_on0(g, me, ev):
     # 观星 on 判定阶段与摸牌阶段间 — rules/first_edition/heroes.sgs:28
     v_cs = g.peek(me, 3)
-    v_bottom = g.choose_cards(me, v_cs, 0, 3, '置于牌堆底的牌')
-    v_top = g.choose_cards(me, [it for it in v_cs if (it not in v_bottom)], (len(v_cs) - len(v_bottom)), None, '置于牌堆顶的牌，先选的在上')
+    v_bottom = g.choose_cards(me, v_cs, 0, 3, '置于牌堆底的牌', intent=('guanxing', 'lost'))
+    v_top = g.choose_cards(me, [it for it in v_cs if (it not in v_bottom)], (len(v_cs) - len(v_bottom)), None, '置于牌堆顶的牌，先选的在上', intent=('guanxing', 'lost'))
     g.put_bottom(v_bottom)
     g.put(list(reversed(v_top)), 'draw', None)
 
@@ -80,7 +80,7 @@ def sk_jizhi_on0(g, me, ev):
 
 def sk_zhiheng_on0(g, me, ev):
     # 制衡 on 弃牌阶段开始时 — rules/first_edition/heroes.sgs:59
-    g.discard(me, g.choose_cards(me, me.hand, 0, 99, '主动弃掉任意张手牌'))
+    g.discard(me, g.choose_cards(me, me.hand, 0, 99, '主动弃掉任意张手牌', intent=('zhiheng', 'lost')))
     if (me.hand_count < me.hp):
         g.draw(me, (me.hp - me.hand_count))
 
@@ -98,7 +98,7 @@ def sk_jinxian_on0_when(g, me, ev):
 def sk_jinxian_on0(g, me, ev):
     # 进献 on 出牌阶段开始时 — rules/first_edition/heroes.sgs:67
     if g.ask(ev.player, '是否交给主公一张手牌？'):
-        g.gain(me, g.choose_card(ev.player, ev.player.hand, '交给主公的手牌'))
+        g.gain(me, g.choose_card(ev.player, ev.player.hand, '交给主公的手牌', intent=('jinxian', 'given')))
 
 
 def sk_tongling_on1_when(g, me, ev):
@@ -167,7 +167,7 @@ def sk_jiedao1_active0_where(g, me, user, it):
 
 def sk_jiedao1_active0(g, me, user):
     # 借刀 active — rules/first_edition/heroes.sgs:109
-    targets = g.choose_players(user, [it for it in g.alive_from_current() if ((it != me) and (it.weapon is not None) and g.qf['can_attack'](g, it))], 1, None, '借刀 active')
+    targets = g.choose_players(user, [it for it in g.alive_from_current() if ((it != me) and (it.weapon is not None) and g.qf['can_attack'](g, it))], 1, None, '借刀 active', intent=('jiedao1', None, 'targets'))
     g.call_flow('use_card', source=me, card=g.virtual('jiedao', []), targets=[targets[0]])
 
 
@@ -309,7 +309,7 @@ TABLES = T.Tables(
             text='出牌阶段，可以任意地把手牌分发给其他玩家。每分发出两张手牌，刘备加一点体力；不足两张的，不加体力。',
             triggers=(),
             actives=(
-                T.ActiveDef(skill='rende', index=0, when=sk_rende_active0_when, limit=None, target=T.TargetDef(kind='some', count=sk_rende_active0_count, where=sk_rende_active0_where), run=sk_rende_active0, loc='rules/first_edition/heroes.sgs:12'),
+                T.ActiveDef(skill='rende', index=0, when=sk_rende_active0_when, limit=None, target=T.TargetDef(kind='some', count=sk_rende_active0_count, where=sk_rende_active0_where), run=sk_rende_active0, loc='rules/first_edition/heroes.sgs:12', intent=('bad', 'good')),
             ),
             viewas=(),
             modifiers=(),
@@ -369,7 +369,7 @@ TABLES = T.Tables(
             id='jizhi', name='集智', types=(),
             text='当她使用一张锦囊牌后，立即从牌堆顶摸一张牌加入手牌。',
             triggers=(
-                T.TriggerDef(skill='jizhi', index=0, windows=('card_used',), any=False, forced=False, when=sk_jizhi_on0_when, limit=None, run=sk_jizhi_on0, loc='rules/first_edition/heroes.sgs:52'),
+                T.TriggerDef(skill='jizhi', index=0, windows=('card_used',), any=False, forced=False, when=sk_jizhi_on0_when, limit=None, run=sk_jizhi_on0, loc='rules/first_edition/heroes.sgs:52', intent=('good', None)),
             ),
             actives=(),
             viewas=(),
@@ -381,7 +381,7 @@ TABLES = T.Tables(
             id='zhiheng', name='制衡', types=(),
             text='弃牌阶段，如果当前手牌数量小于当前体力值，可补充手牌到当前体力值；也可以主动弃掉任意张手牌，然后补充手牌到当前体力值。一回合只能使用一次。',
             triggers=(
-                T.TriggerDef(skill='zhiheng', index=0, windows=('discard_start',), any=False, forced=False, when=None, limit=T.LimitDef(count=sk_zhiheng_on0_limit, scope='turn'), run=sk_zhiheng_on0, loc='rules/first_edition/heroes.sgs:59'),
+                T.TriggerDef(skill='zhiheng', index=0, windows=('discard_start',), any=False, forced=False, when=None, limit=T.LimitDef(count=sk_zhiheng_on0_limit, scope='turn'), run=sk_zhiheng_on0, loc='rules/first_edition/heroes.sgs:59', intent=('bad', None)),
             ),
             actives=(),
             viewas=(),
@@ -393,7 +393,7 @@ TABLES = T.Tables(
             id='jinxian', name='进献', types=('lord',),
             text='主公技：可以要求（但不强制要求）吴国的角色在他们各自的回合给孙权一张手牌。',
             triggers=(
-                T.TriggerDef(skill='jinxian', index=0, windows=('play_start',), any=True, forced=False, when=sk_jinxian_on0_when, limit=None, run=sk_jinxian_on0, loc='rules/first_edition/heroes.sgs:67'),
+                T.TriggerDef(skill='jinxian', index=0, windows=('play_start',), any=True, forced=False, when=sk_jinxian_on0_when, limit=None, run=sk_jinxian_on0, loc='rules/first_edition/heroes.sgs:67', intent=('good', None)),
             ),
             actives=(),
             viewas=(),
@@ -405,10 +405,10 @@ TABLES = T.Tables(
             id='tongling', name='铜铃', types=('limited',),
             text='任何时候可亮出自己的身份牌，亮出后体力上限和当前体力值各加一。一局游戏中只能使用一次。甘宁不能当主公。',
             triggers=(
-                T.TriggerDef(skill='tongling', index=1, windows=('dying_enter',), any=False, forced=False, when=sk_tongling_on1_when, limit=T.LimitDef(count=T.once, scope='game'), run=sk_tongling_on1, loc='rules/first_edition/heroes.sgs:78'),
+                T.TriggerDef(skill='tongling', index=1, windows=('dying_enter',), any=False, forced=False, when=sk_tongling_on1_when, limit=T.LimitDef(count=T.once, scope='game'), run=sk_tongling_on1, loc='rules/first_edition/heroes.sgs:78', intent=('mixed', None)),
             ),
             actives=(
-                T.ActiveDef(skill='tongling', index=2, when=sk_tongling_active2_when, limit=T.LimitDef(count=T.once, scope='game'), target=None, run=sk_tongling_active2, loc='rules/first_edition/heroes.sgs:84'),
+                T.ActiveDef(skill='tongling', index=2, when=sk_tongling_active2_when, limit=T.LimitDef(count=T.once, scope='game'), target=None, run=sk_tongling_active2, loc='rules/first_edition/heroes.sgs:84', intent=('mixed', None)),
             ),
             viewas=(),
             modifiers=(),
@@ -432,7 +432,7 @@ TABLES = T.Tables(
             text='出牌阶段，可主动减一点体力，从牌堆摸两张牌。在自己回合可以多次使用该技能。但若自己仅剩一点体力，则不得使用此技能。',
             triggers=(),
             actives=(
-                T.ActiveDef(skill='kurou', index=0, when=sk_kurou_active0_when, limit=None, target=None, run=sk_kurou_active0, loc='rules/first_edition/heroes.sgs:100'),
+                T.ActiveDef(skill='kurou', index=0, when=sk_kurou_active0_when, limit=None, target=None, run=sk_kurou_active0, loc='rules/first_edition/heroes.sgs:100', intent=('bad', None)),
             ),
             viewas=(),
             modifiers=(),
@@ -456,7 +456,7 @@ TABLES = T.Tables(
             text='出牌阶段，可强制向一名玩家借用一张已装备的武器牌（如同锦囊牌借刀杀人的效果）。一回合只能使用一次该技能。',
             triggers=(),
             actives=(
-                T.ActiveDef(skill='jiedao1', index=0, when=None, limit=T.LimitDef(count=sk_jiedao1_active0_limit, scope='turn'), target=T.TargetDef(kind='some', count=sk_jiedao1_active0_count, where=sk_jiedao1_active0_where), run=sk_jiedao1_active0, loc='rules/first_edition/heroes.sgs:109'),
+                T.ActiveDef(skill='jiedao1', index=0, when=None, limit=T.LimitDef(count=sk_jiedao1_active0_limit, scope='turn'), target=T.TargetDef(kind='some', count=sk_jiedao1_active0_count, where=sk_jiedao1_active0_where), run=sk_jiedao1_active0, loc='rules/first_edition/heroes.sgs:109', intent=('good', 'mixed')),
             ),
             viewas=(),
             modifiers=(),

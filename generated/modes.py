@@ -287,7 +287,7 @@ def m_guozhan_use_xianqu_active0_by(g, me, it):
 def m_guozhan_use_yinyangyu_active0(g, me, user):
     # 阴阳鱼标记 active — rules/modes/guozhan.sgs:170
     g.add_mark(user, 'yinyangyu', -1)
-    v_c = g.choose_option(user, ['摸一张牌', '本回合手牌上限+2'], '阴阳鱼')
+    v_c = g.choose_option(user, ['摸一张牌', '本回合手牌上限+2'], '阴阳鱼', intent=('use_yinyangyu', (('摸一张牌', 0.5, 0), ('本回合手牌上限+2', 0, 0))))
     if (v_c == '摸一张牌'):
         g.draw(user, 1)
     else:
@@ -307,7 +307,7 @@ def m_guozhan_use_yinyangyu_mod1(g, me, a_p):
 def m_guozhan_use_zhulian_active0(g, me, user):
     # 珠联璧合标记 active — rules/modes/guozhan.sgs:179
     g.add_mark(user, 'zhulianbihe', -1)
-    v_c_2 = g.choose_option(user, [it for it in ['摸两张牌', '视为使用一张【桃】'] if ((it == '摸两张牌') or (user.wounded and (user.marks.get('aozhan_on', 0) == 0)))], '珠联璧合')
+    v_c_2 = g.choose_option(user, [it for it in ['摸两张牌', '视为使用一张【桃】'] if ((it == '摸两张牌') or (user.wounded and (user.marks.get('aozhan_on', 0) == 0)))], '珠联璧合', intent=('use_zhulian', (('摸两张牌', 0.5, 0), ('视为使用一张【桃】', 0.5, 0))))
     if (v_c_2 == '摸两张牌'):
         g.draw(user, 2)
     else:
@@ -333,8 +333,8 @@ def m_guozhan_use_zhulian_on1(g, me, ev):
 
 def m_guozhan_lianheng_active0(g, me, user):
     # 连横 active — rules/modes/guozhan.sgs:198
-    v_q_3 = g.choose_player(user, [it for it in g.others(user) if (T.diff_kingdom(user, it, g.rules.lone_kingdom) or (it.kingdom is None))], '交给一名与你势力不同或没有势力的角色')
-    v_cs = g.choose_cards(user, [it for it in user.cards if ('连横' in it.sign_list)], 1, 3, '交给其至多三张带有「连横」标识的牌')
+    v_q_3 = g.choose_player(user, [it for it in g.others(user) if (T.diff_kingdom(user, it, g.rules.lone_kingdom) or (it.kingdom is None))], '交给一名与你势力不同或没有势力的角色', intent=('lianheng', 'good'))
+    v_cs = g.choose_cards(user, [it for it in user.cards if ('连横' in it.sign_list)], 1, 3, '交给其至多三张带有「连横」标识的牌', intent=('lianheng', 'given'))
     v_draws = T.diff_kingdom(user, v_q_3, g.rules.lone_kingdom)
     g.gain(v_q_3, v_cs)
     if v_draws:
@@ -664,7 +664,7 @@ TABLES = T.Tables(
                 text='出牌阶段，玩家可以弃置「先驱」标记，将手牌补至4张并观看一名其他角色的一张暗置武将牌。',
                 triggers=(),
                 actives=(
-                    T.ActiveDef(skill='use_xianqu', index=0, when=None, limit=None, target=None, run=m_guozhan_use_xianqu_active0, loc='rules/modes/guozhan.sgs:157', by=m_guozhan_use_xianqu_active0_by),
+                    T.ActiveDef(skill='use_xianqu', index=0, when=None, limit=None, target=None, run=m_guozhan_use_xianqu_active0, loc='rules/modes/guozhan.sgs:157', intent=('good', None), by=m_guozhan_use_xianqu_active0_by),
                 ),
                 viewas=(),
                 modifiers=(),
@@ -676,7 +676,7 @@ TABLES = T.Tables(
                 text='出牌阶段，玩家可以弃置「阴阳鱼」标记，摸一张牌或令本回合手牌上限+2。',
                 triggers=(),
                 actives=(
-                    T.ActiveDef(skill='use_yinyangyu', index=0, when=None, limit=None, target=None, run=m_guozhan_use_yinyangyu_active0, loc='rules/modes/guozhan.sgs:170', by=m_guozhan_use_yinyangyu_active0_by),
+                    T.ActiveDef(skill='use_yinyangyu', index=0, when=None, limit=None, target=None, run=m_guozhan_use_yinyangyu_active0, loc='rules/modes/guozhan.sgs:170', intent=('good', None), by=m_guozhan_use_yinyangyu_active0_by),
                 ),
                 viewas=(),
                 modifiers=(
@@ -692,7 +692,7 @@ TABLES = T.Tables(
                     T.TriggerDef(skill='use_zhulian', index=1, windows=('dying_asking',), any=False, forced=True, when=m_guozhan_use_zhulian_on1_when, limit=None, run=m_guozhan_use_zhulian_on1, loc='rules/modes/guozhan.sgs:189'),
                 ),
                 actives=(
-                    T.ActiveDef(skill='use_zhulian', index=0, when=None, limit=None, target=None, run=m_guozhan_use_zhulian_active0, loc='rules/modes/guozhan.sgs:179', by=m_guozhan_use_zhulian_active0_by),
+                    T.ActiveDef(skill='use_zhulian', index=0, when=None, limit=None, target=None, run=m_guozhan_use_zhulian_active0, loc='rules/modes/guozhan.sgs:179', intent=('good', None), by=m_guozhan_use_zhulian_active0_by),
                 ),
                 viewas=(),
                 modifiers=(),
@@ -704,7 +704,7 @@ TABLES = T.Tables(
                 text='出牌阶段内，玩家可将至多三张牌 (须带有「连横」标识) 交给与玩家势力不同的一名角色，然后摸等量牌；或将至多三张牌交给一名没有势力的角色。',
                 triggers=(),
                 actives=(
-                    T.ActiveDef(skill='lianheng', index=0, when=None, limit=None, target=None, run=m_guozhan_lianheng_active0, loc='rules/modes/guozhan.sgs:198', by=m_guozhan_lianheng_active0_by),
+                    T.ActiveDef(skill='lianheng', index=0, when=None, limit=None, target=None, run=m_guozhan_lianheng_active0, loc='rules/modes/guozhan.sgs:198', intent=('bad', None), by=m_guozhan_lianheng_active0_by),
                 ),
                 viewas=(),
                 modifiers=(),

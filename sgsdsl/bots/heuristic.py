@@ -1,10 +1,12 @@
 """A heuristic bot that plays like a sensible person who knows their own identity.
 
 It knows no card or skill by name. What it knows of the game comes from the
-rules: `hint` declarations (hostile / friendly / self / risky / keep / never,
-and a value; for 「选择一项」, hints on the options' texts), the mode's `win` clauses (identities that win together are
-allies; the mode's lord is public), card kinds and equipment slots, and the
-engine's public record of who harmed or helped whom. From that it decides:
+rules: what the compiler derived each choice to mean for the chosen (the request's `intent`, from
+lang/intent.py: good or bad for a chosen player, what an option is worth to the chooser and to the
+others, what an active skill does to its targets), `hint` declarations as overrides (hostile / friendly
+/ self / risky / keep / never, and a value; for 「选择一项」, hints on the options' texts), the mode's
+`win` clauses (identities that win together are allies; the mode's lord is public), card kinds and
+equipment slots, and the engine's public record of who harmed or helped whom. From that it decides:
 rebels go for the lord, the lord's side hunts whoever harms the lord, the
 renegade keeps the balance, nobody wastes a card on a friend or a heal on an
 enemy, equipment gets worn.
@@ -28,7 +30,6 @@ class HeuristicAgent(Allegiance, HeroChoice, Agent):
     unknown_lean = -0.25  # 国战: how a player whose kingdom is not known yet stands with me, before they act
 
     def __init__(self) -> None:
-        self.intent: str | None = None  # what the action being carried out is for
         self.actions = 0
         self.turn = -1
         self.memo: dict | None = None  # per_decision's, while a decision is being made
@@ -95,11 +96,15 @@ class HeuristicAgent(Allegiance, HeroChoice, Agent):
             if owner is not None and owner is not req.player:
                 return self.stance(g, req.player, owner) >= 0
         if listener is not None and hasattr(listener, "skill"):
-            intent, _ = self.hint(g, listener.skill.id)
+            h = g.rules.hints.get(listener.skill.id)
+            intent = h[0] if h is not None else None
             if intent == "never":
                 return False
             if intent == "risky" and req.player.hp <= 2:
                 return False
+            derived = getattr(getattr(listener, "trigger", None), "intent", None)
+            if intent is None and derived is not None and derived[0] == "bad" and derived[1] is None:
+                return False  # all it does is cost its owner something (the rules say nothing it gains)
         return True
 
     def asker(self, g):
@@ -107,6 +112,23 @@ class HeuristicAgent(Allegiance, HeroChoice, Agent):
         for f in reversed(g.stack):
             if f.kind == "skill":
                 return f.owner
+        return None
+
+    def derived(self, g, sid: str) -> tuple[str, int] | None:
+        """What an active skill is for, from what its rules do (ActiveDef.intent), as a hint would say it."""
+        sk = g.rules.skills.get(sid)
+        for a in (sk.actives if sk is not None else ()):
+            if a.intent is None:
+                continue
+            own, tgt = a.intent
+            if tgt == "bad":
+                return "hostile", 3
+            if tgt == "good":
+                return "friendly", 3
+            if tgt is None and own == "good":
+                return "self", 3
+            if tgt is None and own == "bad":
+                return "never", 0
         return None
 
     def on_skill(self, g, req):
@@ -128,8 +150,19 @@ class HeuristicAgent(Allegiance, HeroChoice, Agent):
         me = req.player
         other = self.counterpart(g, me)
 
+        derived = {}
+        hinted = any(isinstance(o, str) and o in g.rules.option_hints for o in req.options)
+        if req.intent is not None and isinstance(req.intent[1], tuple) and not hinted:  # hints override all
+            # of a question's options, or none: a hint's VALUE and a derived worth are not on one scale
+            derived = {t: (mine, theirs) for t, mine, theirs in req.intent[1]}
+
         def worth(o) -> float:
             intent, v = g.rules.option_hints.get(o, (None, 0)) if isinstance(o, str) else (None, 0)
+            if intent is None and isinstance(o, str) and o in derived:  # what its branch does, as derived
+                mine, theirs = derived[o]
+                st = self.stance(g, me, other) if other is not None else 0.0
+                sign = (st > 0) - (st < 0)
+                return 4 * (mine + theirs * sign)
             if intent == "never":
                 return -100.0
             if intent == "risky":
@@ -164,11 +197,9 @@ class HeuristicAgent(Allegiance, HeroChoice, Agent):
             return None
         best, best_score = None, 0.0
         for opt in req.options:
-            score, intent = self.score(g, me, opt)
+            score, _ = self.score(g, me, opt)
             if score > best_score:
-                best, best_score, self.intent = opt, score, intent
-        if best is None:
-            self.intent = None
+                best, best_score = opt, score
         return best
 
     def score(self, g, me, opt) -> tuple[float, str | None]:
@@ -188,7 +219,8 @@ class HeuristicAgent(Allegiance, HeroChoice, Agent):
             cost = min(self.value(g, me, c) for c in src) if src else 0
             return s - 0.3 * cost - 0.5 * (n - 1), intent
         inst, a = what
-        intent, v = self.hint(g, inst.skill.id)
+        sid = inst.skill.id
+        intent, v = g.rules.hints.get(sid) or self.derived(g, sid) or ("self", 1)
         if intent == "never":
             return 0.0, None
         if inst.owner is not None and inst.owner is not me and self.stance(g, me, inst.owner) <= 0:
@@ -249,9 +281,24 @@ class HeuristicAgent(Allegiance, HeroChoice, Agent):
         good = good[: req.hi]
         return good if len(good) >= req.lo else list(req.options[: req.lo])
 
+    def players_intent(self, g, req) -> str | None:
+        """hostile / friendly for this choice of players: the hint of the card or skill asking, for its targets
+        (a hint is an override); else what the compiler derived the choice to mean (Request.intent). Never
+        read from a frame below: that is another rule's business (the 杀 that hurt 郭嘉 is not 遗计's)."""
+        if req.intent is None:
+            return None
+        source, sense = req.intent[:2]
+        h = g.rules.hints.get(source)
+        if h is None and source in g.rules.cards:  # a kind of card (火杀) is played like what it is a kind of
+            h = next((g.rules.hints[f] for f in g.rules.cards[source].family if f in g.rules.hints), None)
+        derived = {"good": "friendly", "bad": "hostile"}.get(sense)
+        if h is not None and h[0] in ("hostile", "friendly") and (len(req.intent) > 2 or derived is None):
+            return h[0]  # a hint says whom the card or skill is for: its targets, and what it cannot derive
+        return derived
+
     def on_players(self, g, req):
         me = req.player
-        intent = self.intent or self.frame_intent(g)
+        intent = self.players_intent(g, req)
         ranked = sorted(req.options, key=lambda q: (self.stance(g, me, q), q.hp, q.seat))
         if intent == "hostile":
             foes = [q for q in ranked if self.stance(g, me, q) < 0]
@@ -260,14 +307,6 @@ class HeuristicAgent(Allegiance, HeroChoice, Agent):
             friends = sorted(req.options, key=lambda q: (-self.stance(g, me, q), q.hp - q.max_hp, q.seat))
             pick = friends[: max(req.lo, 1)]
         return pick[: req.hi] if len(pick) >= req.lo else ranked[: req.lo]
-
-    def frame_intent(self, g) -> str | None:
-        for f in reversed(g.stack):
-            if f.ident is not None:
-                intent = g.rules.hints.get(f.ident, (None, 0))[0]
-                if intent is not None:
-                    return intent
-        return None
 
     def on_cards(self, g, req):
         me = req.player

@@ -55,7 +55,7 @@ class Decisions:
         self.say(p, f" 选择{'是' if yes else '否'}：{prompt}", choice=True)  # aloud: the log says who made it
         return yes
 
-    def _choose(self, kind: str, p: Player, items, lo: int, hi: int | None, prompt: str) -> list:
+    def _choose(self, kind: str, p: Player, items, lo: int, hi: int | None, prompt: str, intent=None) -> list:
         """p picks lo..hi (hi None: exactly lo) of `items`; Abort when there are fewer than lo."""
         items = list(items)
         hi = min(lo if hi is None else hi, len(items))
@@ -63,23 +63,25 @@ class Decisions:
             raise Abort(f"not enough {kind} to choose {lo}")
         if hi == 0:
             return []
-        return self.decide(Request(kind, p, items, lo=lo, hi=hi, prompt=prompt))
+        return self.decide(Request(kind, p, items, lo=lo, hi=hi, prompt=prompt, intent=intent))
 
-    def choose_cards(self, p: Player, cards, lo: int, hi: int | None, prompt: str = "") -> list[Card]:
-        return self._choose("cards", p, cards, lo, hi, prompt)
+    # `intent`: what the choice means, as the compiler derived it (Request.intent); only agents read it
+    def choose_cards(self, p: Player, cards, lo: int, hi: int | None, prompt: str = "", intent=None) -> list[Card]:
+        return self._choose("cards", p, cards, lo, hi, prompt, intent)
 
-    def choose_card(self, p: Player, cards, prompt: str = "") -> Card:
-        return self._choose("cards", p, cards, 1, 1, prompt)[0]
+    def choose_card(self, p: Player, cards, prompt: str = "", intent=None) -> Card:
+        return self._choose("cards", p, cards, 1, 1, prompt, intent)[0]
 
-    def choose_players(self, p: Player, players, lo: int, hi: int | None, prompt: str = "") -> list[Player]:
-        return self._choose("players", p, players, lo, hi, prompt)
+    def choose_players(self, p: Player, players, lo: int, hi: int | None, prompt: str = "",
+                       intent=None) -> list[Player]:
+        return self._choose("players", p, players, lo, hi, prompt, intent)
 
-    def choose_player(self, p: Player, players, prompt: str = "") -> Player:
-        return self._choose("players", p, players, 1, 1, prompt)[0]
+    def choose_player(self, p: Player, players, prompt: str = "", intent=None) -> Player:
+        return self._choose("players", p, players, 1, 1, prompt, intent)[0]
 
-    def choose_options(self, p: Player, options, lo: int, hi: int | None, prompt: str = "") -> list:
+    def choose_options(self, p: Player, options, lo: int, hi: int | None, prompt: str = "", intent=None) -> list:
         """p picks lo..hi of the options (several at once: the skills to pre-show)."""
-        picked = self._choose("options", p, options, lo, hi, prompt)
+        picked = self._choose("options", p, options, lo, hi, prompt, intent)
         if picked:
             self.say(p, " 选择 「", picked, "」", choice=True)
         return picked
@@ -94,10 +96,10 @@ class Decisions:
         # card name) reads as its name, the wording as written
         return "".join(x if i % 2 == 0 else self._fmt.show(self, x) for i, x in enumerate(parts))
 
-    def choose_option(self, p: Player, options, prompt: str = "") -> str:
+    def choose_option(self, p: Player, options, prompt: str = "", intent=None) -> str:
         options = list(options)
         if not options:
             raise Abort("no option")
-        choice = self.decide(Request("option", p, options, prompt=prompt))
+        choice = self.decide(Request("option", p, options, prompt=prompt, intent=intent))
         self.say(p, " 选择 「", choice, "」", choice=True)
         return choice

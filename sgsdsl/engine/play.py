@@ -304,7 +304,8 @@ class Play:
         if cd.target.kind in ("self", "all"):
             return self.target_candidates(p, card)
         lo, hi = self.target_count(p, card)
-        return self.choose_players(p, self.target_candidates(p, card), lo, hi, f"{cd.name}的目标")
+        return self.choose_players(p, self.target_candidates(p, card), lo, hi, f"{cd.name}的目标",
+                                   (cd.id, cd.intent if cd.intent in ("good", "bad") else None, "targets"))
 
     def as_read(self, c: Card) -> Card:
         """A card that a filter changes is used or played as it reads, as a virtual card of it

@@ -53,6 +53,10 @@ class Request:
     hi: int = 1
     prompt: str = ""
     context: object = None
+    # what the choice means, as the compiler derived it from the rules (lang/intent.py): (source, sense) with
+    # source the id of the skill or card asking and sense good | bad (for the chosen player), mine | given |
+    # lost (for a chosen card); for an option, (source, ((text, worth to the chooser, worth to others), …))
+    intent: tuple | None = None
 
 
 class Agent:

@@ -202,6 +202,7 @@ class TriggerDef:
     limit: LimitDef | None
     run: Callable
     loc: str
+    intent: tuple | None = None  # (owner, targets): what it does to each, as lang/intent.py derived it
 
 
 @table
@@ -216,6 +217,7 @@ class ActiveDef:
     run: Callable
     loc: str
     by: Callable | None = None  # fn(g, owner, candidate): may that player use it in their play phase
+    intent: tuple | None = None  # (owner, targets): good | bad | mixed | None for each (lang/intent.py)
 
 
 @table
@@ -315,6 +317,7 @@ class CardDef:
     parent: str | None = None  # `is 杀`: a kind of that card (takes what it does not declare from it)
     nature: str | None = None  # the 属性 of its damage (火杀: fire)
     recast: bool = False  # 重铸 in the play phase
+    intent: str | None = None  # what it does to each target: good | bad | mixed (lang/intent.py)
     family: tuple[str, ...] = ()  # itself and every card it is a kind of (the Ruleset fills it in)
     limit_of: str | None = None  # the card whose use limit it shares (杀's, for 火杀)
 

@@ -384,7 +384,7 @@ class SeatView:
         if ctx is not None and type(ctx) not in _PLAIN:
             ctx = self.wrap(ctx)
         return Request(req.kind, self._players[req.player.seat], Options(req.options, self), req.lo, req.hi,
-                       req.prompt, ctx)
+                       req.prompt, ctx, req.intent)
 
 
 def answer_of(seen: Request, real: Request, answer):

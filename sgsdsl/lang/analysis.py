@@ -1,6 +1,7 @@
 """What the type checker learned about the rules, in one typed home that later stages only read.
 
-The type checker (typecheck.py) is its only writer. The code generator reads what each name, field
+The type checker (typecheck.py) writes it, and the intent analysis (intent.py) adds what each choice
+means. The code generator reads what each name, field
 and call refers to and the type of each expression; the conflict checks read the same to know what a
 body does. Nodes are attrs values: a note is found by the node it was made for.
 """
@@ -42,6 +43,8 @@ class Analysis:
     each: dict[object, object] = attrs.Factory(dict)  # `cards.suit` -> the attribute read of one element
     tag_defaults: dict[object, str] = attrs.Factory(dict)  # a read of an attached field -> its default
     option_labels: set[str] = attrs.Factory(set)  # the labels `choose … option from [...]` offers
+    choices: dict | None = None  # id(choice node) -> intent.Choice, once intent.analyze has run
+    facets: dict | None = None  # id(facet or card) -> what it does to its owner and to its targets
 
     def type_of(self, e, default: str = "any") -> str:
         return self.types.get(e, default)

@@ -16,6 +16,7 @@ import jinja2
 
 from . import ast
 from .analysis import AttrNote, CallNote, Ref
+from .intent import analyze, facet_intents
 from .model import Model
 from .rulesof import own_allows, taken_from
 from .surface import SUIT_IDS
@@ -170,7 +171,17 @@ class FunctionWriter:
                 pieces.append(p)
         return "g.text(" + ", ".join(repr(p) if isinstance(p, str) else self.ex(p) for p in pieces) + ")"
 
+    def intent_arg(self, node) -> str:
+        """`, intent=…` for a choice whose meaning lang/intent.py derived: the interpreter hands it to the agent."""
+        c = analyze(self.m).get(id(node))
+        if c is None or not (c.derived or c.kind == "target"):
+            return ""
+        return f", intent={c.literal()!r}"
+
     def choose(self, e: ast.Choose) -> str:
+        return self._choose(e)[:-1] + self.intent_arg(e) + ")"
+
+    def _choose(self, e: ast.Choose) -> str:
         who = self.ex(e.who)
         prompt = self.prompt(e.prompt, e.parts)
         if e.kind in ("option", "options"):
@@ -511,6 +522,11 @@ class ModuleWriter:
             f"T.EventDef(id={d.name.text!r}, title={d.title!r}, cls={cls}, fields={ftuple!r}, "
             f"loc={self.loc(d.span)!r})")
 
+    def facet_intent(self, f) -> str:
+        """`, intent=(owner, targets)`: what a trigger or an active skill does to its owner and to its targets."""
+        v = facet_intents(self.m).get(id(f))
+        return f", intent={v!r}" if v is not None and v != (None, None) else ""
+
     def limit(self, lim: ast.Limit | None, name: str, params: str, doc: str, types=()) -> str:
         if lim is None:
             # 限定技 and 觉醒技 can be used once per game unless their rules say otherwise
@@ -568,7 +584,7 @@ class ModuleWriter:
                     triggers.append(
                         f"T.TriggerDef(skill={sid!r}, index={i}, windows={wids!r}, any={f.any!r}, "
                         f"forced={forced!r}, when={when}, limit={limit}, run={run}, "
-                        f"loc={L!r})")
+                        f"loc={L!r}{self.facet_intent(f)})")
                 case ast.Active():
                     doc = f"{d.name.text} active"
                     params = "g, me, user"
@@ -583,7 +599,7 @@ class ModuleWriter:
                         by = self.expr_fn(f"{prefix}_active{i}_by", f"g, me, {it}", f"{doc}: by", f.by)
                     actives.append(
                         f"T.ActiveDef(skill={sid!r}, index={i}, when={when}, limit={limit}, target={target}, "
-                        f"run={run}, loc={L!r}" + (f", by={by})" if f.by is not None else ")"))
+                        f"run={run}, loc={L!r}{self.facet_intent(f)}" + (f", by={by})" if f.by is not None else ")"))
                 case ast.ViewAs():
                     doc = f"{d.name.text} viewas {f.card.text}"
                     where = "None"
@@ -666,7 +682,8 @@ class ModuleWriter:
                     w.emit(f"targets = {src}")
                 else:
                     hi = "None" if t.hi is t.lo else w.ex(t.hi)
-                    w.emit(f"targets = g.choose_players({chooser}, {src}, {w.ex(t.lo)}, {hi}, {doc!r})")
+                    w.emit(f"targets = g.choose_players({chooser}, {src}, {w.ex(t.lo)}, {hi}, {doc!r}"
+                           f"{w.intent_arg(t)})")
         w.block(f.do)
         return self.add(w)
 
@@ -693,6 +710,9 @@ class ModuleWriter:
             extra += f"    nature={self.m.values[d.nature.text].decl.id.text!r},\n"
         if d.recast:
             extra += "    recast=True,\n"
+        sense = facet_intents(self.m).get(id(d), (None, None))[1]
+        if sense is not None:
+            extra += f"    intent={sense!r},\n"
         self.tables["cards"].append(
             f"T.CardDef(\n    id={cid!r}, name={d.name.text!r}, kind={d.kind!r}, slot={d.slot!r}, "
             f"range={d.range or 0},\n    text={' '.join(d.texts)!r},\n    target={target}, limit={limit},\n"
@@ -871,6 +891,7 @@ def _env() -> jinja2.Environment:
 
 def generate(model: Model, package: str, rel) -> str:
     """The Python source of one package's module."""
+    analyze(model)  # every choice's meaning, read with every package's names (before one package's overlay)
     model.current = package  # name lookups see a variant package's own declarations first
     try:
         w = ModuleWriter(model, package, rel)

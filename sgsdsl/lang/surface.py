@@ -223,6 +223,10 @@ class Effect:
     # it grants another run of a flow later: "turn" (the flow bound to `turn`), or "phase:PARAM" (that phase
     # of the turn): a rule at a window of that run that grants it again never ends
     grants: str | None = None
+    # what it means for the player in a parameter, where `moves` and `deltas` do not say (the bots' intent
+    # analysis, lang/intent.py): (param, "+" good for them | "-" bad | "sign:PARAM" | "-sign:PARAM" by the
+    # sign of an amount or the truth of a flag)
+    toward: tuple = ()
 
 
 NOTHING = Effect()
@@ -382,10 +386,10 @@ FUNCS: dict[str, Func] = {
     "check_victory": _p("", "none", "check_victory", "检查胜利条件: ends the game at once if a mode's `win` holds",
                    Effect(frozenset({"alive"}), ends=True)),
     "flip": _p("p: player", "none", "flip", "翻面 (raw: no windows; rules call the flow `turn_over`)",
-                   Effect(frozenset({"flipped"}))),
+                   Effect(frozenset({"flipped"}), toward=(("p", "-"),))),
     "set_chained": _p("p: player, on: bool", "none", "set_chained",
                       "横置/重置 (raw: no windows; rules call the flow `chain`)",
-                   Effect(frozenset({"chained"}))),
+                   Effect(frozenset({"chained"}), toward=(("p", "-sign:on"),))),
     "reveal_identity": _p("p: player", "none", "reveal_identity", "亮出身份牌",
                    Effect(frozenset({"identity"}))),
     "add_skill": _p("p: player, s: skill, until: scope? = None", "none", "add_skill",

@@ -926,6 +926,7 @@ TABLES = T.Tables(
             effect=c_tao_effect, before=None, after=None,
             skill=None,
             loc='rules/core/cards.sgs:4',
+            intent='good',
         ),
         T.CardDef(
             id='wuxie', name='无懈可击', kind='trick', slot=None, range=0,

@@ -22,7 +22,7 @@ def c_hanbing_skill_on0(g, me, ev):
         if ((v_t.hand_count > 0) and ((not v_t.equips) or g.ask(me, '弃置其一张手牌（随机）？'))):
             g.discard(me, g.random_of(v_t.hand))
         elif (not (not v_t.equips)):
-            g.discard(me, g.choose_card(me, v_t.equips, '弃置其装备区里的一张牌'))
+            g.discard(me, g.choose_card(me, v_t.equips, '弃置其装备区里的一张牌', intent=('hanbing', 'lost')))
 
 
 def c_renwang_skill_mod0(g, me, a_c, _1):

@@ -57,7 +57,7 @@ def c_yiyi_effect(g, me, ev, card):
     v_t = ev.target
     g.draw(v_t, 2)
     if (v_t.alive and (v_t.card_count > 0)):
-        g.discard(v_t, g.choose_cards(v_t, v_t.cards, min(2, v_t.card_count), None, '以逸待劳：弃置两张牌'))
+        g.discard(v_t, g.choose_cards(v_t, v_t.cards, min(2, v_t.card_count), None, '以逸待劳：弃置两张牌', intent=('yiyi', 'lost')))
 
 
 def c_yuanjiao_count(g, me, card):
@@ -95,8 +95,8 @@ def c_sanjian_skill_on0_when(g, me, ev):
 def c_sanjian_skill_on0(g, me, ev):
     # 三尖两刃刀 on 造成伤害后 — rules/guozhan/cards.sgs:150
     v_t = ev.target
-    g.discard(me, g.choose_card(me, me.hand, '三尖两刃刀：弃置一张手牌'))
-    g.call_flow('damage', source=me, target=g.choose_player(me, [it for it in g.others(me) if (g.qf['distance'](g, v_t, it) == 1)], '对其距离为1的一名其他角色造成1点伤害'))
+    g.discard(me, g.choose_card(me, me.hand, '三尖两刃刀：弃置一张手牌', intent=('sanjian', 'lost')))
+    g.call_flow('damage', source=me, target=g.choose_player(me, [it for it in g.others(me) if (g.qf['distance'](g, v_t, it) == 1)], '对其距离为1的一名其他角色造成1点伤害', intent=('sanjian', 'bad')))
 
 
 def r_wuxieguo_rule_on0_when(g, me, ev):
@@ -253,6 +253,7 @@ TABLES = T.Tables(
             effect=c_yiyi_effect, before=None, after=None,
             skill=None,
             loc='rules/guozhan/cards.sgs:62',
+            intent='good',
         ),
         T.CardDef(
             id='yuanjiao', name='远交近攻', kind='trick', slot=None, range=0,
@@ -261,6 +262,7 @@ TABLES = T.Tables(
             effect=c_yuanjiao_effect, before=None, after=None,
             skill=None,
             loc='rules/guozhan/cards.sgs:99',
+            intent='good',
         ),
         T.CardDef(
             id='wuliu', name='吴六剑', kind='equipment', slot='weapon', range=2,

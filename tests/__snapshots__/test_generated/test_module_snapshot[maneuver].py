@@ -134,7 +134,7 @@ def c_huogong_effect(g, me, ev, card):
     g.show(v_t, [v_shown])
     v_same = [it for it in me.hand if T.same_suit(it, v_shown)]
     if (me.alive and (len(v_same) > 0) and g.ask(me, g.text('弃置一张与', v_shown, '花色相同的手牌，对', v_t, '造成1点火焰伤害？'))):
-        g.discard(me, g.choose_card(me, v_same, '弃置一张与之花色相同的手牌'))
+        g.discard(me, g.choose_card(me, v_same, '弃置一张与之花色相同的手牌', intent=('huogong', 'lost')))
         g.call_flow('damage', source=me, target=v_t, nature=ev.card.nature, card=ev.card)
 
 
@@ -339,6 +339,7 @@ TABLES = T.Tables(
             loc='rules/maneuver/basic.sgs:8',
             parent='sha',
             nature='fire',
+            intent='bad',
         ),
         T.CardDef(
             id='leisha', name='雷杀', kind='basic', slot=None, range=0,
@@ -349,6 +350,7 @@ TABLES = T.Tables(
             loc='rules/maneuver/basic.sgs:37',
             parent='sha',
             nature='thunder',
+            intent='bad',
         ),
         T.CardDef(
             id='jiu', name='酒', kind='basic', slot=None, range=0,
@@ -357,6 +359,7 @@ TABLES = T.Tables(
             effect=c_jiu_effect, before=None, after=None,
             skill=None,
             loc='rules/maneuver/basic.sgs:60',
+            intent='good',
         ),
         T.CardDef(
             id='tiesuo', name='铁索连环', kind='trick', slot=None, range=0,
@@ -366,6 +369,7 @@ TABLES = T.Tables(
             skill=None,
             loc='rules/maneuver/basic.sgs:144',
             recast=True,
+            intent='bad',
         ),
         T.CardDef(
             id='zhuque', name='朱雀羽扇', kind='equipment', slot='weapon', range=4,
@@ -435,6 +439,7 @@ TABLES = T.Tables(
             skill=None,
             loc='rules/maneuver/tricks.sgs:8',
             nature='fire',
+            intent='bad',
         ),
         T.CardDef(
             id='bingliang', name='兵粮寸断', kind='delayed', slot=None, range=0,
