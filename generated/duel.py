@@ -924,6 +924,7 @@ TABLES = T.Tables(
                 (t_manyi_1_expect0, '关羽.hp == 3 and 孟获.hp == 4 and count(张飞.fallen) == 1', 'rules/duel/heroes_shu.sgs:106'),
             ),
             logs=((True, ('张飞 死亡', '孟获 登场', '孟获 发动 【蛮裔】', '孟获 使用 南蛮入侵 → 关羽'), 'rules/duel/heroes_shu.sgs:107'),),
+            variants=('duel_skills',),
             loc='rules/duel/heroes_shu.sgs:99',
         ),
         T.TestDef(
@@ -938,6 +939,7 @@ TABLES = T.Tables(
                 (t_manyi_2_expect0, '关羽.hp == 4 and 关羽.hand_count == 0', 'rules/duel/heroes_shu.sgs:116'),
             ),
             logs=((True, ('祝融 使用 南蛮入侵 → 关羽', '关羽 打出 杀'), 'rules/duel/heroes_shu.sgs:117'),),
+            variants=('duel_skills',),
             loc='rules/duel/heroes_shu.sgs:109',
         ),
         T.TestDef(
@@ -1067,6 +1069,7 @@ TABLES = T.Tables(
                 (t_suzi_1_expect1, '夏侯渊.hand_count == 3 and count(张飞.fallen) == 1', 'rules/duel/heroes_wei.sgs:69'),
             ),
             logs=((True, ('张飞 死亡', '夏侯渊 发动 【肃资】', '赵云 登场'), 'rules/duel/heroes_wei.sgs:70'),),
+            variants=('duel_skills',),
             loc='rules/duel/heroes_wei.sgs:61',
         ),
         T.TestDef(
@@ -1081,6 +1084,7 @@ TABLES = T.Tables(
                 (t_suzi_2_expect0, '夏侯渊.hand_count == 0 and 闪 in cards_in(discard_pile)', 'rules/duel/heroes_wei.sgs:78'),
             ),
             logs=(),
+            variants=('duel_skills',),
             loc='rules/duel/heroes_wei.sgs:72',
         ),
         T.TestDef(
@@ -1378,6 +1382,7 @@ TABLES = T.Tables(
                 (t_yanhuo_1_expect0, '关羽.card_count == 1 and 闪 in 关羽.hand and count(何进.fallen) == 1', 'rules/duel/heroes_wu_qun.sgs:218'),
             ),
             logs=((True, ('何进 死亡', '何进 发动 【延祸】', '何进 弃置 赤兔(', '张飞 登场'), 'rules/duel/heroes_wu_qun.sgs:219'),),
+            variants=('duel_skills',),
             loc='rules/duel/heroes_wu_qun.sgs:211',
         ),
         T.TestDef(
@@ -1392,6 +1397,7 @@ TABLES = T.Tables(
                 (t_yanhuo_2_expect0, '关羽.card_count == 0 and 张飞.hp == 4', 'rules/duel/heroes_wu_qun.sgs:228'),
             ),
             logs=(),
+            variants=('duel_skills',),
             loc='rules/duel/heroes_wu_qun.sgs:221',
         ),
     ),

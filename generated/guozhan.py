@@ -340,6 +340,7 @@ TABLES = T.Tables(
                 (t_cards_1_expect0, 'count(曹操.hidden_heroes) == 2', 'rules/guozhan/cards.sgs:37'),
             ),
             logs=((True, ('刘备/关羽 使用 知己知彼(♣3) → 座位2', '刘备/关羽 观看了 座位2 的一张暗置武将牌'), 'rules/guozhan/cards.sgs:36'),),
+            variants=('guozhan_heroes',),
             loc='rules/guozhan/cards.sgs:30',
         ),
         T.TestDef(
@@ -354,6 +355,7 @@ TABLES = T.Tables(
                 (t_cards_2_expect0, '闪 in 张辽.hand', 'rules/guozhan/cards.sgs:48'),
             ),
             logs=((True, '刘备/关羽 观看了 张辽/许褚 的手牌', 'rules/guozhan/cards.sgs:47'),),
+            variants=('guozhan_heroes',),
             loc='rules/guozhan/cards.sgs:41',
         ),
         T.TestDef(
@@ -368,6 +370,7 @@ TABLES = T.Tables(
                 (t_cards_3_expect0, '桃 in 刘备.hand and count(刘备.hand) == 1', 'rules/guozhan/cards.sgs:58'),
             ),
             logs=((True, '重铸了 知己知彼(♣3)', 'rules/guozhan/cards.sgs:59'),),
+            variants=('guozhan_heroes',),
             loc='rules/guozhan/cards.sgs:51',
         ),
         T.TestDef(
@@ -397,6 +400,7 @@ TABLES = T.Tables(
                 (t_cards_5_expect0, '曹操.hand_count == 0', 'rules/guozhan/cards.sgs:96'),
             ),
             logs=((True, '座位1 使用 以逸待劳(♥J) → 座位1', 'rules/guozhan/cards.sgs:95'),),
+            variants=('guozhan_heroes',),
             loc='rules/guozhan/cards.sgs:88',
         ),
         T.TestDef(
@@ -426,6 +430,7 @@ TABLES = T.Tables(
                 (t_cards_7_expect0, 'count(许褚.hand) == 0 and 远交近攻 in 关羽.hand', 'rules/guozhan/cards.sgs:126'),
             ),
             logs=((False, '使用 远交近攻', 'rules/guozhan/cards.sgs:127'),),
+            variants=('guozhan_heroes',),
             loc='rules/guozhan/cards.sgs:120',
         ),
         T.TestDef(
@@ -478,6 +483,7 @@ TABLES = T.Tables(
                 (t_cards_10_expect0, '甘宁.hp == 甘宁.max_hp - 1 and 曹操.hp == 曹操.max_hp', 'rules/guozhan/cards.sgs:182'),
             ),
             logs=(),
+            variants=('guozhan_heroes',),
             loc='rules/guozhan/cards.sgs:173',
         ),
         T.TestDef(

@@ -796,6 +796,7 @@ TABLES = T.Tables(
                 (t_tricks_2_expect0, '吕蒙.hp == 吕蒙.max_hp - 1 and 曹操.hp == 曹操.max_hp and 许褚.hp == 许褚.max_hp', 'rules/maneuver/tricks.sgs:48'),
             ),
             logs=(),
+            variants=('guozhan_heroes',),
             loc='rules/maneuver/tricks.sgs:40',
         ),
         T.TestDef(

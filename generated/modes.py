@@ -816,6 +816,7 @@ TABLES = T.Tables(
                 (t_guozhan_1_expect1, '许褚.yinyang_limit == 0 and hand_limit(许褚) == 4', 'rules/modes/guozhan.sgs:273'),
             ),
             logs=(),
+            variants=('guozhan_heroes',),
             loc='rules/modes/guozhan.sgs:265',
         ),
         T.TestDef(
@@ -830,6 +831,7 @@ TABLES = T.Tables(
                 (t_guozhan_2_expect0, '孟获.shown[1] and not 孟获.shown[0]', 'rules/modes/guozhan.sgs:283'),
             ),
             logs=((True, ('明置', '祝融'), 'rules/modes/guozhan.sgs:284'),),
+            variants=('guozhan_heroes',),
             loc='rules/modes/guozhan.sgs:277',
         ),
     ),

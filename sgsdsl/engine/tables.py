@@ -454,6 +454,7 @@ class TestDef:
     setup: bool = False  # the mode's setup runs, with the seats' heroes and identities
     turn_limit: int = 0
     options: tuple[tuple[str, object], ...] = ()  # the mode's options this test sets (by id)
+    variants: tuple[str, ...] = ()  # variant packages the test plays with (its mode's, its package's `use`)
 
 @table
 class Tables:

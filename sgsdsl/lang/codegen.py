@@ -18,7 +18,7 @@ from . import ast
 from .model import Model
 from .rulesof import own_allows, taken_from
 from .surface import SUIT_IDS
-from .typecheck import AttrNote, CallNote, Ref, elem, strip
+from .typecheck import AttrNote, CallNote, Ref, elem, package_scope, strip
 
 TEMPLATES = Path(__file__).with_name("templates")
 SAFE_ID = re.compile(r"[a-z][a-z0-9_]*\Z")
@@ -376,9 +376,14 @@ class ModuleWriter:
     def build(self) -> None:
         for d in self.m.packages[self.pkg].decls:
             self.decl(d)
+        outer = self.m.scope
         for t in self.m.tests:
             if self.m.package_of(t) == self.pkg:
-                self.test(t)
+                self.m.scope = self.m.test_scope(t)
+                try:
+                    self.test(t)
+                finally:
+                    self.m.scope = outer
 
     def decl(self, d) -> None:  # noqa: C901
         L = self.loc(d.span)
@@ -817,7 +822,8 @@ class ModuleWriter:
                      for present, texts, span in t.logs)
         asked = tuple((tuple(heroes.get(w.text, w.text) for w in names), self.loc(span)) for names, span in t.asked)
         extra = (f"    asked={asked!r},\n" if asked else "") + ("    setup=True,\n" if t.setup else "") \
-            + (f"    turn_limit={t.turn_limit!r},\n" if t.turn_limit else "")
+            + (f"    turn_limit={t.turn_limit!r},\n" if t.turn_limit else "") \
+            + (f"    variants={self.m.scope!r},\n" if self.m.scope else "")
         mode = self.m.modes[t.mode.text].id.text if t.mode and t.mode.text in self.m.modes else None
         if t.options and mode is not None:
             ids = {n: o.id.text for o in self.m.modes[t.mode.text].options for n in (o.id.text, o.name.text)}
@@ -878,11 +884,12 @@ def _env() -> jinja2.Environment:
 def generate(model: Model, package: str, rel) -> str:
     """The Python source of one package's module."""
     model.current = package  # name lookups see a variant package's own declarations first
+    model.scope = package_scope(model, model.packages[package])
     try:
         w = ModuleWriter(model, package, rel)
         w.build()
     finally:
-        model.current = None
+        model.current, model.scope = None, ()
     pkg = model.packages[package]
     triggers = {k: tuple(dict.fromkeys(v)) for k, v in w.triggers.items()}
     return _env().get_template("module.py.j2").render(

@@ -151,7 +151,7 @@ class Checker:
         owner = self.m.package_of(decl)
         if owner in ("?", self.pkg):
             return
-        if owner not in self._reach(self.pkg):
+        if owner not in self._reach(self.pkg) and not any(owner in self._reach(v) for v in self.m.scope):
             self.err("SGS101", f"{what} is declared in package '{owner}', which this package does not use", span,
                      help=f"add `use {owner}` at the top of the file")
 
@@ -423,7 +423,7 @@ class Checker:
         if n in self.m.windows:
             self.err("SGS201", f"'{n}' is a window; windows are only named after `on` and `open`", e.span)
             return "error"
-        self.err(code, f"unknown {what} '{n}'", e.span, help=suggest(n, pool) or _ctx_help(n, env)
+        self.err(code, f"unknown {what} '{n}'", e.span, help=self.lives_in(n) or suggest(n, pool) or _ctx_help(n, env)
                  or "a name is a `let` variable or something the rules declare: a card, skill, hero, enum value …")
         return "error"
 
@@ -847,6 +847,11 @@ def _ctx_help(n: str, env: Env) -> str | None:
 # ---- declarations ------------------------------------------------------------------------
 
 
+def package_scope(model: Model, pkg) -> tuple[str, ...]:
+    """The variant packages a non-variant package `use`s: their declarations are in view in it."""
+    return () if pkg.variant else tuple(u for u in pkg.uses if u in model.overlays)
+
+
 def check(model: Model) -> list[Diagnostic]:
     c = DeclChecker(model)
     c.run()
@@ -858,13 +863,16 @@ class DeclChecker(Checker):
         self.check_roles()
         for pkg in self.m.packages.values():
             self.pkg = self.m.current = pkg.name
+            self.m.scope = package_scope(self.m, pkg)
             for d in pkg.decls:
                 self.decl(d)
         for t in self.m.tests:
             self.pkg = self.m.current = self.m.package_of(t)
+            self.m.scope = ()
+            self.m.scope = self.m.test_scope(t)
             self.locals_taken = set()
             self.test(t)
-        self.m.current = None
+        self.m.current, self.m.scope = None, ()
         self.check_option_hints()
 
     def check_option_hints(self) -> None:
@@ -1031,11 +1039,22 @@ class DeclChecker(Checker):
         if not (n.text.isascii() and n.text.isidentifier()):
             self.err("SGS103", f"parameter names are ascii: '{n.text}'", n.span)
 
+    def lives_in(self, name: str) -> str | None:
+        """Where a name not in view is declared (a variant package), and how a file or a test brings it in."""
+        pkgs = self.m.declared_in(name)
+        if not pkgs:
+            return None
+        modes = [m.name.text for m in self.m.unique(self.m.g_modes)
+                 if any(v.text in pkgs for v in m.variants)]
+        how = f"`use {pkgs[0]}`" + (f", or in a test `mode {modes[0]}` (which plays with it)" if modes else "")
+        return (f"'{name}' is declared in the variant package {', '.join(pkgs)}, which is not selected here: "
+                f"add {how}")
+
     def value_of(self, n: ast.Name, typ: str, what: str, code: str = "SGS101"):
         sym = self.m.values.get(n.text)
         if sym is None or sym.type != typ:
             pool = [k for k, v in self.m.values.items() if v.type == typ]
-            self.err(code, f"unknown {what} '{n.text}'", n.span, help=suggest(n.text, pool))
+            self.err(code, f"unknown {what} '{n.text}'", n.span, help=self.lives_in(n.text) or suggest(n.text, pool))
             return None
         self.visible(sym.decl, n.span, f"'{n.text}'")
         return sym
@@ -1344,7 +1363,7 @@ class DeclChecker(Checker):
             h = self.m.heroes.get(s.hero.text)
             if h is None:
                 self.err("SGS112", f"unknown hero '{s.hero.text}'", s.hero.span,
-                         help=suggest(s.hero.text, [k for k, v in self.m.values.items() if v.kind == "hero"]))
+                         help=self.lives_in(s.hero.text) or suggest(s.hero.text, [k for k, v in self.m.values.items() if v.kind == "hero"]))
                 continue
             if h.name.text in heroes:
                 self.err("SGS211", f"hero '{h.name.text}' sits twice", s.hero.span)

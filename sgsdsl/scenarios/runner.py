@@ -420,7 +420,8 @@ def test_names(rules: Ruleset, t: TestDef) -> list[str]:
 
 
 def scenario_jobs(tables) -> list[tuple[Ruleset, TestDef]]:
-    """Every test with the ruleset it runs under: a variant package's tests with that variant selected."""
+    """Every test with the ruleset it runs under: a variant package's tests with that variant selected, and a
+    test with the variants it plays with (its mode's own versions of skills, its package's `use`)."""
     runs = [(Ruleset(tables), None)] + [(Ruleset(tables, (t.package,)), t.package) for t in tables if t.variant]
     jobs = []
     cache: dict[tuple, Ruleset] = {}
@@ -429,9 +430,9 @@ def scenario_jobs(tables) -> list[tuple[Ruleset, TestDef]]:
             pkg = rules.test_package.get(id(t))
             if pkg == variant or (variant is None and pkg not in rules.variants):
                 mode = rules.modes.get(t.mode) if t.mode else None
-                if mode is not None and any(v not in rules.variants for v in mode.variants):
-                    # a test of a mode plays with the mode's own versions of skills
-                    key = tuple(sorted(set(rules.variants) | set(mode.variants)))
+                wanted = tuple(t.variants) + (mode.variants if mode is not None else ())
+                if any(v not in rules.variants for v in wanted):
+                    key = tuple(sorted(set(rules.variants) | set(wanted)))
                     if key not in cache:
                         cache[key] = Ruleset(tables, key)
                     jobs.append((cache[key], _same_test(cache[key], t)))

@@ -1,0 +1,104 @@
+"""Issue 24: a designer's tests in every mode (seat any shipped hero, scripted answers bound to their
+requests, requests and views asserted, failures that show their operands …)."""
+
+from __future__ import annotations
+
+from click.testing import CliRunner
+
+from sgsdsl.cli import main
+from sgsdsl.lang.compiler import build, modules_in_memory
+from sgsdsl.lang.loader import compiled
+from sgsdsl.scenarios.runner import run_test, scenario_jobs
+
+
+def _file(tmp_path, text: str, name: str = "mine.sgs"):
+    f = tmp_path / name
+    f.write_text(text, encoding="utf-8")
+    return f
+
+
+def _run(tmp_path, text: str):
+    """Every test of one designer file, run as `sgsdsl test FILE` runs them: (title -> result)."""
+    b = build(extra=[_file(tmp_path, text)])
+    assert not b.errors, [d.message for d in b.errors]
+    jobs = [(r, t) for r, t in scenario_jobs([m.TABLES for m in modules_in_memory(b)]) if not t.loc.startswith("rules/")]
+    return {t.title: run_test(r, t) for r, t in jobs}
+
+
+def _errors(tmp_path, text: str):
+    b = build(extra=[_file(tmp_path, text)])
+    return b.errors
+
+
+def cli(*args):
+    return CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)
+
+
+# ---- 1. seat and name anything that ships ------------------------------------------------------
+
+USES = '''
+use guozhan_heroes
+hero 新人 xinren { kingdom 魏  hp 4  gender 男  skills 放逐 }
+test "use 一个变体包：它的技能给设计者的武将" {
+  seat 关羽 hand [杀]
+  seat 新人
+  start 关羽 出牌阶段
+  decide 关羽: 杀, 新人
+  decide 新人: yes, 关羽
+  expect 关羽.flipped and 新人.hp == 3
+}
+'''
+
+
+def test_a_designer_hero_takes_a_skill_of_a_variant_it_uses(tmp_path):
+    r = _run(tmp_path, USES)["use 一个变体包：它的技能给设计者的武将"]
+    assert r.ok, r.failures
+    assert any("新人 发动 【放逐】" in line for line in r.log.lines)
+
+
+def test_a_mode_test_seats_the_heroes_of_the_variants_the_mode_plays_with(tmp_path):
+    text = '''
+test "曹丕" {
+  mode guozhan
+  seat 曹丕 deputy 许褚
+  seat 刘备 deputy 关羽
+  turns 0
+  expect 曹丕.max_hp == 3 and 放逐 in 曹丕.skills and 行殇 in 曹丕.skills
+}
+'''
+    assert _run(tmp_path, text)["曹丕"].ok
+
+
+def test_a_name_not_in_view_is_an_error_that_names_its_package(tmp_path):
+    errs = _errors(tmp_path, '''
+hero 新人 xinren { kingdom 魏  hp 4  gender 男  skills 放逐 }
+test "没有模式" {
+  seat 曹丕
+  seat 新人
+  expect 曹丕.hp == 3
+}
+''')
+    by_code = {}
+    for d in errs:
+        by_code.setdefault(d.code, []).append(d)
+    assert {"SGS106", "SGS112", "SGS101"} <= set(by_code)
+    for d in errs:
+        assert "variant package guozhan_heroes" in (d.help or ""), (d.code, d.message, d.help)
+        assert "`use guozhan_heroes`" in d.help and "`mode 国战`" in d.help
+
+
+def test_explain_finds_the_skills_of_every_variant():
+    for name, package in (("藏机", "duel_skills"), ("翩仪", "duel_skills"), ("骁袭", "duel_skills"),
+                          ("虎威", "duel_skills"), ("放逐", "guozhan_heroes")):
+        r = cli("explain", name)
+        assert r.exit_code == 0, r.output
+        assert f"in the variant package {package}" in r.output and f"skill {name} " in r.output
+    r = cli("explain", "奸雄")  # the default version first, alone when no variant redeclares it
+    assert r.output.startswith("skill 奸雄 jianxiong")
+    assert cli("explain", "没有这个技能").exit_code == 2
+
+
+def test_the_shipped_rules_compile_their_tests_with_the_variants_they_play_with():
+    rules, _ = compiled()
+    played = {t.variants for t in rules.tests if t.mode == "guozhan"}
+    assert ("guozhan_heroes",) in played
