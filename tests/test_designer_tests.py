@@ -102,3 +102,101 @@ def test_the_shipped_rules_compile_their_tests_with_the_variants_they_play_with(
     rules, _ = compiled()
     played = {t.variants for t in rules.tests if t.mode == "guozhan"}
     assert ("guozhan_heroes",) in played
+
+
+# ---- 2. scripted answers bound to what they answer -------------------------------------------
+
+CANGJI = '''
+test "{title}" {{
+  mode duel
+  seat 关羽 hand [杀]
+  seat 黄月英 hp 1 equip [八卦阵] reserve [孙权]
+  deck [♠2 杀]
+  start 关羽 出牌阶段
+  decide 关羽: 杀, 黄月英
+  {decide}
+  expect 八卦阵 in 孙权.equips
+}}
+'''
+
+
+def test_an_answer_bound_to_a_skill_goes_to_that_skills_request_only(tmp_path):
+    # unbound, the `yes` meant for 藏机 is taken by 八卦阵's question, asked first: 藏机 is not used
+    r = _run(tmp_path, CANGJI.format(title="未绑定", decide="decide 黄月英: yes"))["未绑定"]
+    assert not r.ok
+    assert any("发动【八卦阵】" in line and "脚本: yes" in line for line in r.log.requests)
+    r = _run(tmp_path, CANGJI.format(title="绑定", decide="decide 藏机: yes"))["绑定"]
+    assert r.ok, r.failures
+    assert any("发动【八卦阵】" in line and "(默认" in line for line in r.log.requests)
+    assert any("发动【藏机】" in line and "脚本 【藏机】: yes" in line for line in r.log.requests)
+    # bound to one seat and one card
+    r = _run(tmp_path, CANGJI.format(title="座位与牌", decide="decide 黄月英 八卦阵: no\n  decide 黄月英: yes"))
+    assert r["座位与牌"].ok, r["座位与牌"].failures
+
+
+def test_a_skill_with_bound_answers_takes_no_unbound_one(tmp_path):
+    # 八卦阵's answers are bound (and used up): the seat's unbound `yes` waits for 藏机
+    r = _run(tmp_path, CANGJI.format(title="t", decide="decide 八卦阵: no\n  decide 黄月英: yes"))["t"]
+    assert r.ok, r.failures
+
+
+def test_unused_and_misbound_answers_fail_with_the_request_list(tmp_path):
+    r = _run(tmp_path, '''
+test "多余" {
+  seat 关羽 hand [杀]
+  seat 曹操
+  start 关羽 出牌阶段
+  decide 关羽: 杀, 曹操, 桃
+  decide 奸雄: yes, yes
+  decide 八卦阵: no
+}
+''')["多余"]
+    text = "\n".join(r.failures)
+    assert "answers bound to 【奸雄】 never used: yes" in text
+    assert "the requests of 【奸雄】:" in text and "曹操「发动【奸雄】？」 → 是 (脚本 【奸雄】: yes)" in text
+    assert "answers bound to 【八卦阵】 never used: no; 【八卦阵】 made no request" in text
+    assert "answers of 关羽 never asked for: 桃" in text and "the requests to 关羽:" in text
+    assert "关羽「杀的目标」 [曹操] → 曹操 (脚本: 曹操)" in text
+
+
+def test_a_decide_names_a_seat_a_skill_or_a_card(tmp_path):
+    errs = _errors(tmp_path, '''
+test "t" {
+  seat 关羽
+  decide 谁: no
+  decide 关羽 不存在: no
+}
+''')
+    assert [(d.code, d.message) for d in errs] == [
+        ("SGS211", "'谁' has no seat in this test, and is no skill or card"),
+        ("SGS106", "unknown skill or card '不存在'")]
+
+
+# ---- 3. the requests made: options offered, and how many --------------------------------------
+
+ASKED = '''
+test "请求" {{
+  seat 关羽 hand [♥7 杀, ♠2 杀]
+  seat 曹操 equip [八卦阵]
+  deck [♥K 闪]
+  start 关羽 出牌阶段
+  decide 关羽: 杀, 曹操
+  decide 曹操: yes
+  {expect}
+}}
+'''
+
+
+def test_expect_asked_offers_exact_options_in_order_and_counts(tmp_path):
+    good = ["expect asked 关羽: [♥7 杀, ♠2 杀, 武圣]", "expect asked 关羽: [杀, 杀, 武圣] == 1",
+            "expect asked 曹操 八卦阵 == 1", "expect asked 八卦阵 == 1", "expect asked 曹操 == 1",
+            "expect asked 关羽: [曹操]", "expect asked 奸雄 == 0"]
+    bad = ["expect asked 关羽: [♠2 杀, ♥7 杀, 武圣]", "expect asked 关羽: [杀, 杀]", "expect asked 曹操 == 2",
+           "expect asked 八卦阵 == 2", "expect asked 关羽: [杀, 杀, 武圣] == 2", "expect asked 曹操: [杀]"]
+    for e in good + bad:
+        r = _run(tmp_path, ASKED.format(expect=e))["请求"]
+        assert r.ok == (e in good), (e, r.failures, r.log.requests)
+    r = _run(tmp_path, ASKED.format(expect="expect asked 关羽: [♠2 杀, ♥7 杀, 武圣]"))["请求"]
+    text = r.failures[0]
+    assert "expected a request to 关羽 offering exactly [♠2 杀, ♥7 杀, 武圣]; there were 0" in text
+    assert "关羽「出牌阶段」 [杀(♥7)、杀(♠2)、【武圣】]" in text

@@ -455,6 +455,10 @@ class TestDef:
     turn_limit: int = 0
     options: tuple[tuple[str, object], ...] = ()  # the mode's options this test sets (by id)
     variants: tuple[str, ...] = ()  # variant packages the test plays with (its mode's, its package's `use`)
+    # answers bound to one skill's or card's requests: (seat hero id or None for any seat, skill or card id, answers)
+    bound: tuple[tuple[str | None, str, tuple], ...] = ()
+    # `expect asked`: (seat hero id or None, skill or card id or None, the options offered or None, count or None, loc)
+    requests: tuple[tuple[str | None, str | None, tuple | None, int | None, str], ...] = ()
 
 @table
 class Tables:

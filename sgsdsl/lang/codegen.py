@@ -812,7 +812,20 @@ class ModuleWriter:
             fn = self.expr_fn(f"t_{k}_expect{i}", "g", f"test {t.title}", e)
             src = _source_text(self.m, e)
             expects.append(f"({fn}, {src!r}, {self.loc(e.span)!r})")
-        decides = tuple((heroes.get(who.text, who.text), tuple(_decide_item(x) for x in ds)) for who, ds in t.decides)
+        def subject(n):  # a skill's or card's id
+            sym = self.m.values.get(n.text)
+            return sym.decl.id.text if sym is not None else n.text
+
+        decides = tuple((heroes[who.text], tuple(_decide_item(x) for x in ds)) for who, ds in t.decides
+                        if who.text in heroes)
+        bound = tuple((None, subject(who), tuple(_decide_item(x) for x in ds)) for who, ds in t.decides
+                      if who.text not in heroes) \
+            + tuple((heroes.get(who.text, who.text), subject(sk), tuple(_decide_item(x) for x in ds))
+                    for who, sk, ds in t.bound)
+        requests = tuple((heroes.get(who.text) if sk is not None or who.text in heroes else None,
+                          subject(sk) if sk is not None else (None if who.text in heroes else subject(who)),
+                          tuple(_decision(x) for x in offer) if offer is not None else None, n, self.loc(span))
+                         for who, sk, offer, n, span in t.requests)
         start = None
         if t.start is not None:
             who, ph = t.start
@@ -821,7 +834,8 @@ class ModuleWriter:
         logs = tuple((present, texts[0] if len(texts) == 1 else texts, self.loc(span))
                      for present, texts, span in t.logs)
         asked = tuple((tuple(heroes.get(w.text, w.text) for w in names), self.loc(span)) for names, span in t.asked)
-        extra = (f"    asked={asked!r},\n" if asked else "") + ("    setup=True,\n" if t.setup else "") \
+        extra = (f"    asked={asked!r},\n" if asked else "") + (f"    bound={bound!r},\n" if bound else "") \
+            + (f"    requests={requests!r},\n" if requests else "") + ("    setup=True,\n" if t.setup else "") \
             + (f"    turn_limit={t.turn_limit!r},\n" if t.turn_limit else "") \
             + (f"    variants={self.m.scope!r},\n" if self.m.scope else "")
         mode = self.m.modes[t.mode.text].id.text if t.mode and t.mode.text in self.m.modes else None

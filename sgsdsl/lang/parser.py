@@ -608,7 +608,7 @@ class _Builder(Transformer):
     def test_decl(self, meta, c):
         title, *items = c
         d = {"mode": None, "seats": [], "deck": (), "start": None, "turns": 1, "decides": [], "expects": [], "logs": [],
-             "asked": [], "setup": False, "turn_limit": 0, "options": []}
+             "asked": [], "setup": False, "turn_limit": 0, "options": [], "bound": [], "requests": []}
         for key, val in items:
             if isinstance(d[key], list):
                 d[key].append(val)
@@ -645,7 +645,22 @@ class _Builder(Transformer):
         return ("turns", self.num(c[0], "a test's number of turns"))
 
     def t_decide(self, c):
-        return ("decides", (self.nm(c[0]), tuple(c[1:])))
+        if c[1] is not None:  # `decide 刘备 八卦阵: …`
+            return ("bound", (self.nm(c[0]), self.nm(c[1]), tuple(c[2:])))
+        return ("decides", (self.nm(c[0]), tuple(c[2:])))
+
+    def offer_list(self, c):
+        return tuple(x for x in c if x is not None)
+
+    def t_expect_offered(self, c):
+        who, skill, offer, n = c
+        return ("requests", (self.nm(who), self.nm(skill) if skill is not None else None, offer,
+                             self.num(n, "a number of requests") if n is not None else None, _tok_span(self.path, who)))
+
+    def t_expect_asked_count(self, c):
+        who, skill, n = c
+        return ("requests", (self.nm(who), self.nm(skill) if skill is not None else None, None,
+                             self.num(n, "a number of requests"), _tok_span(self.path, who)))
 
     def t_expect(self, c):
         return ("expects", c[0])

@@ -1413,9 +1413,21 @@ class DeclChecker(Checker):
                 if sym is None or sym.type != "phase":
                     self.err("SGS101", f"'{ph.text}' is not a phase", ph.span,
                              help=suggest(ph.text, [k for k, v in self.m.values.items() if v.type == "phase"]))
-        for who, _ in t.decides:
+        for who, _ in t.decides:  # a seat, or a skill or card whose requests the answers are bound to
+            if who.text not in heroes and self.subject(who, quiet=True) is None:
+                self.err("SGS211", f"'{who.text}' has no seat in this test, and is no skill or card", who.span,
+                         help=self.lives_in(who.text) or "`decide HERO: …` scripts a seat's answers, `decide SKILL: …` "
+                         "(or `decide HERO SKILL: …`) the answers to one skill's or card's requests")
+        for who, skill, _ in t.bound:
             if who.text not in heroes:
                 self.err("SGS211", f"'{who.text}' has no seat in this test", who.span)
+            self.subject(skill)
+        for who, skill, offer, _, _ in t.requests:
+            if who.text not in heroes and (skill is not None or self.subject(who, quiet=True) is None):
+                self.err("SGS211", f"'{who.text}' has no seat in this test" + ("" if skill else ", and is no skill or card"),
+                         who.span)
+            if skill is not None:
+                self.subject(skill)
         for names, _ in t.asked:
             for who in names:
                 if who.text not in heroes:
@@ -1424,6 +1436,18 @@ class DeclChecker(Checker):
             self.err("SGS211", "`setup` runs a mode's setup: name the mode with `mode …`", t.span)
         for e in t.expects:
             self.expr(e, self.env(test_heroes=heroes))
+
+    def subject(self, n: ast.Name, quiet: bool = False):
+        """A skill or card a test binds answers (or counts requests) to."""
+        sym = self.m.values.get(n.text)
+        if sym is not None and sym.kind in ("skill", "card"):
+            self.visible(sym.decl, n.span, f"'{n.text}'")
+            return sym
+        if not quiet:
+            pool = [k for k, v in self.m.values.items() if v.kind in ("skill", "card")]
+            self.err("SGS106", f"unknown skill or card '{n.text}'", n.span,
+                     help=self.lives_in(n.text) or suggest(n.text, pool))
+        return None
 
     def seat_heroes(self, s: ast.Seat, h: ast.HeroDecl, heroes: dict) -> None:
         """国战 seats: the deputy hero names the seat too; what is face down, pre-shown, the kingdom."""
