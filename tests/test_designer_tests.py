@@ -200,3 +200,24 @@ def test_expect_asked_offers_exact_options_in_order_and_counts(tmp_path):
     text = r.failures[0]
     assert "expected a request to 关羽 offering exactly [♠2 杀, ♥7 杀, 武圣]; there were 0" in text
     assert "关羽「出牌阶段」 [杀(♥7)、杀(♠2)、【武圣】]" in text
+
+
+# ---- 4. a failed expect shows its operands --------------------------------------------------------
+
+def test_a_failed_expect_prints_the_value_of_every_operand(tmp_path):
+    r = _run(tmp_path, '''
+test "操作数" {
+  seat 关羽 hand [♥7 杀]
+  seat 曹操 hp 3
+  start 关羽 出牌阶段
+  decide 关羽: 杀, 曹操
+  expect 曹操.hp == 1 and 杀 in 关羽.hand and not 曹操.flipped and count(曹操.hand) > 5 and 魏 == 曹操.kingdom
+  expect 曹操.hand[3] is 杀
+  expect 曹操.hp == 2
+}
+''')["操作数"]
+    assert len(r.failures) == 2
+    first, second = r.failures
+    assert first.splitlines()[1:] == ["         曹操.hp = 2", "         关羽.hand = []", "         曹操.flipped = false",
+                                      "         count(曹操.hand) = 0", "         曹操.kingdom = 魏"]
+    assert second.endswith("expected 曹操.hand[3] is 杀\n         曹操.hand[3] = none")

@@ -367,6 +367,22 @@ class ModuleWriter:
         self.functions.append(w.source())
         return w.name
 
+    def operands_fn(self, name: str, doc: str, e: ast.Expr, whole: str) -> str | None:
+        """For a failed `expect`: a function giving each operand's text and a thunk of its value (each read on
+        its own, so that one that raises does not hide the others), as pytest shows an assertion's parts."""
+        parts = []
+        for x in _operands(e):
+            src = _source_text(self.m, x)
+            constant = isinstance(x, (ast.IntLit, ast.StrLit, ast.SuitLit)) or (
+                isinstance(x, ast.NameRef) and (x.text in self.m.values or x.text in ("none", "true", "false")))
+            if src and src != whole and src not in (p for p, _ in parts) and not constant:
+                parts.append((src, x))
+        if not parts:
+            return None
+        w = self.fn(name, "g", doc, e.span)
+        w.emit("return (" + "".join(f"({src!r}, lambda: {w.ex(x)}), " for src, x in parts) + ")")
+        return self.add(w)
+
     def expr_fn(self, name: str, params: str, doc: str, e: ast.Expr) -> str:
         w = self.fn(name, params, doc, e.span)
         w.ret(e)
@@ -811,7 +827,8 @@ class ModuleWriter:
         for i, e in enumerate(t.expects):
             fn = self.expr_fn(f"t_{k}_expect{i}", "g", f"test {t.title}", e)
             src = _source_text(self.m, e)
-            expects.append(f"({fn}, {src!r}, {self.loc(e.span)!r})")
+            parts = self.operands_fn(f"t_{k}_expect{i}_parts", f"test {t.title}: its operands", e, src)
+            expects.append(f"({fn}, {src!r}, {self.loc(e.span)!r}" + (f", {parts})" if parts else ")"))
         def subject(n):  # a skill's or card's id
             sym = self.m.values.get(n.text)
             return sym.decl.id.text if sym is not None else n.text
@@ -872,6 +889,22 @@ def _decision(d: ast.Decision):
     else:
         out = ("name", SUIT_IDS.get(d.suit) if d.suit else None, d.rank, d.text)
     return out + ("optional",) if d.optional else out
+
+
+def _operands(e: ast.Expr):
+    """The parts of an `expect` worth showing when it fails: the sides of each comparison, and each item of
+    an and/or/not that is no comparison."""
+    match e:
+        case ast.BoolOp():
+            for x in e.items:
+                yield from _operands(x)
+        case ast.Not():
+            yield from _operands(e.operand)
+        case ast.Compare():
+            yield e.left
+            yield e.right
+        case _:
+            yield e
 
 
 def _source_text(m: Model, e: ast.Expr) -> str:

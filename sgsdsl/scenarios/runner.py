@@ -440,12 +440,13 @@ def run_test(rules: Ruleset, t: TestDef, windows: bool = False, observer=None) -
         except GameOver as over:
             g.over, g.winners, g.end_reason = True, over.winners, over.reason
             log.end(g, over)
-        for fn, src, loc in t.expects:
+        for fn, src, loc, *parts in t.expects:
             try:
                 if not fn(g):
-                    failures.append(f"{loc}: expected {src}")
+                    failures.append(f"{loc}: expected {src}" + _operand_values(g, parts[0] if parts else None))
             except Exception as e:  # a broken expectation is a failure, not a crash
-                failures.append(f"{loc}: expected {src}: {e.__class__.__name__}: {e}")
+                failures.append(f"{loc}: expected {src}: {e.__class__.__name__}: {e}"
+                                + _operand_values(g, parts[0] if parts else None))
         for present, texts, loc in t.logs:
             texts = (texts,) if isinstance(texts, str) else texts
             found = _in_order(texts, log.lines, lambda text, line: text in line)
@@ -486,6 +487,32 @@ def run_test(rules: Ruleset, t: TestDef, windows: bool = False, observer=None) -
         loc = rules_location(e.__traceback__)
         failures.append(f"{t.loc}: {e.__class__.__name__}: {e}" + (f" (at {loc})" if loc else ""))
     return TestResult(t, not failures, failures, log)
+
+
+def _operand_values(g, parts) -> str:
+    """Each operand of a failed `expect` with its value, one a line (those that read as written left out)."""
+    if parts is None:
+        return ""
+    out = []
+    for src, thunk in parts(g):
+        try:
+            shown = show_value(g, thunk())
+        except Exception as e:  # an operand that cannot be read says why, and the others are still shown
+            shown = f"({e.__class__.__name__}: {e})"
+        if shown != src:
+            out.append(f"\n         {src} = {shown}")
+    return "".join(out)
+
+
+def show_value(g, v) -> str:
+    """A value as the language writes it: true/false/none, a list in brackets, names for players and ids."""
+    if v is True or v is False:
+        return "true" if v else "false"
+    if v is None:
+        return "none"
+    if isinstance(v, (list, tuple, set, frozenset)) and not isinstance(v, str):
+        return "[" + ", ".join(show_value(g, x) for x in v) + "]"
+    return g.log.show(g, v) if g.log is not None else str(v)
 
 
 def _hero_name(rules: Ruleset, hero: str | None) -> str:
