@@ -221,3 +221,39 @@ test "操作数" {
     assert first.splitlines()[1:] == ["         曹操.hp = 2", "         关羽.hand = []", "         曹操.flipped = false",
                                       "         count(曹操.hand) = 0", "         曹操.kingdom = 魏"]
     assert second.endswith("expected 曹操.hand[3] is 杀\n         曹操.hand[3] = none")
+
+
+# ---- 5. card literals in a test's expressions ---------------------------------------------------
+
+def test_a_card_by_suit_and_rank_in_an_expect(tmp_path):
+    text = '''
+test "牌面" {{
+  seat 关羽 hand [♥7 杀, ♣2 杀]
+  seat 曹操
+  start 关羽 出牌阶段
+  decide 关羽: ♥7 杀, 曹操
+  decide 曹操: yes
+  expect {expect}
+}}
+'''
+    good = ["♣2 杀 in 关羽.hand and ♥7 杀 not in 关羽.hand and ♥7 杀 in 曹操.hand",
+            "关羽.hand[0] is ♣2 杀 and 关羽.hand[0] == ♣2 杀 and 关羽.hand[0] != ♣3 杀"]
+    bad = ["♣3 杀 in 关羽.hand", "♥7 杀 in 关羽.hand", "♣2 闪 in 关羽.hand", "关羽.hand[0] is ♠2 杀"]
+    for e in good + bad:
+        r = _run(tmp_path, text.format(expect=e))["牌面"]
+        assert r.ok == (e in good), (e, r.failures)
+
+
+def test_a_card_literal_is_for_tests_and_for_cards(tmp_path):
+    errs = _errors(tmp_path, '''
+skill 坏 huai {
+  "x"
+  on 受到伤害后 when ♣2 杀 in self.hand do { draw(self, 1) }
+}
+test "t" {
+  seat 关羽
+  expect ♣2 杀 == 1 and ♣2 不存在 in 关羽.hand
+}
+''')
+    got = [(d.code, d.span.line) for d in errs]
+    assert got == [("SGS201", 4), ("SGS201", 8), ("SGS105", 8)], [(d.code, d.message) for d in errs]

@@ -88,6 +88,17 @@ def is_card(c, name: str) -> bool:
     return cd.id == name or name in cd.family
 
 
+def card_fits(c, spec) -> bool:
+    """A test's `♣2 杀`: this card, of that suit and rank, named so (or counting as it)."""
+    suit, rank, name = spec
+    return c is not None and is_card(c, name) and c.suit == suit and c.rank == rank
+
+
+def holds_card(cards, spec) -> bool:
+    """`♣2 杀 in 刘备.hand`."""
+    return any(card_fits(c, spec) for c in cards)
+
+
 def same_suit(a, b) -> bool:
     return a is not None and b is not None and a.suit is not None and a.suit == b.suit
 

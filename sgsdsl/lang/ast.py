@@ -47,6 +47,15 @@ class SuitLit(Expr):
 
 
 @node
+class CardLit(Expr):
+    """`♣2 杀`, in a test's expect: any card of that name, suit and rank."""
+
+    suit: str  # one of ♠♥♣♦
+    rank: int
+    name: "Name"
+
+
+@node
 class ListLit(Expr):
     items: tuple[Expr, ...]
 

@@ -62,6 +62,8 @@ class FunctionWriter:
                 return repr(e.value)
             case ast.SuitLit():
                 return repr(SUIT_IDS[e.value])
+            case ast.CardLit():
+                return n[e].py  # (suit id, rank, card id): checked by the type checker
             case ast.NameRef():
                 return n[e].py
             case ast.ListLit():
@@ -101,6 +103,12 @@ class FunctionWriter:
                 return "(" + f" {e.op} ".join(self.ex(x) for x in e.items) + ")"
             case ast.Compare():
                 left, right = self.ex(e.left), self.ex(e.right)
+                if "cardlit" in (n.get(("type", e.left)), n.get(("type", e.right))):
+                    neg = "not " if e.op in ("not in", "!=") else ""
+                    if e.op in ("in", "not in"):
+                        return f"({neg}T.holds_card({right}, {left}))"
+                    spec, card = (left, right) if n.get(("type", e.left)) == "cardlit" else (right, left)
+                    return f"({neg}T.card_fits({card}, {spec}))"
                 if e.op == "is":
                     return f"T.is_card({left}, {right})"
                 lt = strip(n.get(("type", e.left), "any"))
@@ -373,7 +381,7 @@ class ModuleWriter:
         parts = []
         for x in _operands(e):
             src = _source_text(self.m, x)
-            constant = isinstance(x, (ast.IntLit, ast.StrLit, ast.SuitLit)) or (
+            constant = isinstance(x, (ast.IntLit, ast.StrLit, ast.SuitLit, ast.CardLit)) or (
                 isinstance(x, ast.NameRef) and (x.text in self.m.values or x.text in ("none", "true", "false")))
             if src and src != whole and src not in (p for p, _ in parts) and not constant:
                 parts.append((src, x))

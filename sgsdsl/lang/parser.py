@@ -931,6 +931,12 @@ class _Builder(Transformer):
     def string(self, meta, c):
         return ast.StrLit(value=self.s(c[0]), span=_tok_span(self.path, c[0]))
 
+    def card_lit(self, c):
+        sr, name = c
+        a, b = _tok_span(self.path, sr), _tok_span(self.path, name)
+        return ast.CardLit(suit=str(sr)[0], rank=parse_rank(str(sr)[1:]), name=self.nm(name),
+                           span=Span(self.path, a.line, a.col, b.end_line, b.end_col))
+
     @v_args(meta=True)
     def suit(self, meta, c):
         return ast.SuitLit(value=str(c[0]), span=_tok_span(self.path, c[0]))

@@ -25,6 +25,7 @@ from .surface import (
     EVENT_BUILTIN_FIELDS,
     FUNCS,
     ROLES,
+    SUIT_IDS,
     TYPE_ALIASES,
 )
 
@@ -235,6 +236,19 @@ class Checker:
                 return "text"
             case ast.SuitLit():
                 return "suit"
+            case ast.CardLit():
+                sym = self.m.values.get(e.name.text)
+                if sym is None or sym.kind != "card":
+                    self.err("SGS105", f"unknown card '{e.name.text}'", e.name.span, help=self.lives_in(e.name.text)
+                             or suggest(e.name.text, [k for k, v in self.m.values.items() if v.kind == "card"]))
+                    return "error"
+                self.visible(sym.decl, e.name.span, f"'{e.name.text}'")
+                self.note(e, Ref(repr((SUIT_IDS[e.suit], e.rank, sym.decl.id.text))))
+                if env.test_heroes is None:  # a rule that named one printed card would hold for that card alone
+                    self.err("SGS201", "a card by suit and rank (`♣2 杀`) is written only in a test's `expect`",
+                             e.span, help="rules read a card's name, suit and rank: `c is 杀 and c.suit == ♣`")
+                    return "error"
+                return "cardlit"
             case ast.NameRef():
                 return self.name(e, env)
             case ast.ListLit():
@@ -489,6 +503,16 @@ class Checker:
 
     def compare(self, e: ast.Compare, env: Env) -> str:
         lt, rt = self.expr(e.left, env), self.expr(e.right, env)
+        if "cardlit" in (lt, rt):  # `♣2 杀 in 刘备.hand`, `刘备.hand[0] is ♣2 杀`
+            other, t = (rt, e.right) if lt == "cardlit" else (lt, e.left)
+            if e.op in ("in", "not in") and lt == "cardlit" and (is_list(rt) and compatible(elem(rt), "card")):
+                return "bool"
+            if e.op in ("is", "==", "!=") and compatible(other, "card") and not is_list(other) and other != "cardlit":
+                return "bool"
+            if "error" not in (lt, rt):
+                self.err("SGS201", f"a card by suit and rank is looked for in a list of cards (`in`) or compared with "
+                         f"a card (`is`, `==`), not with `{e.op}` and {_show(other)}", e.span)
+            return "bool"
         if env.test_heroes is not None:  # in a test, a hero's name is its seat, unless compared with heroes
             rt = self._as_hero(e.right, rt, lt, env)
             lt = self._as_hero(e.left, lt, rt, env)
