@@ -88,6 +88,16 @@ def is_card(c, name: str) -> bool:
     return cd.id == name or name in cd.family
 
 
+def winners_of(g, kind: str) -> list:
+    """`winners` in a test: the winning identities (a side of 1v1 is one), or the kingdoms of the winning
+    players (国战, whose players win by kingdom)."""
+    won = g.winners or ()
+    if kind != "kingdom":
+        return list(won)
+    seats = g.won_seats if g.won_seats is not None else {p.seat for p in g.players if (p.identity or p.name) in won}
+    return list(dict.fromkeys(p.kingdom for p in g.players if p.seat in seats and p.kingdom is not None))
+
+
 def card_fits(c, spec) -> bool:
     """A test's `♣2 杀`: this card, of that suit and rank, named so (or counting as it)."""
     suit, rank, name = spec

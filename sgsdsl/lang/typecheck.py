@@ -417,8 +417,12 @@ class Checker:
             self.note(e, Ref(f"g.seat_of({env.test_heroes[n]!r})"))
             return "player"
         if env.test_heroes is not None and n in ("winner", "winners"):  # how the test's game ended
-            self.note(e, Ref("T.first(list(g.winners or ()))" if n == "winner" else "list(g.winners or ())"))
-            return "identity?" if n == "winner" else "list[identity]"
+            # a mode without an identity table (国战) is won by kingdoms; else by identities (1v1's sides too)
+            kind = "kingdom" if getattr(self, "test_mode", None) is not None and not self.test_mode.table \
+                else "identity"
+            won = f"T.winners_of(g, {kind!r})"
+            self.note(e, Ref(f"T.first({won})" if n == "winner" else won))
+            return f"{kind}?" if n == "winner" else f"list[{kind}]"
         sym = self.m.values.get(n)
         if sym is not None:
             self.visible(sym.decl, e.span, f"'{n}'")
@@ -1381,6 +1385,7 @@ class DeclChecker(Checker):
             self.skill(r, owner=False)
 
     def test(self, t: ast.TestDecl) -> None:
+        self.test_mode = self.m.modes.get(t.mode.text) if t.mode is not None else None
         self.test_options(t)
         heroes = {}
         for s in t.seats:

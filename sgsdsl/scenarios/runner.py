@@ -438,7 +438,7 @@ def run_test(rules: Ruleset, t: TestDef, windows: bool = False, observer=None) -
                 g.play_turn(p)
                 p = g.extra_turns.pop(0) if g.extra_turns else g.next_alive(p)
         except GameOver as over:
-            g.over, g.winners, g.end_reason = True, over.winners, over.reason
+            g.over, g.winners, g.end_reason, g.won_seats = True, over.winners, over.reason, over.seats
             log.end(g, over)
         for fn, src, loc, *parts in t.expects:
             try:
