@@ -257,3 +257,29 @@ test "t" {
 ''')
     got = [(d.code, d.span.line) for d in errs]
     assert got == [("SGS201", 4), ("SGS201", 8), ("SGS105", 8)], [(d.code, d.message) for d in errs]
+
+
+# ---- 7. what a seat's view shows -------------------------------------------------------------------
+
+def test_expect_view_reads_the_table_through_the_seats_view(tmp_path):
+    text = '''
+test "视角" {{
+  mode guozhan
+  seat 曹操 deputy 郭嘉 hidden hand [♥7 杀]
+  seat 刘备 deputy 关羽 hidden 副将
+  turns 0
+  expect view {expect}
+}}
+'''
+    good = ["座位2: 曹操.hero == none and 曹操.heroes == [none, none] and 刘备.heroes == [刘备, 关羽]",
+            "刘备: count(曹操.hand) == 1 and not (杀 in 曹操.hand) and not (♥7 杀 in 曹操.hand)",
+            "曹操: ♥7 杀 in 曹操.hand and 刘备.heroes == [刘备, none] and 曹操.heroes == [曹操, 郭嘉]",
+            "关羽: 曹操.kingdom == none and 刘备.kingdom == 蜀"]
+    bad = ["座位1: 曹操.hero == none", "座位2: 杀 in 曹操.hand", "曹操: 刘备.heroes == [刘备, 关羽]"]
+    for e in good + bad:
+        r = _run(tmp_path, text.format(expect=e))["视角"]
+        assert r.ok == (e in good), (e, r.failures)
+    r = _run(tmp_path, text.format(expect="座位2: 杀 in 曹操.hand"))["视角"]
+    assert r.failures[0].endswith("expected, as 座位2 sees it, 杀 in 曹操.hand\n         曹操.hand = [一张牌]")
+    errs = _errors(tmp_path, text.format(expect="座位3: 曹操.hp == 4"))
+    assert [(d.code, d.message) for d in errs] == [("SGS211", "'座位3' names no seat of this test")]

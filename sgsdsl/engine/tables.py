@@ -85,6 +85,8 @@ def is_card(c, name: str) -> bool:
     if c is None:
         return False
     cd = c.cdef  # (read once: through the card filters in play)
+    if cd is None:  # a card seen through a seat's view that does not know it
+        return False
     return cd.id == name or name in cd.family
 
 
@@ -480,6 +482,7 @@ class TestDef:
     bound: tuple[tuple[str | None, str, tuple], ...] = ()
     # `expect asked`: (seat hero id or None, skill or card id or None, the options offered or None, count or None, loc)
     requests: tuple[tuple[str | None, str | None, tuple | None, int | None, str], ...] = ()
+    views: tuple[tuple, ...] = ()  # `expect view`: (seat index, fn, source text, loc[, operands fn])
 
 @table
 class Tables:

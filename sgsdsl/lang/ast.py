@@ -692,6 +692,7 @@ class TestDecl(Decl):
     # `expect asked 刘备 [八卦阵]: [杀, 闪] [== N]` and `expect asked 刘备 [八卦阵] == N`: (who, skill, options or
     # None, count or None, span)
     requests: tuple[tuple[Name, Name | None, tuple[Decision, ...] | None, int | None, Span], ...] = ()
+    views: tuple[tuple[Name, Expr], ...] = ()  # `expect view 座位2: EXPR`: EXPR read through that seat's view
 
 
 @node

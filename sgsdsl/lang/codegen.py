@@ -18,7 +18,7 @@ from . import ast
 from .model import Model
 from .rulesof import own_allows, taken_from
 from .surface import SUIT_IDS
-from .typecheck import AttrNote, CallNote, Ref, elem, package_scope, strip
+from .typecheck import AttrNote, CallNote, Ref, elem, package_scope, strip, view_seat
 
 TEMPLATES = Path(__file__).with_name("templates")
 SAFE_ID = re.compile(r"[a-z][a-z0-9_]*\Z")
@@ -841,6 +841,13 @@ class ModuleWriter:
             sym = self.m.values.get(n.text)
             return sym.decl.id.text if sym is not None else n.text
 
+        views = []
+        for i, (who, e) in enumerate(t.views):
+            fn = self.expr_fn(f"t_{k}_view{i}", "g", f"test {t.title}: a seat's view", e)
+            src = _source_text(self.m, e)
+            parts = self.operands_fn(f"t_{k}_view{i}_parts", f"test {t.title}: its operands", e, src)
+            views.append(f"({view_seat(t, who.text, heroes)!r}, {fn}, {src!r}, {self.loc(e.span)!r}"
+                         + (f", {parts})" if parts else ")"))
         decides = tuple((heroes[who.text], tuple(_decide_item(x) for x in ds)) for who, ds in t.decides
                         if who.text in heroes)
         bound = tuple((None, subject(who), tuple(_decide_item(x) for x in ds)) for who, ds in t.decides
@@ -860,7 +867,8 @@ class ModuleWriter:
                      for present, texts, span in t.logs)
         asked = tuple((tuple(heroes.get(w.text, w.text) for w in names), self.loc(span)) for names, span in t.asked)
         extra = (f"    asked={asked!r},\n" if asked else "") + (f"    bound={bound!r},\n" if bound else "") \
-            + (f"    requests={requests!r},\n" if requests else "") + ("    setup=True,\n" if t.setup else "") \
+            + (f"    requests={requests!r},\n" if requests else "") \
+            + ("    views=(" + "".join(f"\n        {x}," for x in views) + "\n    ),\n" if views else "") + ("    setup=True,\n" if t.setup else "") \
             + (f"    turn_limit={t.turn_limit!r},\n" if t.turn_limit else "") \
             + (f"    variants={self.m.scope!r},\n" if self.m.scope else "")
         mode = self.m.modes[t.mode.text].id.text if t.mode and t.mode.text in self.m.modes else None

@@ -608,7 +608,7 @@ class _Builder(Transformer):
     def test_decl(self, meta, c):
         title, *items = c
         d = {"mode": None, "seats": [], "deck": (), "start": None, "turns": 1, "decides": [], "expects": [], "logs": [],
-             "asked": [], "setup": False, "turn_limit": 0, "options": [], "bound": [], "requests": []}
+             "asked": [], "setup": False, "turn_limit": 0, "options": [], "bound": [], "requests": [], "views": []}
         for key, val in items:
             if isinstance(d[key], list):
                 d[key].append(val)
@@ -656,6 +656,9 @@ class _Builder(Transformer):
         who, skill, offer, n = c
         return ("requests", (self.nm(who), self.nm(skill) if skill is not None else None, offer,
                              self.num(n, "a number of requests") if n is not None else None, _tok_span(self.path, who)))
+
+    def t_expect_view(self, c):
+        return ("views", (self.nm(c[0]), c[1]))
 
     def t_expect_asked_count(self, c):
         who, skill, n = c

@@ -9,6 +9,7 @@ whose event lacks it is an error here.
 from __future__ import annotations
 
 import contextlib
+import re
 
 import attrs
 
@@ -550,10 +551,13 @@ class Checker:
             self.note(e, Ref(sym.py))
             self.m.notes[("type", e)] = "hero"
             return "hero"
-        if wants and isinstance(e, ast.ListLit) and all(isinstance(x, ast.NameRef) and x.text in env.test_heroes
-                                                        for x in e.items):
+        # `[刘备, none]`: a seat's hero cards, one face down (as `expect view` sees them)
+        if wants and isinstance(e, ast.ListLit) and e.items and all(
+                isinstance(x, ast.NameRef) and (x.text in env.test_heroes or x.text == "none") for x in e.items) \
+                and any(x.text != "none" for x in e.items):
             for x in e.items:
-                self._as_hero(x, "player", "hero", env)
+                if x.text != "none":
+                    self._as_hero(x, "player", "hero", env)
             self.m.notes[("type", e)] = "list[hero]"
             return "list[hero]"
         return t
@@ -873,6 +877,19 @@ def _ctx_help(n: str, env: Env) -> str | None:
 
 
 # ---- declarations ------------------------------------------------------------------------
+
+
+def view_seat(t: ast.TestDecl, who: str, heroes: dict) -> int | None:
+    """The seat (0-based) `expect view WHO` reads from: a seat's hero (any that names it), or 座位N."""
+    m = re.fullmatch(r"座位([1-9]\d*)", who)
+    if m is not None:
+        n = int(m.group(1)) - 1
+        return n if n < len(t.seats) else None
+    hero = heroes.get(who)
+    for i, s in enumerate(t.seats):
+        if hero is not None and hero in (s.hero.text, heroes.get(s.hero.text)):
+            return i
+    return None
 
 
 def package_scope(model: Model, pkg) -> tuple[str, ...]:
@@ -1464,6 +1481,12 @@ class DeclChecker(Checker):
         if t.setup and t.mode is None:
             self.err("SGS211", "`setup` runs a mode's setup: name the mode with `mode …`", t.span)
         for e in t.expects:
+            self.expr(e, self.env(test_heroes=heroes))
+        for who, e in t.views:
+            if view_seat(t, who.text, heroes) is None:
+                self.err("SGS211", f"'{who.text}' names no seat of this test", who.span,
+                         help=f"a seat's hero, or 座位1 … 座位{len(t.seats)} (the seat's number, as the log names a "
+                         "seat whose heroes are face down)")
             self.expr(e, self.env(test_heroes=heroes))
 
     def subject(self, n: ast.Name, quiet: bool = False):

@@ -447,6 +447,15 @@ def run_test(rules: Ruleset, t: TestDef, windows: bool = False, observer=None) -
             except Exception as e:  # a broken expectation is a failure, not a crash
                 failures.append(f"{loc}: expected {src}: {e.__class__.__name__}: {e}"
                                 + _operand_values(g, parts[0] if parts else None))
+        for seat, fn, src, loc, *parts in t.views:
+            seen = ViewOfTable(g, seat)
+            who = f"座位{seat + 1}"
+            try:
+                if not fn(seen):
+                    failures.append(f"{loc}: expected, as {who} sees it, {src}"
+                                    + _operand_values(g, parts[0] if parts else None, seen))
+            except Exception as e:  # a part of the table the seat's view has no word for
+                failures.append(f"{loc}: expected, as {who} sees it, {src}: {e.__class__.__name__}: {e}")
         for present, texts, loc in t.logs:
             texts = (texts,) if isinstance(texts, str) else texts
             found = _in_order(texts, log.lines, lambda text, line: text in line)
@@ -489,12 +498,12 @@ def run_test(rules: Ruleset, t: TestDef, windows: bool = False, observer=None) -
     return TestResult(t, not failures, failures, log)
 
 
-def _operand_values(g, parts) -> str:
+def _operand_values(g, parts, seen=None) -> str:
     """Each operand of a failed `expect` with its value, one a line (those that read as written left out)."""
     if parts is None:
         return ""
     out = []
-    for src, thunk in parts(g):
+    for src, thunk in parts(g if seen is None else seen):
         try:
             shown = show_value(g, thunk())
         except Exception as e:  # an operand that cannot be read says why, and the others are still shown
@@ -502,6 +511,55 @@ def _operand_values(g, parts) -> str:
         if shown != src:
             out.append(f"\n         {src} = {shown}")
     return "".join(out)
+
+
+class ViewOfTable:
+    """The table as `expect view SEAT: …` reads it: through SeatView, the view the seat's agent gets, so that
+    a face-down hero reads `none` and an unknown card has no name. The expression's code asks for players by
+    hero (`seat_of`) and for their hero ids; everything else is the view's own public attributes."""
+
+    def __init__(self, g, seat: int):
+        self._g = g
+        self._view = SeatView(g, seat)
+
+    def seat_of(self, hero: str):
+        return _PlayerSeen(self._view.wrap(self._g.seat_of(hero)))
+
+    def __getattr__(self, name):
+        value = getattr(self._view, name)  # AttributeError: the view has no such thing
+        return _seen(value)
+
+
+class _PlayerSeen:
+    """A PlayerView with the hero ids the generated code reads (`none` for a hero the seat cannot see)."""
+
+    def __init__(self, pv):
+        self._pv = pv
+
+    hero_ids = property(lambda s: [h.id if h is not None else None for h in s._pv.heroes])
+    hero_id = property(lambda s: s._pv.hero.id if s._pv.hero is not None else None)
+
+    def __getattr__(self, name):
+        return _seen(getattr(self._pv, name))
+
+    def __eq__(self, other):
+        return isinstance(other, _PlayerSeen) and other._pv is self._pv
+
+    def __hash__(self):
+        return hash(id(self._pv))
+
+    def __repr__(self):
+        return self._pv.name
+
+
+def _seen(value):
+    from ..engine.view import PlayerView
+
+    if isinstance(value, PlayerView):
+        return _PlayerSeen(value)
+    if isinstance(value, list):
+        return [_seen(x) for x in value]
+    return value
 
 
 def show_value(g, v) -> str:
