@@ -314,9 +314,19 @@ def t_cards_1_expect0(g):
     return ((g.seat_of('zhangfei').hp == 3) and (g.seat_of('zhangfei').hand_count == 1))
 
 
+def t_cards_1_expect0_parts(g):
+    # test 水淹七军：没有装备的目标受到1点伤害: its operands — rules/duel/cards.sgs:31
+    return (('张飞.hp', lambda: g.seat_of('zhangfei').hp), ('张飞.hand_count', lambda: g.seat_of('zhangfei').hand_count), )
+
+
 def t_cards_2_expect0(g):
     # test 水淹七军：有装备的目标可以弃置装备区里的所有牌 — rules/duel/cards.sgs:41
     return ((g.seat_of('zhangfei').hp == 4) and (len(g.seat_of('zhangfei').equips) == 0))
+
+
+def t_cards_2_expect0_parts(g):
+    # test 水淹七军：有装备的目标可以弃置装备区里的所有牌: its operands — rules/duel/cards.sgs:41
+    return (('张飞.hp', lambda: g.seat_of('zhangfei').hp), ('count(张飞.equips)', lambda: len(g.seat_of('zhangfei').equips)), )
 
 
 def t_cards_3_expect0(g):
@@ -324,9 +334,19 @@ def t_cards_3_expect0(g):
     return ((g.seat_of('zhangfei').hp == 3) and (len(g.seat_of('zhangfei').equips) == 1))
 
 
+def t_cards_3_expect0_parts(g):
+    # test 水淹七军：有装备的目标也可以受到伤害: its operands — rules/duel/cards.sgs:51
+    return (('张飞.hp', lambda: g.seat_of('zhangfei').hp), ('count(张飞.equips)', lambda: len(g.seat_of('zhangfei').equips)), )
+
+
 def t_cards_4_expect0(g):
     # test 水淹七军：可以被【无懈可击】抵消 — rules/duel/cards.sgs:60
     return ((g.seat_of('zhangfei').hp == 4) and (g.seat_of('zhangfei').hand_count == 0))
+
+
+def t_cards_4_expect0_parts(g):
+    # test 水淹七军：可以被【无懈可击】抵消: its operands — rules/duel/cards.sgs:60
+    return (('张飞.hp', lambda: g.seat_of('zhangfei').hp), ('张飞.hand_count', lambda: g.seat_of('zhangfei').hand_count), )
 
 
 def t_liegong_1_expect0(g):
@@ -334,9 +354,19 @@ def t_liegong_1_expect0(g):
     return ((g.seat_of('zhangfei').hp == 3) and (g.seat_of('zhangfei').hand_count == 4))
 
 
+def t_liegong_1_expect0_parts(g):
+    # test 对手的手牌数不小于你的体力值：不能使用【闪】: its operands — rules/duel/heroes_shu.sgs:20
+    return (('张飞.hp', lambda: g.seat_of('zhangfei').hp), ('张飞.hand_count', lambda: g.seat_of('zhangfei').hand_count), )
+
+
 def t_liegong_2_expect0(g):
     # test 对手的手牌数小于你的体力值：不能发动 — rules/duel/heroes_shu.sgs:28
     return ((g.seat_of('zhangfei').hp == 4) and (g.seat_of('zhangfei').hand_count == 2))
+
+
+def t_liegong_2_expect0_parts(g):
+    # test 对手的手牌数小于你的体力值：不能发动: its operands — rules/duel/heroes_shu.sgs:28
+    return (('张飞.hp', lambda: g.seat_of('zhangfei').hp), ('张飞.hand_count', lambda: g.seat_of('zhangfei').hand_count), )
 
 
 def t_liegong_3_expect0(g):
@@ -344,9 +374,19 @@ def t_liegong_3_expect0(g):
     return ((g.seat_of('jiangwei').hp == 4) and (g.seat_of('jiangwei').hand_count == 3) and (g.seat_of('huangzhong').hand_count == 0))
 
 
+def t_liegong_3_expect0_parts(g):
+    # test 其他角色的出牌阶段内使用【杀】不能发动: its operands — rules/duel/heroes_shu.sgs:38
+    return (('姜维.hp', lambda: g.seat_of('jiangwei').hp), ('姜维.hand_count', lambda: g.seat_of('jiangwei').hand_count), ('黄忠.hand_count', lambda: g.seat_of('huangzhong').hand_count), )
+
+
 def t_tiaoxin_1_expect0(g):
     # test 目标对你使用【杀】 — rules/duel/heroes_shu.sgs:60
     return ((g.seat_of('jiangwei').hp == 3) and (g.seat_of('zhangfei').hand_count == 0))
+
+
+def t_tiaoxin_1_expect0_parts(g):
+    # test 目标对你使用【杀】: its operands — rules/duel/heroes_shu.sgs:60
+    return (('姜维.hp', lambda: g.seat_of('jiangwei').hp), ('张飞.hand_count', lambda: g.seat_of('zhangfei').hand_count), )
 
 
 def t_tiaoxin_2_expect0(g):
@@ -354,9 +394,19 @@ def t_tiaoxin_2_expect0(g):
     return ((g.seat_of('jiangwei').hp == 4) and (g.seat_of('zhangfei').minus_horse is None) and (g.seat_of('zhangfei').hand_count == 1))
 
 
+def t_tiaoxin_2_expect0_parts(g):
+    # test 目标不使用【杀】：弃置其一张牌: its operands — rules/duel/heroes_shu.sgs:68
+    return (('姜维.hp', lambda: g.seat_of('jiangwei').hp), ('张飞.minus_horse', lambda: g.seat_of('zhangfei').minus_horse), ('张飞.hand_count', lambda: g.seat_of('zhangfei').hand_count), )
+
+
 def t_tiaoxin_3_expect0(g):
     # test 只能选择攻击范围内含有你的角色 — rules/duel/heroes_shu.sgs:78
     return ((g.seat_of('zhangfei').hand_count == 1) and (g.seat_of('guanyu').hand_count == 0) and (g.seat_of('zhaoyun').hand_count == 1))
+
+
+def t_tiaoxin_3_expect0_parts(g):
+    # test 只能选择攻击范围内含有你的角色: its operands — rules/duel/heroes_shu.sgs:78
+    return (('张飞.hand_count', lambda: g.seat_of('zhangfei').hand_count), ('关羽.hand_count', lambda: g.seat_of('guanyu').hand_count), ('赵云.hand_count', lambda: g.seat_of('zhaoyun').hand_count), )
 
 
 def t_tiaoxin_4_expect0(g):
@@ -364,9 +414,19 @@ def t_tiaoxin_4_expect0(g):
     return ((g.seat_of('zhangfei').weapon is None) and (g.seat_of('guanyu').hand_count == 1) and (g.seat_of('zhaoyun').hand_count == 1))
 
 
+def t_tiaoxin_4_expect0_parts(g):
+    # test 武器令距离2的角色的攻击范围内含有你: its operands — rules/duel/heroes_shu.sgs:87
+    return (('张飞.weapon', lambda: g.seat_of('zhangfei').weapon), ('关羽.hand_count', lambda: g.seat_of('guanyu').hand_count), ('赵云.hand_count', lambda: g.seat_of('zhaoyun').hand_count), )
+
+
 def t_manyi_1_expect0(g):
     # test 登场时视为使用【南蛮入侵】 — rules/duel/heroes_shu.sgs:106
     return ((g.seat_of('guanyu').hp == 3) and (g.seat_of('zhangfei').hp == 4) and (len(g.seat_of('zhangfei').fallen) == 1))
+
+
+def t_manyi_1_expect0_parts(g):
+    # test 登场时视为使用【南蛮入侵】: its operands — rules/duel/heroes_shu.sgs:106
+    return (('关羽.hp', lambda: g.seat_of('guanyu').hp), ('孟获.hp', lambda: g.seat_of('zhangfei').hp), ('count(张飞.fallen)', lambda: len(g.seat_of('zhangfei').fallen)), )
 
 
 def t_manyi_2_expect0(g):
@@ -374,9 +434,19 @@ def t_manyi_2_expect0(g):
     return ((g.seat_of('guanyu').hp == 4) and (g.seat_of('guanyu').hand_count == 0))
 
 
+def t_manyi_2_expect0_parts(g):
+    # test 祝融登场时也可以发动: its operands — rules/duel/heroes_shu.sgs:116
+    return (('关羽.hp', lambda: g.seat_of('guanyu').hp), ('关羽.hand_count', lambda: g.seat_of('guanyu').hand_count), )
+
+
 def t_manyi_3_expect0(g):
     # test 【南蛮入侵】对你无效 — rules/duel/heroes_shu.sgs:124
     return (g.seat_of('menghuo').hp == 4)
+
+
+def t_manyi_3_expect0_parts(g):
+    # test 【南蛮入侵】对你无效: its operands — rules/duel/heroes_shu.sgs:124
+    return (('孟获.hp', lambda: g.seat_of('menghuo').hp), )
 
 
 def t_zaiqi_1_expect0(g):
@@ -384,9 +454,19 @@ def t_zaiqi_1_expect0(g):
     return ((g.seat_of('menghuo').hp == 3) and (g.seat_of('menghuo').hand_count == 1) and ('sha' in [c.name for c in g.seat_of('menghuo').hand]))
 
 
+def t_zaiqi_1_expect0_parts(g):
+    # test 亮出已损失体力值张牌：♥牌回复体力，其余获得: its operands — rules/duel/heroes_shu.sgs:145
+    return (('孟获.hp', lambda: g.seat_of('menghuo').hp), ('孟获.hand_count', lambda: g.seat_of('menghuo').hand_count), ('孟获.hand', lambda: g.seat_of('menghuo').hand), )
+
+
 def t_zaiqi_2_expect0(g):
     # test 未受伤时不能发动 — rules/duel/heroes_shu.sgs:152
     return (g.seat_of('menghuo').hand_count == 2)
+
+
+def t_zaiqi_2_expect0_parts(g):
+    # test 未受伤时不能发动: its operands — rules/duel/heroes_shu.sgs:152
+    return (('孟获.hand_count', lambda: g.seat_of('menghuo').hand_count), )
 
 
 def t_lieren_1_expect0(g):
@@ -394,9 +474,19 @@ def t_lieren_1_expect0(g):
     return ((g.seat_of('zhangfei').hp == 3) and ('chitu' in [c.name for c in g.seat_of('zhurong').hand]) and (g.seat_of('zhangfei').minus_horse is None))
 
 
+def t_lieren_1_expect0_parts(g):
+    # test 拼点赢：获得其一张牌: its operands — rules/duel/heroes_shu.sgs:170
+    return (('张飞.hp', lambda: g.seat_of('zhangfei').hp), ('祝融.hand', lambda: g.seat_of('zhurong').hand), ('张飞.minus_horse', lambda: g.seat_of('zhangfei').minus_horse), )
+
+
 def t_lieren_2_expect0(g):
     # test 拼点没赢：什么也不获得 — rules/duel/heroes_shu.sgs:178
     return ((g.seat_of('zhangfei').hp == 3) and (g.seat_of('zhurong').hand_count == 0) and (g.seat_of('zhangfei').minus_horse is not None))
+
+
+def t_lieren_2_expect0_parts(g):
+    # test 拼点没赢：什么也不获得: its operands — rules/duel/heroes_shu.sgs:178
+    return (('张飞.hp', lambda: g.seat_of('zhangfei').hp), ('祝融.hand_count', lambda: g.seat_of('zhurong').hand_count), ('张飞.minus_horse', lambda: g.seat_of('zhangfei').minus_horse), )
 
 
 def t_shensu_1_expect0(g):
@@ -404,9 +494,19 @@ def t_shensu_1_expect0(g):
     return ((g.seat_of('zhangfei').hp == 3) and (g.seat_of('xiahouyuan').hand_count == 0) and (len(g.seat_of('xiahouyuan').judges) == 1))
 
 
+def t_shensu_1_expect0_parts(g):
+    # test 跳过判定阶段和摸牌阶段，视为使用【杀】: its operands — rules/duel/heroes_wei.sgs:33
+    return (('张飞.hp', lambda: g.seat_of('zhangfei').hp), ('夏侯渊.hand_count', lambda: g.seat_of('xiahouyuan').hand_count), ('count(夏侯渊.judges)', lambda: len(g.seat_of('xiahouyuan').judges)), )
+
+
 def t_shensu_2_expect0(g):
     # test 跳过出牌阶段并弃置装备牌，视为使用【杀】：无距离限制 — rules/duel/heroes_wei.sgs:44
     return ((g.seat_of('zhangfei').hp == 3) and (g.seat_of('xiahouyuan').plus_horse is None))
+
+
+def t_shensu_2_expect0_parts(g):
+    # test 跳过出牌阶段并弃置装备牌，视为使用【杀】：无距离限制: its operands — rules/duel/heroes_wei.sgs:44
+    return (('张飞.hp', lambda: g.seat_of('zhangfei').hp), ('夏侯渊.plus_horse', lambda: g.seat_of('xiahouyuan').plus_horse), )
 
 
 def t_shensu_3_expect0(g):
@@ -414,9 +514,19 @@ def t_shensu_3_expect0(g):
     return ((g.seat_of('zhangfei').hp == 2) and (g.seat_of('xiahouyuan').hand_count == 0))
 
 
+def t_shensu_3_expect0_parts(g):
+    # test 两项都选择：视为使用两张【杀】: its operands — rules/duel/heroes_wei.sgs:53
+    return (('张飞.hp', lambda: g.seat_of('zhangfei').hp), ('夏侯渊.hand_count', lambda: g.seat_of('xiahouyuan').hand_count), )
+
+
 def t_suzi_1_expect0(g):
     # test 对手死亡时获得其手牌和装备区里的牌 — rules/duel/heroes_wei.sgs:68
     return (('shan' in [c.name for c in g.seat_of('xiahouyuan').hand]) and ('bagua' in [c.name for c in g.seat_of('xiahouyuan').hand]) and ('lebu' not in [c.name for c in g.seat_of('xiahouyuan').hand]))
+
+
+def t_suzi_1_expect0_parts(g):
+    # test 对手死亡时获得其手牌和装备区里的牌: its operands — rules/duel/heroes_wei.sgs:68
+    return (('夏侯渊.hand', lambda: g.seat_of('xiahouyuan').hand), )
 
 
 def t_suzi_1_expect1(g):
@@ -424,9 +534,19 @@ def t_suzi_1_expect1(g):
     return ((g.seat_of('xiahouyuan').hand_count == 3) and (len(g.seat_of('zhangfei').fallen) == 1))
 
 
+def t_suzi_1_expect1_parts(g):
+    # test 对手死亡时获得其手牌和装备区里的牌: its operands — rules/duel/heroes_wei.sgs:69
+    return (('夏侯渊.hand_count', lambda: g.seat_of('xiahouyuan').hand_count), ('count(张飞.fallen)', lambda: len(g.seat_of('zhangfei').fallen)), )
+
+
 def t_suzi_2_expect0(g):
     # test 不发动则这些牌置入弃牌堆 — rules/duel/heroes_wei.sgs:78
     return ((g.seat_of('xiahouyuan').hand_count == 0) and ('shan' in [c.name for c in g.cards_in('discard')]))
+
+
+def t_suzi_2_expect0_parts(g):
+    # test 不发动则这些牌置入弃牌堆: its operands — rules/duel/heroes_wei.sgs:78
+    return (('夏侯渊.hand_count', lambda: g.seat_of('xiahouyuan').hand_count), ('cards_in(discard_pile)', lambda: g.cards_in('discard')), )
 
 
 def t_jushou_1_expect0(g):
@@ -434,9 +554,19 @@ def t_jushou_1_expect0(g):
     return ((g.seat_of('caoren').hand_count == 3) and (not g.seat_of('caoren').flipped))
 
 
+def t_jushou_1_expect0_parts(g):
+    # test 摸三张牌并翻面，跳过下个回合: its operands — rules/duel/heroes_wei.sgs:95
+    return (('曹仁.hand_count', lambda: g.seat_of('caoren').hand_count), ('曹仁.flipped', lambda: g.seat_of('caoren').flipped), )
+
+
 def t_jushou_2_expect0(g):
     # test 不发动则不摸牌 — rules/duel/heroes_wei.sgs:103
     return ((g.seat_of('caoren').hand_count == 0) and (not g.seat_of('caoren').flipped))
+
+
+def t_jushou_2_expect0_parts(g):
+    # test 不发动则不摸牌: its operands — rules/duel/heroes_wei.sgs:103
+    return (('曹仁.hand_count', lambda: g.seat_of('caoren').hand_count), ('曹仁.flipped', lambda: g.seat_of('caoren').flipped), )
 
 
 def t_qiangxi_1_expect0(g):
@@ -444,9 +574,19 @@ def t_qiangxi_1_expect0(g):
     return ((g.seat_of('dianwei').hp == 3) and (g.seat_of('zhangfei').hp == 3))
 
 
+def t_qiangxi_1_expect0_parts(g):
+    # test 失去1点体力，对攻击范围内的角色造成1点伤害: its operands — rules/duel/heroes_wei.sgs:129
+    return (('典韦.hp', lambda: g.seat_of('dianwei').hp), ('张飞.hp', lambda: g.seat_of('zhangfei').hp), )
+
+
 def t_qiangxi_2_expect0(g):
     # test 弃置一张武器牌代替失去体力 — rules/duel/heroes_wei.sgs:137
     return ((g.seat_of('dianwei').hp == 4) and (g.seat_of('zhangfei').hp == 3) and (g.seat_of('dianwei').hand_count == 0))
+
+
+def t_qiangxi_2_expect0_parts(g):
+    # test 弃置一张武器牌代替失去体力: its operands — rules/duel/heroes_wei.sgs:137
+    return (('典韦.hp', lambda: g.seat_of('dianwei').hp), ('张飞.hp', lambda: g.seat_of('zhangfei').hp), ('典韦.hand_count', lambda: g.seat_of('dianwei').hand_count), )
 
 
 def t_qiangxi_3_expect0(g):
@@ -454,9 +594,19 @@ def t_qiangxi_3_expect0(g):
     return ((g.seat_of('zhangfei').hp == 4) and ((g.seat_of('guanyu').hp + g.seat_of('zhaoyun').hp) == 7))
 
 
+def t_qiangxi_3_expect0_parts(g):
+    # test 攻击范围外的角色不能成为目标: its operands — rules/duel/heroes_wei.sgs:147
+    return (('张飞.hp', lambda: g.seat_of('zhangfei').hp), ('关羽.hp + 赵云.hp', lambda: (g.seat_of('guanyu').hp + g.seat_of('zhaoyun').hp)), )
+
+
 def t_yinghun_1_expect0(g):
     # test 令其摸X张牌，然后弃置一张牌 — rules/duel/heroes_wu_qun.sgs:28
     return (g.seat_of('zhangfei').hand_count == 1)
+
+
+def t_yinghun_1_expect0_parts(g):
+    # test 令其摸X张牌，然后弃置一张牌: its operands — rules/duel/heroes_wu_qun.sgs:28
+    return (('张飞.hand_count', lambda: g.seat_of('zhangfei').hand_count), )
 
 
 def t_yinghun_2_expect0(g):
@@ -464,9 +614,19 @@ def t_yinghun_2_expect0(g):
     return ((g.seat_of('zhangfei').hand_count == 2) and ('sha' in [c.name for c in g.seat_of('zhangfei').hand]))
 
 
+def t_yinghun_2_expect0_parts(g):
+    # test 令其摸一张牌，然后弃置X张牌: its operands — rules/duel/heroes_wu_qun.sgs:37
+    return (('张飞.hand_count', lambda: g.seat_of('zhangfei').hand_count), ('张飞.hand', lambda: g.seat_of('zhangfei').hand), )
+
+
 def t_yinghun_3_expect0(g):
     # test X为1：摸一张牌，然后弃置一张牌 — rules/duel/heroes_wu_qun.sgs:46
     return ((g.seat_of('zhangfei').hand_count == 1) and ('shan' not in [c.name for c in g.seat_of('zhangfei').hand]))
+
+
+def t_yinghun_3_expect0_parts(g):
+    # test X为1：摸一张牌，然后弃置一张牌: its operands — rules/duel/heroes_wu_qun.sgs:46
+    return (('张飞.hand_count', lambda: g.seat_of('zhangfei').hand_count), ('张飞.hand', lambda: g.seat_of('zhangfei').hand), )
 
 
 def t_tianxiang_1_expect0(g):
@@ -474,9 +634,19 @@ def t_tianxiang_1_expect0(g):
     return ((g.seat_of('xiaoqiao').hp == 3) and (g.seat_of('xiaoqiao').hand_count == 0) and (g.seat_of('zhangfei').hp == 2) and (g.seat_of('zhangfei').hand_count == 2))
 
 
+def t_tianxiang_1_expect0_parts(g):
+    # test 将伤害转移给其他角色，其摸已损失体力值张牌: its operands — rules/duel/heroes_wu_qun.sgs:74
+    return (('小乔.hp', lambda: g.seat_of('xiaoqiao').hp), ('小乔.hand_count', lambda: g.seat_of('xiaoqiao').hand_count), ('张飞.hp', lambda: g.seat_of('zhangfei').hp), ('张飞.hand_count', lambda: g.seat_of('zhangfei').hand_count), )
+
+
 def t_tianxiang_2_expect0(g):
     # test 没有♥手牌时不能发动 — rules/duel/heroes_wu_qun.sgs:83
     return ((g.seat_of('xiaoqiao').hp == 2) and (g.seat_of('zhangfei').hp == 4))
+
+
+def t_tianxiang_2_expect0_parts(g):
+    # test 没有♥手牌时不能发动: its operands — rules/duel/heroes_wu_qun.sgs:83
+    return (('小乔.hp', lambda: g.seat_of('xiaoqiao').hp), ('张飞.hp', lambda: g.seat_of('zhangfei').hp), )
 
 
 def t_hongyan_1_expect0(g):
@@ -484,9 +654,19 @@ def t_hongyan_1_expect0(g):
     return ((g.seat_of('xiaoqiao').hp == 3) and (g.seat_of('zhangfei').hp == 3))
 
 
+def t_hongyan_1_expect0_parts(g):
+    # test ♠手牌视为♥牌：可以弃置以发动【天香】: its operands — rules/duel/heroes_wu_qun.sgs:98
+    return (('小乔.hp', lambda: g.seat_of('xiaoqiao').hp), ('张飞.hp', lambda: g.seat_of('zhangfei').hp), )
+
+
 def t_shuangxiong_1_expect0(g):
     # test 放弃摸牌，获得判定牌，将不同颜色的手牌当【决斗】使用 — rules/duel/heroes_wu_qun.sgs:130
     return ((g.seat_of('zhangfei').hp == 3) and (g.seat_of('yanliangwenchou').hand_count == 1) and ('shan' in [c.name for c in g.seat_of('yanliangwenchou').hand]))
+
+
+def t_shuangxiong_1_expect0_parts(g):
+    # test 放弃摸牌，获得判定牌，将不同颜色的手牌当【决斗】使用: its operands — rules/duel/heroes_wu_qun.sgs:130
+    return (('张飞.hp', lambda: g.seat_of('zhangfei').hp), ('颜良文丑.hand_count', lambda: g.seat_of('yanliangwenchou').hand_count), ('颜良文丑.hand', lambda: g.seat_of('yanliangwenchou').hand), )
 
 
 def t_shuangxiong_2_expect0(g):
@@ -494,9 +674,19 @@ def t_shuangxiong_2_expect0(g):
     return ((g.seat_of('zhangfei').hp == 4) and (g.seat_of('yanliangwenchou').hand_count == 2))
 
 
+def t_shuangxiong_2_expect0_parts(g):
+    # test 与判定牌颜色相同的手牌不能当【决斗】使用: its operands — rules/duel/heroes_wu_qun.sgs:139
+    return (('张飞.hp', lambda: g.seat_of('zhangfei').hp), ('颜良文丑.hand_count', lambda: g.seat_of('yanliangwenchou').hand_count), )
+
+
 def t_shuangxiong_3_expect0(g):
     # test 效果只持续到本回合结束 — rules/duel/heroes_wu_qun.sgs:149
     return (g.seat_of('zhangfei').hp == 4)
+
+
+def t_shuangxiong_3_expect0_parts(g):
+    # test 效果只持续到本回合结束: its operands — rules/duel/heroes_wu_qun.sgs:149
+    return (('张飞.hp', lambda: g.seat_of('zhangfei').hp), )
 
 
 def t_shuangxiong_4_expect0(g):
@@ -504,9 +694,19 @@ def t_shuangxiong_4_expect0(g):
     return (g.seat_of('yanliangwenchou').hand_count == 2)
 
 
+def t_shuangxiong_4_expect0_parts(g):
+    # test 不发动则照常摸牌: its operands — rules/duel/heroes_wu_qun.sgs:158
+    return (('颜良文丑.hand_count', lambda: g.seat_of('yanliangwenchou').hand_count), )
+
+
 def t_mouzhu_1_expect0(g):
     # test 对手交给你一张手牌，然后视为对你使用【杀】 — rules/duel/heroes_wu_qun.sgs:180
     return ((g.seat_of('hejin').hp == 3) and (g.seat_of('hejin').hand_count == 2) and (g.seat_of('zhangfei').hand_count == 0))
+
+
+def t_mouzhu_1_expect0_parts(g):
+    # test 对手交给你一张手牌，然后视为对你使用【杀】: its operands — rules/duel/heroes_wu_qun.sgs:180
+    return (('何进.hp', lambda: g.seat_of('hejin').hp), ('何进.hand_count', lambda: g.seat_of('hejin').hand_count), ('张飞.hand_count', lambda: g.seat_of('zhangfei').hand_count), )
 
 
 def t_mouzhu_2_expect0(g):
@@ -514,9 +714,19 @@ def t_mouzhu_2_expect0(g):
     return ((g.seat_of('hejin').hp == 4) and (g.seat_of('zhangfei').hp == 3))
 
 
+def t_mouzhu_2_expect0_parts(g):
+    # test 对手选择视为使用【决斗】: its operands — rules/duel/heroes_wu_qun.sgs:189
+    return (('何进.hp', lambda: g.seat_of('hejin').hp), ('张飞.hp', lambda: g.seat_of('zhangfei').hp), )
+
+
 def t_mouzhu_3_expect0(g):
     # test 手牌数不大于对手：对手不选择 — rules/duel/heroes_wu_qun.sgs:197
     return ((g.seat_of('hejin').hp == 4) and (g.seat_of('hejin').hand_count == 2) and (g.seat_of('zhangfei').hand_count == 2))
+
+
+def t_mouzhu_3_expect0_parts(g):
+    # test 手牌数不大于对手：对手不选择: its operands — rules/duel/heroes_wu_qun.sgs:197
+    return (('何进.hp', lambda: g.seat_of('hejin').hp), ('何进.hand_count', lambda: g.seat_of('hejin').hand_count), ('张飞.hand_count', lambda: g.seat_of('zhangfei').hand_count), )
 
 
 def t_yanhuo_1_expect0(g):
@@ -524,9 +734,19 @@ def t_yanhuo_1_expect0(g):
     return ((g.seat_of('guanyu').card_count == 1) and ('shan' in [c.name for c in g.seat_of('guanyu').hand]) and (len(g.seat_of('hejin').fallen) == 1))
 
 
+def t_yanhuo_1_expect0_parts(g):
+    # test 死亡时依次弃置对手的X张牌: its operands — rules/duel/heroes_wu_qun.sgs:218
+    return (('关羽.card_count', lambda: g.seat_of('guanyu').card_count), ('关羽.hand', lambda: g.seat_of('guanyu').hand), ('count(何进.fallen)', lambda: len(g.seat_of('hejin').fallen)), )
+
+
 def t_yanhuo_2_expect0(g):
     # test X不超过对手的牌数 — rules/duel/heroes_wu_qun.sgs:228
     return ((g.seat_of('guanyu').card_count == 0) and (g.seat_of('hejin').hp == 4))
+
+
+def t_yanhuo_2_expect0_parts(g):
+    # test X不超过对手的牌数: its operands — rules/duel/heroes_wu_qun.sgs:228
+    return (('关羽.card_count', lambda: g.seat_of('guanyu').card_count), ('张飞.hp', lambda: g.seat_of('hejin').hp), )
 
 
 TABLES = T.Tables(
@@ -764,7 +984,7 @@ TABLES = T.Tables(
             deck=(), start=('guanyu', 'chupai'), turns=1,
             decides=(('guanyu', (('name', None, None, '水淹七军'), ('name', None, None, '张飞'))),),
             expects=(
-                (t_cards_1_expect0, '张飞.hp == 3 and 张飞.hand_count == 1', 'rules/duel/cards.sgs:31'),
+                (t_cards_1_expect0, '张飞.hp == 3 and 张飞.hand_count == 1', 'rules/duel/cards.sgs:31', t_cards_1_expect0_parts),
             ),
             logs=((True, '张飞 受到 1 点伤害 (来源 关羽，水淹七军(♣7))', 'rules/duel/cards.sgs:32'),),
             loc='rules/duel/cards.sgs:26',
@@ -778,7 +998,7 @@ TABLES = T.Tables(
             deck=(), start=('guanyu', 'chupai'), turns=1,
             decides=(('guanyu', (('name', None, None, '水淹七军'), ('name', None, None, '张飞'))), ('zhangfei', (('text', '弃置装备区里的所有牌'),))),
             expects=(
-                (t_cards_2_expect0, '张飞.hp == 4 and count(张飞.equips) == 0', 'rules/duel/cards.sgs:41'),
+                (t_cards_2_expect0, '张飞.hp == 4 and count(张飞.equips) == 0', 'rules/duel/cards.sgs:41', t_cards_2_expect0_parts),
             ),
             logs=((True, '张飞 选择 「弃置装备区里的所有牌」', 'rules/duel/cards.sgs:42'),),
             loc='rules/duel/cards.sgs:35',
@@ -792,7 +1012,7 @@ TABLES = T.Tables(
             deck=(), start=('guanyu', 'chupai'), turns=1,
             decides=(('guanyu', (('name', None, None, '水淹七军'), ('name', None, None, '张飞'))), ('zhangfei', (('text', '受到1点伤害'),))),
             expects=(
-                (t_cards_3_expect0, '张飞.hp == 3 and count(张飞.equips) == 1', 'rules/duel/cards.sgs:51'),
+                (t_cards_3_expect0, '张飞.hp == 3 and count(张飞.equips) == 1', 'rules/duel/cards.sgs:51', t_cards_3_expect0_parts),
             ),
             logs=(),
             loc='rules/duel/cards.sgs:45',
@@ -806,7 +1026,7 @@ TABLES = T.Tables(
             deck=(), start=('guanyu', 'chupai'), turns=1,
             decides=(('guanyu', (('name', None, None, '水淹七军'), ('name', None, None, '张飞'))), ('zhangfei', (('name', None, None, '无懈可击'),))),
             expects=(
-                (t_cards_4_expect0, '张飞.hp == 4 and 张飞.hand_count == 0', 'rules/duel/cards.sgs:60'),
+                (t_cards_4_expect0, '张飞.hp == 4 and 张飞.hand_count == 0', 'rules/duel/cards.sgs:60', t_cards_4_expect0_parts),
             ),
             logs=(),
             loc='rules/duel/cards.sgs:54',
@@ -820,7 +1040,7 @@ TABLES = T.Tables(
             deck=(), start=('huangzhong', 'chupai'), turns=1,
             decides=(('huangzhong', (('name', None, None, '杀'), ('name', None, None, '张飞'), ('name', None, None, 'yes'))), ('zhangfei', (('name', None, None, '闪', 'optional'),))),
             expects=(
-                (t_liegong_1_expect0, '张飞.hp == 3 and 张飞.hand_count == 4', 'rules/duel/heroes_shu.sgs:20'),
+                (t_liegong_1_expect0, '张飞.hp == 3 and 张飞.hand_count == 4', 'rules/duel/heroes_shu.sgs:20', t_liegong_1_expect0_parts),
             ),
             logs=(),
             loc='rules/duel/heroes_shu.sgs:14',
@@ -834,7 +1054,7 @@ TABLES = T.Tables(
             deck=(), start=('huangzhong', 'chupai'), turns=1,
             decides=(('huangzhong', (('name', None, None, '杀'), ('name', None, None, '张飞'))), ('zhangfei', (('name', None, None, '闪'),))),
             expects=(
-                (t_liegong_2_expect0, '张飞.hp == 4 and 张飞.hand_count == 2', 'rules/duel/heroes_shu.sgs:28'),
+                (t_liegong_2_expect0, '张飞.hp == 4 and 张飞.hand_count == 2', 'rules/duel/heroes_shu.sgs:28', t_liegong_2_expect0_parts),
             ),
             logs=((False, '发动 【烈弓】', 'rules/duel/heroes_shu.sgs:29'),),
             loc='rules/duel/heroes_shu.sgs:22',
@@ -848,7 +1068,7 @@ TABLES = T.Tables(
             deck=(), start=('jiangwei', 'chupai'), turns=1,
             decides=(('jiangwei', (('name', None, None, '挑衅'), ('name', None, None, '黄忠'), ('name', None, None, '闪'))), ('huangzhong', (('name', None, None, '杀'), ('name', None, None, 'yes', 'optional')))),
             expects=(
-                (t_liegong_3_expect0, '姜维.hp == 4 and 姜维.hand_count == 3 and 黄忠.hand_count == 0', 'rules/duel/heroes_shu.sgs:38'),
+                (t_liegong_3_expect0, '姜维.hp == 4 and 姜维.hand_count == 3 and 黄忠.hand_count == 0', 'rules/duel/heroes_shu.sgs:38', t_liegong_3_expect0_parts),
             ),
             logs=((False, '发动 【烈弓】', 'rules/duel/heroes_shu.sgs:39'),),
             loc='rules/duel/heroes_shu.sgs:31',
@@ -862,7 +1082,7 @@ TABLES = T.Tables(
             deck=(), start=('jiangwei', 'chupai'), turns=1,
             decides=(('jiangwei', (('name', None, None, '挑衅'), ('name', None, None, '张飞'), ('name', None, None, '挑衅', 'optional'))), ('zhangfei', (('name', None, None, '杀'),))),
             expects=(
-                (t_tiaoxin_1_expect0, '姜维.hp == 3 and 张飞.hand_count == 0', 'rules/duel/heroes_shu.sgs:60'),
+                (t_tiaoxin_1_expect0, '姜维.hp == 3 and 张飞.hand_count == 0', 'rules/duel/heroes_shu.sgs:60', t_tiaoxin_1_expect0_parts),
             ),
             logs=((True, ('张飞 使用 杀(', '姜维 受到 1 点伤害'), 'rules/duel/heroes_shu.sgs:61'),),
             loc='rules/duel/heroes_shu.sgs:54',
@@ -876,7 +1096,7 @@ TABLES = T.Tables(
             deck=(), start=('jiangwei', 'chupai'), turns=1,
             decides=(('jiangwei', (('name', None, None, '挑衅'), ('name', None, None, '张飞'), ('name', None, None, '赤兔'))),),
             expects=(
-                (t_tiaoxin_2_expect0, '姜维.hp == 4 and 张飞.minus_horse == none and 张飞.hand_count == 1', 'rules/duel/heroes_shu.sgs:68'),
+                (t_tiaoxin_2_expect0, '姜维.hp == 4 and 张飞.minus_horse == none and 张飞.hand_count == 1', 'rules/duel/heroes_shu.sgs:68', t_tiaoxin_2_expect0_parts),
             ),
             logs=(),
             loc='rules/duel/heroes_shu.sgs:63',
@@ -892,7 +1112,7 @@ TABLES = T.Tables(
             deck=(), start=('jiangwei', 'chupai'), turns=1,
             decides=(('jiangwei', (('name', None, None, '挑衅'), ('name', None, None, '张飞', 'optional'))),),
             expects=(
-                (t_tiaoxin_3_expect0, '张飞.hand_count == 1 and 关羽.hand_count == 0 and 赵云.hand_count == 1', 'rules/duel/heroes_shu.sgs:78'),
+                (t_tiaoxin_3_expect0, '张飞.hand_count == 1 and 关羽.hand_count == 0 and 赵云.hand_count == 1', 'rules/duel/heroes_shu.sgs:78', t_tiaoxin_3_expect0_parts),
             ),
             logs=(),
             loc='rules/duel/heroes_shu.sgs:70',
@@ -908,7 +1128,7 @@ TABLES = T.Tables(
             deck=(), start=('jiangwei', 'chupai'), turns=1,
             decides=(('jiangwei', (('name', None, None, '挑衅'), ('name', None, None, '张飞'), ('name', None, None, '丈八蛇矛'))),),
             expects=(
-                (t_tiaoxin_4_expect0, '张飞.weapon == none and 关羽.hand_count == 1 and 赵云.hand_count == 1', 'rules/duel/heroes_shu.sgs:87'),
+                (t_tiaoxin_4_expect0, '张飞.weapon == none and 关羽.hand_count == 1 and 赵云.hand_count == 1', 'rules/duel/heroes_shu.sgs:87', t_tiaoxin_4_expect0_parts),
             ),
             logs=(),
             loc='rules/duel/heroes_shu.sgs:80',
@@ -922,9 +1142,10 @@ TABLES = T.Tables(
             deck=(), start=('guanyu', 'chupai'), turns=1,
             decides=(('guanyu', (('name', None, None, '杀'), ('name', None, None, '张飞'))), ('zhangfei', (('name', None, None, 'yes'),))),
             expects=(
-                (t_manyi_1_expect0, '关羽.hp == 3 and 孟获.hp == 4 and count(张飞.fallen) == 1', 'rules/duel/heroes_shu.sgs:106'),
+                (t_manyi_1_expect0, '关羽.hp == 3 and 孟获.hp == 4 and count(张飞.fallen) == 1', 'rules/duel/heroes_shu.sgs:106', t_manyi_1_expect0_parts),
             ),
             logs=((True, ('张飞 死亡', '孟获 登场', '孟获 发动 【蛮裔】', '孟获 使用 南蛮入侵 → 关羽'), 'rules/duel/heroes_shu.sgs:107'),),
+            variants=('duel_skills',),
             loc='rules/duel/heroes_shu.sgs:99',
         ),
         T.TestDef(
@@ -936,9 +1157,10 @@ TABLES = T.Tables(
             deck=(), start=('guanyu', 'chupai'), turns=1,
             decides=(('guanyu', (('name', None, None, '杀'), ('name', None, None, '张飞'), ('name', None, None, '杀'))), ('zhangfei', (('name', None, None, 'yes'),))),
             expects=(
-                (t_manyi_2_expect0, '关羽.hp == 4 and 关羽.hand_count == 0', 'rules/duel/heroes_shu.sgs:116'),
+                (t_manyi_2_expect0, '关羽.hp == 4 and 关羽.hand_count == 0', 'rules/duel/heroes_shu.sgs:116', t_manyi_2_expect0_parts),
             ),
             logs=((True, ('祝融 使用 南蛮入侵 → 关羽', '关羽 打出 杀'), 'rules/duel/heroes_shu.sgs:117'),),
+            variants=('duel_skills',),
             loc='rules/duel/heroes_shu.sgs:109',
         ),
         T.TestDef(
@@ -950,7 +1172,7 @@ TABLES = T.Tables(
             deck=(), start=('guanyu', 'chupai'), turns=1,
             decides=(('guanyu', (('name', None, None, '南蛮入侵'),)),),
             expects=(
-                (t_manyi_3_expect0, '孟获.hp == 4', 'rules/duel/heroes_shu.sgs:124'),
+                (t_manyi_3_expect0, '孟获.hp == 4', 'rules/duel/heroes_shu.sgs:124', t_manyi_3_expect0_parts),
             ),
             logs=((True, '对 孟获 无效', 'rules/duel/heroes_shu.sgs:125'),),
             loc='rules/duel/heroes_shu.sgs:119',
@@ -964,7 +1186,7 @@ TABLES = T.Tables(
             deck=(('heart', 5, 'shan'), ('spade', 6, 'sha'), ('heart', 7, 'tao'), ('diamond', 9, 'shan')), start=('menghuo', 'mopai'), turns=1,
             decides=(('menghuo', (('name', None, None, 'yes'),)),),
             expects=(
-                (t_zaiqi_1_expect0, '孟获.hp == 3 and 孟获.hand_count == 1 and 杀 in 孟获.hand', 'rules/duel/heroes_shu.sgs:145'),
+                (t_zaiqi_1_expect0, '孟获.hp == 3 and 孟获.hand_count == 1 and 杀 in 孟获.hand', 'rules/duel/heroes_shu.sgs:145', t_zaiqi_1_expect0_parts),
             ),
             logs=((True, '孟获 亮出 闪(♥5)、杀(♠6)、桃(♥7)', 'rules/duel/heroes_shu.sgs:146'),),
             loc='rules/duel/heroes_shu.sgs:139',
@@ -978,7 +1200,7 @@ TABLES = T.Tables(
             deck=(), start=('menghuo', 'mopai'), turns=1,
             decides=(),
             expects=(
-                (t_zaiqi_2_expect0, '孟获.hand_count == 2', 'rules/duel/heroes_shu.sgs:152'),
+                (t_zaiqi_2_expect0, '孟获.hand_count == 2', 'rules/duel/heroes_shu.sgs:152', t_zaiqi_2_expect0_parts),
             ),
             logs=((False, '发动 【再起】', 'rules/duel/heroes_shu.sgs:153'),),
             loc='rules/duel/heroes_shu.sgs:148',
@@ -992,7 +1214,7 @@ TABLES = T.Tables(
             deck=(), start=('zhurong', 'chupai'), turns=1,
             decides=(('zhurong', (('name', None, None, '杀'), ('name', None, None, '张飞'), ('name', None, None, 'yes'), ('name', 'spade', 13, '闪'), ('name', None, None, '赤兔'))),),
             expects=(
-                (t_lieren_1_expect0, '张飞.hp == 3 and 赤兔 in 祝融.hand and 张飞.minus_horse == none', 'rules/duel/heroes_shu.sgs:170'),
+                (t_lieren_1_expect0, '张飞.hp == 3 and 赤兔 in 祝融.hand and 张飞.minus_horse == none', 'rules/duel/heroes_shu.sgs:170', t_lieren_1_expect0_parts),
             ),
             logs=((True, '拼点结果：祝融 赢', 'rules/duel/heroes_shu.sgs:171'),),
             loc='rules/duel/heroes_shu.sgs:165',
@@ -1006,7 +1228,7 @@ TABLES = T.Tables(
             deck=(), start=('zhurong', 'chupai'), turns=1,
             decides=(('zhurong', (('name', None, None, '杀'), ('name', None, None, '张飞'), ('name', None, None, 'yes'))),),
             expects=(
-                (t_lieren_2_expect0, '张飞.hp == 3 and 祝融.hand_count == 0 and 张飞.minus_horse != none', 'rules/duel/heroes_shu.sgs:178'),
+                (t_lieren_2_expect0, '张飞.hp == 3 and 祝融.hand_count == 0 and 张飞.minus_horse != none', 'rules/duel/heroes_shu.sgs:178', t_lieren_2_expect0_parts),
             ),
             logs=(),
             loc='rules/duel/heroes_shu.sgs:173',
@@ -1020,7 +1242,7 @@ TABLES = T.Tables(
             deck=(), start=('xiahouyuan', None), turns=1,
             decides=(('xiahouyuan', (('name', None, None, 'yes'), ('name', None, None, '张飞'))),),
             expects=(
-                (t_shensu_1_expect0, '张飞.hp == 3 and 夏侯渊.hand_count == 0 and count(夏侯渊.judges) == 1', 'rules/duel/heroes_wei.sgs:33'),
+                (t_shensu_1_expect0, '张飞.hp == 3 and 夏侯渊.hand_count == 0 and count(夏侯渊.judges) == 1', 'rules/duel/heroes_wei.sgs:33', t_shensu_1_expect0_parts),
             ),
             logs=((True, ('跳过判定阶段', '跳过摸牌阶段', '夏侯渊 使用 杀 → 张飞'), 'rules/duel/heroes_wei.sgs:34'),),
             loc='rules/duel/heroes_wei.sgs:28',
@@ -1036,7 +1258,7 @@ TABLES = T.Tables(
             deck=(), start=('xiahouyuan', 'mopai'), turns=1,
             decides=(('xiahouyuan', (('name', None, None, 'no'), ('name', None, None, 'yes'), ('name', None, None, '绝影'), ('name', None, None, '张飞'))),),
             expects=(
-                (t_shensu_2_expect0, '张飞.hp == 3 and 夏侯渊.plus_horse == none', 'rules/duel/heroes_wei.sgs:44'),
+                (t_shensu_2_expect0, '张飞.hp == 3 and 夏侯渊.plus_horse == none', 'rules/duel/heroes_wei.sgs:44', t_shensu_2_expect0_parts),
             ),
             logs=((True, '跳过出牌阶段', 'rules/duel/heroes_wei.sgs:45'), (False, '夏侯渊 使用 杀(', 'rules/duel/heroes_wei.sgs:46')),
             loc='rules/duel/heroes_wei.sgs:36',
@@ -1050,7 +1272,7 @@ TABLES = T.Tables(
             deck=(), start=('xiahouyuan', None), turns=1,
             decides=(('xiahouyuan', (('name', None, None, 'yes'), ('name', None, None, '张飞'), ('name', None, None, 'yes'), ('name', None, None, '赤兔'), ('name', None, None, '张飞'))),),
             expects=(
-                (t_shensu_3_expect0, '张飞.hp == 2 and 夏侯渊.hand_count == 0', 'rules/duel/heroes_wei.sgs:53'),
+                (t_shensu_3_expect0, '张飞.hp == 2 and 夏侯渊.hand_count == 0', 'rules/duel/heroes_wei.sgs:53', t_shensu_3_expect0_parts),
             ),
             logs=(),
             loc='rules/duel/heroes_wei.sgs:48',
@@ -1064,10 +1286,11 @@ TABLES = T.Tables(
             deck=(), start=('xiahouyuan', 'chupai'), turns=1,
             decides=(('xiahouyuan', (('name', None, None, '杀'), ('name', None, None, '张飞'), ('name', None, None, 'yes'))), ('zhangfei', (('name', None, None, 'no'),))),
             expects=(
-                (t_suzi_1_expect0, '闪 in 夏侯渊.hand and 八卦阵 in 夏侯渊.hand and 乐不思蜀 not in 夏侯渊.hand', 'rules/duel/heroes_wei.sgs:68'),
-                (t_suzi_1_expect1, '夏侯渊.hand_count == 3 and count(张飞.fallen) == 1', 'rules/duel/heroes_wei.sgs:69'),
+                (t_suzi_1_expect0, '闪 in 夏侯渊.hand and 八卦阵 in 夏侯渊.hand and 乐不思蜀 not in 夏侯渊.hand', 'rules/duel/heroes_wei.sgs:68', t_suzi_1_expect0_parts),
+                (t_suzi_1_expect1, '夏侯渊.hand_count == 3 and count(张飞.fallen) == 1', 'rules/duel/heroes_wei.sgs:69', t_suzi_1_expect1_parts),
             ),
             logs=((True, ('张飞 死亡', '夏侯渊 发动 【肃资】', '赵云 登场'), 'rules/duel/heroes_wei.sgs:70'),),
+            variants=('duel_skills',),
             loc='rules/duel/heroes_wei.sgs:61',
         ),
         T.TestDef(
@@ -1079,9 +1302,10 @@ TABLES = T.Tables(
             deck=(), start=('xiahouyuan', 'chupai'), turns=1,
             decides=(('xiahouyuan', (('name', None, None, '杀'), ('name', None, None, '张飞'), ('name', None, None, 'no'))),),
             expects=(
-                (t_suzi_2_expect0, '夏侯渊.hand_count == 0 and 闪 in cards_in(discard_pile)', 'rules/duel/heroes_wei.sgs:78'),
+                (t_suzi_2_expect0, '夏侯渊.hand_count == 0 and 闪 in cards_in(discard_pile)', 'rules/duel/heroes_wei.sgs:78', t_suzi_2_expect0_parts),
             ),
             logs=(),
+            variants=('duel_skills',),
             loc='rules/duel/heroes_wei.sgs:72',
         ),
         T.TestDef(
@@ -1093,7 +1317,7 @@ TABLES = T.Tables(
             deck=(), start=('caoren', 'jieshu'), turns=3,
             decides=(('caoren', (('name', None, None, 'yes'),)),),
             expects=(
-                (t_jushou_1_expect0, '曹仁.hand_count == 3 and not 曹仁.flipped', 'rules/duel/heroes_wei.sgs:95'),
+                (t_jushou_1_expect0, '曹仁.hand_count == 3 and not 曹仁.flipped', 'rules/duel/heroes_wei.sgs:95', t_jushou_1_expect0_parts),
             ),
             logs=((True, ('曹仁 将武将牌翻至背面朝上', '曹仁 的武将牌翻至正面朝上，跳过此回合'), 'rules/duel/heroes_wei.sgs:96'),),
             loc='rules/duel/heroes_wei.sgs:89',
@@ -1107,7 +1331,7 @@ TABLES = T.Tables(
             deck=(), start=('caoren', 'jieshu'), turns=1,
             decides=(('caoren', (('name', None, None, 'no'),)),),
             expects=(
-                (t_jushou_2_expect0, '曹仁.hand_count == 0 and not 曹仁.flipped', 'rules/duel/heroes_wei.sgs:103'),
+                (t_jushou_2_expect0, '曹仁.hand_count == 0 and not 曹仁.flipped', 'rules/duel/heroes_wei.sgs:103', t_jushou_2_expect0_parts),
             ),
             logs=(),
             loc='rules/duel/heroes_wei.sgs:98',
@@ -1121,7 +1345,7 @@ TABLES = T.Tables(
             deck=(), start=('dianwei', 'chupai'), turns=1,
             decides=(('dianwei', (('name', None, None, '强袭'), ('name', None, None, '张飞'), ('name', None, None, '强袭', 'optional'))),),
             expects=(
-                (t_qiangxi_1_expect0, '典韦.hp == 3 and 张飞.hp == 3', 'rules/duel/heroes_wei.sgs:129'),
+                (t_qiangxi_1_expect0, '典韦.hp == 3 and 张飞.hp == 3', 'rules/duel/heroes_wei.sgs:129', t_qiangxi_1_expect0_parts),
             ),
             logs=((True, '典韦 失去 1 点体力', 'rules/duel/heroes_wei.sgs:130'),),
             loc='rules/duel/heroes_wei.sgs:124',
@@ -1135,7 +1359,7 @@ TABLES = T.Tables(
             deck=(), start=('dianwei', 'chupai'), turns=1,
             decides=(('dianwei', (('name', None, None, '强袭'), ('text', '弃置一张武器牌'), ('name', None, None, '诸葛连弩'), ('name', None, None, '张飞'))),),
             expects=(
-                (t_qiangxi_2_expect0, '典韦.hp == 4 and 张飞.hp == 3 and 典韦.hand_count == 0', 'rules/duel/heroes_wei.sgs:137'),
+                (t_qiangxi_2_expect0, '典韦.hp == 4 and 张飞.hp == 3 and 典韦.hand_count == 0', 'rules/duel/heroes_wei.sgs:137', t_qiangxi_2_expect0_parts),
             ),
             logs=(),
             loc='rules/duel/heroes_wei.sgs:132',
@@ -1151,7 +1375,7 @@ TABLES = T.Tables(
             deck=(), start=('dianwei', 'chupai'), turns=1,
             decides=(('dianwei', (('name', None, None, '强袭'), ('name', None, None, '张飞', 'optional'))),),
             expects=(
-                (t_qiangxi_3_expect0, '张飞.hp == 4 and 关羽.hp + 赵云.hp == 7', 'rules/duel/heroes_wei.sgs:147'),
+                (t_qiangxi_3_expect0, '张飞.hp == 4 and 关羽.hp + 赵云.hp == 7', 'rules/duel/heroes_wei.sgs:147', t_qiangxi_3_expect0_parts),
             ),
             logs=(),
             loc='rules/duel/heroes_wei.sgs:139',
@@ -1165,7 +1389,7 @@ TABLES = T.Tables(
             deck=(), start=('sunjian', None), turns=1,
             decides=(('sunjian', (('name', None, None, 'yes'), ('name', None, None, '张飞'), ('text', '令其摸X张牌，然后弃置一张牌'))),),
             expects=(
-                (t_yinghun_1_expect0, '张飞.hand_count == 1', 'rules/duel/heroes_wu_qun.sgs:28'),
+                (t_yinghun_1_expect0, '张飞.hand_count == 1', 'rules/duel/heroes_wu_qun.sgs:28', t_yinghun_1_expect0_parts),
             ),
             logs=((True, '张飞 摸了2张牌', 'rules/duel/heroes_wu_qun.sgs:29'),),
             loc='rules/duel/heroes_wu_qun.sgs:23',
@@ -1179,7 +1403,7 @@ TABLES = T.Tables(
             deck=(), start=('sunjian', None), turns=1,
             decides=(('sunjian', (('name', None, None, 'yes'), ('name', None, None, '张飞'), ('text', '令其摸一张牌，然后弃置X张牌'))), ('zhangfei', (('many', (('name', None, None, '闪'), ('name', None, None, '闪'))),))),
             expects=(
-                (t_yinghun_2_expect0, '张飞.hand_count == 2 and 杀 in 张飞.hand', 'rules/duel/heroes_wu_qun.sgs:37'),
+                (t_yinghun_2_expect0, '张飞.hand_count == 2 and 杀 in 张飞.hand', 'rules/duel/heroes_wu_qun.sgs:37', t_yinghun_2_expect0_parts),
             ),
             logs=(),
             loc='rules/duel/heroes_wu_qun.sgs:31',
@@ -1193,7 +1417,7 @@ TABLES = T.Tables(
             deck=(('spade', 7, 'sha'),), start=('sunjian', None), turns=1,
             decides=(('sunjian', (('name', None, None, 'yes'), ('name', None, None, '张飞'))), ('zhangfei', (('name', None, None, '闪'),))),
             expects=(
-                (t_yinghun_3_expect0, '张飞.hand_count == 1 and 闪 not in 张飞.hand', 'rules/duel/heroes_wu_qun.sgs:46'),
+                (t_yinghun_3_expect0, '张飞.hand_count == 1 and 闪 not in 张飞.hand', 'rules/duel/heroes_wu_qun.sgs:46', t_yinghun_3_expect0_parts),
             ),
             logs=(),
             loc='rules/duel/heroes_wu_qun.sgs:39',
@@ -1221,7 +1445,7 @@ TABLES = T.Tables(
             deck=(), start=('guanyu', 'chupai'), turns=1,
             decides=(('guanyu', (('name', None, None, '杀'), ('name', None, None, '小乔'))), ('xiaoqiao', (('name', None, None, 'yes'), ('name', None, None, '张飞')))),
             expects=(
-                (t_tianxiang_1_expect0, '小乔.hp == 3 and 小乔.hand_count == 0 and 张飞.hp == 2 and 张飞.hand_count == 2', 'rules/duel/heroes_wu_qun.sgs:74'),
+                (t_tianxiang_1_expect0, '小乔.hp == 3 and 小乔.hand_count == 0 and 张飞.hp == 2 and 张飞.hand_count == 2', 'rules/duel/heroes_wu_qun.sgs:74', t_tianxiang_1_expect0_parts),
             ),
             logs=((True, '张飞 受到 1 点伤害 (来源 关羽，杀(', 'rules/duel/heroes_wu_qun.sgs:75'),),
             loc='rules/duel/heroes_wu_qun.sgs:67',
@@ -1236,7 +1460,7 @@ TABLES = T.Tables(
             deck=(), start=('guanyu', 'chupai'), turns=1,
             decides=(('guanyu', (('name', None, None, '杀'), ('name', None, None, '小乔'))),),
             expects=(
-                (t_tianxiang_2_expect0, '小乔.hp == 2 and 张飞.hp == 4', 'rules/duel/heroes_wu_qun.sgs:83'),
+                (t_tianxiang_2_expect0, '小乔.hp == 2 and 张飞.hp == 4', 'rules/duel/heroes_wu_qun.sgs:83', t_tianxiang_2_expect0_parts),
             ),
             logs=((False, '发动 【天香】', 'rules/duel/heroes_wu_qun.sgs:84'),),
             loc='rules/duel/heroes_wu_qun.sgs:77',
@@ -1251,7 +1475,7 @@ TABLES = T.Tables(
             deck=(), start=('guanyu', 'chupai'), turns=1,
             decides=(('guanyu', (('name', None, None, '杀'), ('name', None, None, '小乔'))), ('xiaoqiao', (('name', None, None, 'yes'), ('name', None, None, '张飞')))),
             expects=(
-                (t_hongyan_1_expect0, '小乔.hp == 3 and 张飞.hp == 3', 'rules/duel/heroes_wu_qun.sgs:98'),
+                (t_hongyan_1_expect0, '小乔.hp == 3 and 张飞.hp == 3', 'rules/duel/heroes_wu_qun.sgs:98', t_hongyan_1_expect0_parts),
             ),
             logs=((True, '小乔 弃置 闪(♥5)', 'rules/duel/heroes_wu_qun.sgs:99'),),
             loc='rules/duel/heroes_wu_qun.sgs:91',
@@ -1278,7 +1502,7 @@ TABLES = T.Tables(
             deck=(('heart', 5, 'shan'),), start=('yanliangwenchou', 'mopai'), turns=1,
             decides=(('yanliangwenchou', (('name', None, None, 'yes'), ('name', None, None, '双雄'), ('name', 'spade', 7, '杀'), ('name', None, None, '张飞'))),),
             expects=(
-                (t_shuangxiong_1_expect0, '张飞.hp == 3 and 颜良文丑.hand_count == 1 and 闪 in 颜良文丑.hand', 'rules/duel/heroes_wu_qun.sgs:130'),
+                (t_shuangxiong_1_expect0, '张飞.hp == 3 and 颜良文丑.hand_count == 1 and 闪 in 颜良文丑.hand', 'rules/duel/heroes_wu_qun.sgs:130', t_shuangxiong_1_expect0_parts),
             ),
             logs=((True, '颜良文丑 使用 决斗(♠7) → 张飞', 'rules/duel/heroes_wu_qun.sgs:131'),),
             loc='rules/duel/heroes_wu_qun.sgs:124',
@@ -1292,7 +1516,7 @@ TABLES = T.Tables(
             deck=(('diamond', 5, 'shan'),), start=('yanliangwenchou', 'mopai'), turns=1,
             decides=(('yanliangwenchou', (('name', None, None, 'yes'), ('name', None, None, '双雄', 'optional'))),),
             expects=(
-                (t_shuangxiong_2_expect0, '张飞.hp == 4 and 颜良文丑.hand_count == 2', 'rules/duel/heroes_wu_qun.sgs:139'),
+                (t_shuangxiong_2_expect0, '张飞.hp == 4 and 颜良文丑.hand_count == 2', 'rules/duel/heroes_wu_qun.sgs:139', t_shuangxiong_2_expect0_parts),
             ),
             logs=(),
             loc='rules/duel/heroes_wu_qun.sgs:133',
@@ -1306,7 +1530,7 @@ TABLES = T.Tables(
             deck=(('heart', 5, 'shan'),), start=('yanliangwenchou', 'mopai'), turns=3,
             decides=(('yanliangwenchou', (('name', None, None, 'yes'), ('name', None, None, 'pass'), ('name', None, None, 'no'), ('name', None, None, '双雄', 'optional'))),),
             expects=(
-                (t_shuangxiong_3_expect0, '张飞.hp == 4', 'rules/duel/heroes_wu_qun.sgs:149'),
+                (t_shuangxiong_3_expect0, '张飞.hp == 4', 'rules/duel/heroes_wu_qun.sgs:149', t_shuangxiong_3_expect0_parts),
             ),
             logs=((True, '[第1回合 摸牌阶段] 颜良文丑 发动 【双雄】', 'rules/duel/heroes_wu_qun.sgs:150'), (False, '使用 决斗', 'rules/duel/heroes_wu_qun.sgs:151')),
             loc='rules/duel/heroes_wu_qun.sgs:141',
@@ -1320,7 +1544,7 @@ TABLES = T.Tables(
             deck=(), start=('yanliangwenchou', 'mopai'), turns=1,
             decides=(('yanliangwenchou', (('name', None, None, 'no'),)),),
             expects=(
-                (t_shuangxiong_4_expect0, '颜良文丑.hand_count == 2', 'rules/duel/heroes_wu_qun.sgs:158'),
+                (t_shuangxiong_4_expect0, '颜良文丑.hand_count == 2', 'rules/duel/heroes_wu_qun.sgs:158', t_shuangxiong_4_expect0_parts),
             ),
             logs=(),
             loc='rules/duel/heroes_wu_qun.sgs:153',
@@ -1334,7 +1558,7 @@ TABLES = T.Tables(
             deck=(), start=('hejin', 'chupai'), turns=1,
             decides=(('hejin', (('name', None, None, '谋诛'), ('name', None, None, '张飞'), ('name', None, None, '谋诛', 'optional'))), ('zhangfei', (('text', '视为对其使用一张【杀】'),))),
             expects=(
-                (t_mouzhu_1_expect0, '何进.hp == 3 and 何进.hand_count == 2 and 张飞.hand_count == 0', 'rules/duel/heroes_wu_qun.sgs:180'),
+                (t_mouzhu_1_expect0, '何进.hp == 3 and 何进.hand_count == 2 and 张飞.hand_count == 0', 'rules/duel/heroes_wu_qun.sgs:180', t_mouzhu_1_expect0_parts),
             ),
             logs=((True, '张飞 使用 杀 → 何进', 'rules/duel/heroes_wu_qun.sgs:181'),),
             loc='rules/duel/heroes_wu_qun.sgs:174',
@@ -1348,7 +1572,7 @@ TABLES = T.Tables(
             deck=(), start=('hejin', 'chupai'), turns=1,
             decides=(('hejin', (('name', None, None, '谋诛'), ('name', None, None, '张飞'), ('name', None, None, '杀'))), ('zhangfei', (('text', '视为对其使用一张【决斗】'),))),
             expects=(
-                (t_mouzhu_2_expect0, '何进.hp == 4 and 张飞.hp == 3', 'rules/duel/heroes_wu_qun.sgs:189'),
+                (t_mouzhu_2_expect0, '何进.hp == 4 and 张飞.hp == 3', 'rules/duel/heroes_wu_qun.sgs:189', t_mouzhu_2_expect0_parts),
             ),
             logs=((True, '张飞 使用 决斗 → 何进', 'rules/duel/heroes_wu_qun.sgs:190'),),
             loc='rules/duel/heroes_wu_qun.sgs:183',
@@ -1362,7 +1586,7 @@ TABLES = T.Tables(
             deck=(), start=('hejin', 'chupai'), turns=1,
             decides=(('hejin', (('name', None, None, '谋诛'), ('name', None, None, '张飞'))),),
             expects=(
-                (t_mouzhu_3_expect0, '何进.hp == 4 and 何进.hand_count == 2 and 张飞.hand_count == 2', 'rules/duel/heroes_wu_qun.sgs:197'),
+                (t_mouzhu_3_expect0, '何进.hp == 4 and 何进.hand_count == 2 and 张飞.hand_count == 2', 'rules/duel/heroes_wu_qun.sgs:197', t_mouzhu_3_expect0_parts),
             ),
             logs=((False, '使用 杀', 'rules/duel/heroes_wu_qun.sgs:198'),),
             loc='rules/duel/heroes_wu_qun.sgs:192',
@@ -1376,9 +1600,10 @@ TABLES = T.Tables(
             deck=(), start=('guanyu', 'chupai'), turns=1,
             decides=(('guanyu', (('name', None, None, '杀'), ('name', None, None, '何进'))), ('hejin', (('name', None, None, 'yes'), ('name', None, None, '关羽'), ('name', None, None, '赤兔'), ('name', None, None, '桃'), ('name', None, None, '闪')))),
             expects=(
-                (t_yanhuo_1_expect0, '关羽.card_count == 1 and 闪 in 关羽.hand and count(何进.fallen) == 1', 'rules/duel/heroes_wu_qun.sgs:218'),
+                (t_yanhuo_1_expect0, '关羽.card_count == 1 and 闪 in 关羽.hand and count(何进.fallen) == 1', 'rules/duel/heroes_wu_qun.sgs:218', t_yanhuo_1_expect0_parts),
             ),
             logs=((True, ('何进 死亡', '何进 发动 【延祸】', '何进 弃置 赤兔(', '张飞 登场'), 'rules/duel/heroes_wu_qun.sgs:219'),),
+            variants=('duel_skills',),
             loc='rules/duel/heroes_wu_qun.sgs:211',
         ),
         T.TestDef(
@@ -1390,9 +1615,10 @@ TABLES = T.Tables(
             deck=(), start=('guanyu', 'chupai'), turns=1,
             decides=(('guanyu', (('name', None, None, '杀'), ('name', None, None, '何进'))), ('hejin', (('name', None, None, 'yes'), ('name', None, None, '关羽')))),
             expects=(
-                (t_yanhuo_2_expect0, '关羽.card_count == 0 and 张飞.hp == 4', 'rules/duel/heroes_wu_qun.sgs:228'),
+                (t_yanhuo_2_expect0, '关羽.card_count == 0 and 张飞.hp == 4', 'rules/duel/heroes_wu_qun.sgs:228', t_yanhuo_2_expect0_parts),
             ),
             logs=(),
+            variants=('duel_skills',),
             loc='rules/duel/heroes_wu_qun.sgs:221',
         ),
     ),

@@ -135,9 +135,19 @@ def t_tuxi_1_expect0(g):
     return ((g.seat_of('zhangliao').hand_count == 2) and ('shan' in [c.name for c in g.seat_of('zhangliao').hand]) and (g.seat_of('zhangfei').hand_count == 1))
 
 
+def t_tuxi_1_expect0_parts(g):
+    # test 手牌数小于对手：少摸一张牌并获得其一张手牌: its operands — rules/duel_skills/heroes.sgs:31
+    return (('张辽.hand_count', lambda: g.seat_of('zhangliao').hand_count), ('张辽.hand', lambda: g.seat_of('zhangliao').hand), ('张飞.hand_count', lambda: g.seat_of('zhangfei').hand_count), )
+
+
 def t_tuxi_2_expect0(g):
     # test 手牌数不小于对手时不能发动 — rules/duel_skills/heroes.sgs:38
     return ((g.seat_of('zhangliao').hand_count == 3) and (g.seat_of('zhangfei').hand_count == 1))
+
+
+def t_tuxi_2_expect0_parts(g):
+    # test 手牌数不小于对手时不能发动: its operands — rules/duel_skills/heroes.sgs:38
+    return (('张辽.hand_count', lambda: g.seat_of('zhangliao').hand_count), ('张飞.hand_count', lambda: g.seat_of('zhangfei').hand_count), )
 
 
 def t_xiechan_1_expect0(g):
@@ -145,9 +155,19 @@ def t_xiechan_1_expect0(g):
     return ((g.seat_of('zhangfei').hp == 3) and (g.seat_of('xuchu').hp == 4))
 
 
+def t_xiechan_1_expect0_parts(g):
+    # test 拼点赢：视为你对对手使用【决斗】；限定技: its operands — rules/duel_skills/heroes.sgs:58
+    return (('张飞.hp', lambda: g.seat_of('zhangfei').hp), ('许褚.hp', lambda: g.seat_of('xuchu').hp), )
+
+
 def t_xiechan_2_expect0(g):
     # test 拼点没赢：视为对手对你使用【决斗】 — rules/duel_skills/heroes.sgs:67
     return ((g.seat_of('xuchu').hp == 3) and (g.seat_of('zhangfei').hp == 4))
+
+
+def t_xiechan_2_expect0_parts(g):
+    # test 拼点没赢：视为对手对你使用【决斗】: its operands — rules/duel_skills/heroes.sgs:67
+    return (('许褚.hp', lambda: g.seat_of('xuchu').hp), ('张飞.hp', lambda: g.seat_of('zhangfei').hp), )
 
 
 def t_qingguo_1_expect0(g):
@@ -155,9 +175,19 @@ def t_qingguo_1_expect0(g):
     return ((g.seat_of('zhenji').hp == 3) and (g.seat_of('zhenji').minus_horse is None))
 
 
+def t_qingguo_1_expect0_parts(g):
+    # test 将装备区里的牌当【闪】使用: its operands — rules/duel_skills/heroes.sgs:81
+    return (('甄姬.hp', lambda: g.seat_of('zhenji').hp), ('甄姬.minus_horse', lambda: g.seat_of('zhenji').minus_horse), )
+
+
 def t_qingguo_2_expect0(g):
     # test 黑色手牌不能当【闪】使用 — rules/duel_skills/heroes.sgs:90
     return ((g.seat_of('zhenji').hp == 2) and (g.seat_of('zhenji').hand_count == 1))
+
+
+def t_qingguo_2_expect0_parts(g):
+    # test 黑色手牌不能当【闪】使用: its operands — rules/duel_skills/heroes.sgs:90
+    return (('甄姬.hp', lambda: g.seat_of('zhenji').hp), ('甄姬.hand_count', lambda: g.seat_of('zhenji').hand_count), )
 
 
 def t_huwei_1_expect0(g):
@@ -165,9 +195,19 @@ def t_huwei_1_expect0(g):
     return ((g.seat_of('zhangfei').hp == 3) and (g.seat_of('zhaoyun').hp == 4) and (g.seat_of('zhaoyun').hand_count == 4))
 
 
+def t_huwei_1_expect0_parts(g):
+    # test 登场时视为使用【水淹七军】: its operands — rules/duel_skills/heroes.sgs:108
+    return (('张飞.hp', lambda: g.seat_of('zhangfei').hp), ('关羽.hp', lambda: g.seat_of('zhaoyun').hp), ('关羽.hand_count', lambda: g.seat_of('zhaoyun').hand_count), )
+
+
 def t_huwei_2_expect0(g):
     # test 对手可以弃置装备区里的所有牌 — rules/duel_skills/heroes.sgs:118
     return ((g.seat_of('zhangfei').hp == 4) and (g.seat_of('zhangfei').weapon is None))
+
+
+def t_huwei_2_expect0_parts(g):
+    # test 对手可以弃置装备区里的所有牌: its operands — rules/duel_skills/heroes.sgs:118
+    return (('张飞.hp', lambda: g.seat_of('zhangfei').hp), ('张飞.weapon', lambda: g.seat_of('zhangfei').weapon), )
 
 
 def t_xiaoxi_1_expect0(g):
@@ -175,9 +215,19 @@ def t_xiaoxi_1_expect0(g):
     return ((g.seat_of('zhangfei').hp == 3) and (not g.has_skill(g.seat_of('zhaoyun'), 'mashu')))
 
 
+def t_xiaoxi_1_expect0_parts(g):
+    # test 登场时视为使用【杀】: its operands — rules/duel_skills/heroes.sgs:135
+    return (('张飞.hp', lambda: g.seat_of('zhangfei').hp), ('has_skill(马超, 马术)', lambda: g.has_skill(g.seat_of('zhaoyun'), 'mashu')), )
+
+
 def t_xiaoxi_2_expect0(g):
     # test 不发动：什么也不发生 — rules/duel_skills/heroes.sgs:145
     return (g.seat_of('zhangfei').hp == 4)
+
+
+def t_xiaoxi_2_expect0_parts(g):
+    # test 不发动：什么也不发生: its operands — rules/duel_skills/heroes.sgs:145
+    return (('张飞.hp', lambda: g.seat_of('zhangfei').hp), )
 
 
 def t_cangji_1_expect0(g):
@@ -185,9 +235,19 @@ def t_cangji_1_expect0(g):
     return (T.is_card(g.seat_of('huangyueying').armor, 'bagua') and T.is_card(g.seat_of('huangyueying').minus_horse, 'chitu') and (g.seat_of('huangyueying').hp == 4))
 
 
+def t_cangji_1_expect0_parts(g):
+    # test 死亡时将装备移出游戏，下个武将登场时置于装备区: its operands — rules/duel_skills/heroes.sgs:170
+    return (('黄月英.armor', lambda: g.seat_of('huangyueying').armor), ('黄月英.minus_horse', lambda: g.seat_of('huangyueying').minus_horse), ('黄月英.hp', lambda: g.seat_of('huangyueying').hp), )
+
+
 def t_cangji_1_expect1(g):
     # test 死亡时将装备移出游戏，下个武将登场时置于装备区 — rules/duel_skills/heroes.sgs:171
     return ((len(g.seat_of('huangyueying').pile('cangji_cards')) == 0) and ('shan' in [c.name for c in g.cards_in('discard')]))
+
+
+def t_cangji_1_expect1_parts(g):
+    # test 死亡时将装备移出游戏，下个武将登场时置于装备区: its operands — rules/duel_skills/heroes.sgs:171
+    return (('count(黄月英.cangji_cards)', lambda: len(g.seat_of('huangyueying').pile('cangji_cards'))), ('cards_in(discard_pile)', lambda: g.cards_in('discard')), )
 
 
 def t_cangji_2_expect0(g):
@@ -195,9 +255,19 @@ def t_cangji_2_expect0(g):
     return ((g.seat_of('huangyueying').minus_horse is None) and ('chitu' in [c.name for c in g.cards_in('discard')]))
 
 
+def t_cangji_2_expect0_parts(g):
+    # test 不发动：装备随其他牌置入弃牌堆: its operands — rules/duel_skills/heroes.sgs:181
+    return (('黄月英.minus_horse', lambda: g.seat_of('huangyueying').minus_horse), ('cards_in(discard_pile)', lambda: g.cards_in('discard')), )
+
+
 def t_cangji_3_expect0(g):
     # test 藏机之后，肃资只获得其余的牌 — rules/duel_skills/heroes.sgs:190
     return (('shan' in [c.name for c in g.seat_of('xiahouyuan').hand]) and ('chitu' not in [c.name for c in g.seat_of('xiahouyuan').hand]) and T.is_card(g.seat_of('huangyueying').minus_horse, 'chitu'))
+
+
+def t_cangji_3_expect0_parts(g):
+    # test 藏机之后，肃资只获得其余的牌: its operands — rules/duel_skills/heroes.sgs:190
+    return (('夏侯渊.hand', lambda: g.seat_of('xiahouyuan').hand), ('黄月英.minus_horse', lambda: g.seat_of('huangyueying').minus_horse), )
 
 
 def t_yinli_1_expect0(g):
@@ -205,9 +275,19 @@ def t_yinli_1_expect0(g):
     return (('zhuge' in [c.name for c in g.seat_of('sunshangxiang').hand]) and T.is_card(g.seat_of('zhangfei').weapon, 'zhangba'))
 
 
+def t_yinli_1_expect0_parts(g):
+    # test 对手在其回合内替换下的装备牌: its operands — rules/duel_skills/heroes.sgs:210
+    return (('孙尚香.hand', lambda: g.seat_of('sunshangxiang').hand), ('张飞.weapon', lambda: g.seat_of('zhangfei').weapon), )
+
+
 def t_yinli_2_expect0(g):
     # test 对手在其回合内弃置的装备牌 — rules/duel_skills/heroes.sgs:218
     return (('chitu' in [c.name for c in g.seat_of('sunshangxiang').hand]) and (g.seat_of('zhangfei').hand_count == 1))
+
+
+def t_yinli_2_expect0_parts(g):
+    # test 对手在其回合内弃置的装备牌: its operands — rules/duel_skills/heroes.sgs:218
+    return (('孙尚香.hand', lambda: g.seat_of('sunshangxiang').hand), ('张飞.hand_count', lambda: g.seat_of('zhangfei').hand_count), )
 
 
 def t_yinli_3_expect0(g):
@@ -215,9 +295,19 @@ def t_yinli_3_expect0(g):
     return ('chitu' in [c.name for c in g.cards_in('discard')])
 
 
+def t_yinli_3_expect0_parts(g):
+    # test 你的回合内弃置对手的装备牌：不能发动: its operands — rules/duel_skills/heroes.sgs:225
+    return (('cards_in(discard_pile)', lambda: g.cards_in('discard')), )
+
+
 def t_xiaoji_1_expect0(g):
     # test 已受伤：选择回复1点体力 — rules/duel_skills/heroes.sgs:247
     return ((g.seat_of('sunshangxiang').hp == 3) and (g.seat_of('sunshangxiang').hand_count == 0))
+
+
+def t_xiaoji_1_expect0_parts(g):
+    # test 已受伤：选择回复1点体力: its operands — rules/duel_skills/heroes.sgs:247
+    return (('孙尚香.hp', lambda: g.seat_of('sunshangxiang').hp), ('孙尚香.hand_count', lambda: g.seat_of('sunshangxiang').hand_count), )
 
 
 def t_xiaoji_2_expect0(g):
@@ -225,14 +315,29 @@ def t_xiaoji_2_expect0(g):
     return ((g.seat_of('sunshangxiang').hp == 3) and (g.seat_of('sunshangxiang').hand_count == 2))
 
 
+def t_xiaoji_2_expect0_parts(g):
+    # test 未受伤：摸两张牌: its operands — rules/duel_skills/heroes.sgs:255
+    return (('孙尚香.hp', lambda: g.seat_of('sunshangxiang').hp), ('孙尚香.hand_count', lambda: g.seat_of('sunshangxiang').hand_count), )
+
+
 def t_pianyi_1_expect0(g):
     # test 对手的回合内登场：结束当前回合 — rules/duel_skills/heroes.sgs:272
     return ((g.seat_of('zhangfei').hand_count == 1) and (g.seat_of('zhaoyun').hp == 3))
 
 
+def t_pianyi_1_expect0_parts(g):
+    # test 对手的回合内登场：结束当前回合: its operands — rules/duel_skills/heroes.sgs:272
+    return (('张飞.hand_count', lambda: g.seat_of('zhangfei').hand_count), ('貂蝉.hp', lambda: g.seat_of('zhaoyun').hp), )
+
+
 def t_pianyi_2_expect0(g):
     # test 自己的回合内登场：不发动 — rules/duel_skills/heroes.sgs:283
     return ((len(g.seat_of('zhaoyun').fallen) == 1) and (g.seat_of('zhaoyun').hand_count == 3))
+
+
+def t_pianyi_2_expect0_parts(g):
+    # test 自己的回合内登场：不发动: its operands — rules/duel_skills/heroes.sgs:283
+    return (('count(赵云.fallen)', lambda: len(g.seat_of('zhaoyun').fallen)), ('貂蝉.hand_count', lambda: g.seat_of('zhaoyun').hand_count), )
 
 
 TABLES = T.Tables(
@@ -373,7 +478,7 @@ TABLES = T.Tables(
             deck=(), start=('zhangliao', 'mopai'), turns=1,
             decides=(('zhangliao', (('name', None, None, 'yes'), ('name', None, None, '张飞'), ('name', None, None, '闪'))),),
             expects=(
-                (t_tuxi_1_expect0, '张辽.hand_count == 2 and 闪 in 张辽.hand and 张飞.hand_count == 1', 'rules/duel_skills/heroes.sgs:31'),
+                (t_tuxi_1_expect0, '张辽.hand_count == 2 and 闪 in 张辽.hand and 张飞.hand_count == 1', 'rules/duel_skills/heroes.sgs:31', t_tuxi_1_expect0_parts),
             ),
             logs=(),
             loc='rules/duel_skills/heroes.sgs:26',
@@ -387,7 +492,7 @@ TABLES = T.Tables(
             deck=(), start=('zhangliao', 'mopai'), turns=1,
             decides=(('zhangliao', (('name', None, None, 'yes', 'optional'), ('name', None, None, '张飞', 'optional'))),),
             expects=(
-                (t_tuxi_2_expect0, '张辽.hand_count == 3 and 张飞.hand_count == 1', 'rules/duel_skills/heroes.sgs:38'),
+                (t_tuxi_2_expect0, '张辽.hand_count == 3 and 张飞.hand_count == 1', 'rules/duel_skills/heroes.sgs:38', t_tuxi_2_expect0_parts),
             ),
             logs=((False, '发动 【突袭】', 'rules/duel_skills/heroes.sgs:39'),),
             loc='rules/duel_skills/heroes.sgs:33',
@@ -401,7 +506,7 @@ TABLES = T.Tables(
             deck=(), start=('xuchu', 'chupai'), turns=1,
             decides=(('xuchu', (('name', None, None, '挟缠'), ('name', 'spade', 13, '杀'), ('name', None, None, '挟缠', 'optional'))),),
             expects=(
-                (t_xiechan_1_expect0, '张飞.hp == 3 and 许褚.hp == 4', 'rules/duel_skills/heroes.sgs:58'),
+                (t_xiechan_1_expect0, '张飞.hp == 3 and 许褚.hp == 4', 'rules/duel_skills/heroes.sgs:58', t_xiechan_1_expect0_parts),
             ),
             logs=((True, '许褚 使用 决斗 → 张飞', 'rules/duel_skills/heroes.sgs:59'),),
             loc='rules/duel_skills/heroes.sgs:53',
@@ -415,7 +520,7 @@ TABLES = T.Tables(
             deck=(), start=('xuchu', 'chupai'), turns=1,
             decides=(('xuchu', (('name', None, None, '挟缠'),)), ('zhangfei', (('name', 'heart', 13, '杀'),))),
             expects=(
-                (t_xiechan_2_expect0, '许褚.hp == 3 and 张飞.hp == 4', 'rules/duel_skills/heroes.sgs:67'),
+                (t_xiechan_2_expect0, '许褚.hp == 3 and 张飞.hp == 4', 'rules/duel_skills/heroes.sgs:67', t_xiechan_2_expect0_parts),
             ),
             logs=((True, '张飞 使用 决斗 → 许褚', 'rules/duel_skills/heroes.sgs:68'),),
             loc='rules/duel_skills/heroes.sgs:61',
@@ -429,7 +534,7 @@ TABLES = T.Tables(
             deck=(), start=('guanyu', 'chupai'), turns=1,
             decides=(('guanyu', (('name', None, None, '杀'), ('name', None, None, '甄姬'))), ('zhenji', (('name', None, None, '倾国'),))),
             expects=(
-                (t_qingguo_1_expect0, '甄姬.hp == 3 and 甄姬.minus_horse == none', 'rules/duel_skills/heroes.sgs:81'),
+                (t_qingguo_1_expect0, '甄姬.hp == 3 and 甄姬.minus_horse == none', 'rules/duel_skills/heroes.sgs:81', t_qingguo_1_expect0_parts),
             ),
             logs=((True, '甄姬 发动 【倾国】', 'rules/duel_skills/heroes.sgs:82'),),
             loc='rules/duel_skills/heroes.sgs:75',
@@ -443,7 +548,7 @@ TABLES = T.Tables(
             deck=(), start=('guanyu', 'chupai'), turns=1,
             decides=(('guanyu', (('name', None, None, '杀'), ('name', None, None, '甄姬'))), ('zhenji', (('name', None, None, '倾国', 'optional'),))),
             expects=(
-                (t_qingguo_2_expect0, '甄姬.hp == 2 and 甄姬.hand_count == 1', 'rules/duel_skills/heroes.sgs:90'),
+                (t_qingguo_2_expect0, '甄姬.hp == 2 and 甄姬.hand_count == 1', 'rules/duel_skills/heroes.sgs:90', t_qingguo_2_expect0_parts),
             ),
             logs=(),
             loc='rules/duel_skills/heroes.sgs:84',
@@ -457,7 +562,7 @@ TABLES = T.Tables(
             deck=(), start=('zhangfei', 'chupai'), turns=1,
             decides=(('zhangfei', (('name', None, None, '杀'), ('name', None, None, '赵云'))), ('zhaoyun', (('name', None, None, 'yes'), ('name', None, None, '张飞')))),
             expects=(
-                (t_huwei_1_expect0, '张飞.hp == 3 and 关羽.hp == 4 and 关羽.hand_count == 4', 'rules/duel_skills/heroes.sgs:108'),
+                (t_huwei_1_expect0, '张飞.hp == 3 and 关羽.hp == 4 and 关羽.hand_count == 4', 'rules/duel_skills/heroes.sgs:108', t_huwei_1_expect0_parts),
             ),
             logs=((True, ('赵云 死亡', '关羽 登场', '关羽 发动 【虎威】', '关羽 使用 水淹七军 → 张飞'), 'rules/duel_skills/heroes.sgs:109'),),
             loc='rules/duel_skills/heroes.sgs:101',
@@ -471,7 +576,7 @@ TABLES = T.Tables(
             deck=(), start=('zhangfei', 'chupai'), turns=1,
             decides=(('zhangfei', (('name', None, None, '杀'), ('name', None, None, '赵云'), ('text', '弃置装备区里的所有牌'))), ('zhaoyun', (('name', None, None, 'yes'), ('name', None, None, '张飞')))),
             expects=(
-                (t_huwei_2_expect0, '张飞.hp == 4 and 张飞.weapon == none', 'rules/duel_skills/heroes.sgs:118'),
+                (t_huwei_2_expect0, '张飞.hp == 4 and 张飞.weapon == none', 'rules/duel_skills/heroes.sgs:118', t_huwei_2_expect0_parts),
             ),
             logs=(),
             loc='rules/duel_skills/heroes.sgs:111',
@@ -485,7 +590,7 @@ TABLES = T.Tables(
             deck=(), start=('zhangfei', 'chupai'), turns=1,
             decides=(('zhangfei', (('name', None, None, '杀'), ('name', None, None, '赵云'))), ('zhaoyun', (('name', None, None, 'yes'), ('name', None, None, '张飞'), ('name', None, None, 'no')))),
             expects=(
-                (t_xiaoxi_1_expect0, '张飞.hp == 3 and not has_skill(马超, 马术)', 'rules/duel_skills/heroes.sgs:135'),
+                (t_xiaoxi_1_expect0, '张飞.hp == 3 and not has_skill(马超, 马术)', 'rules/duel_skills/heroes.sgs:135', t_xiaoxi_1_expect0_parts),
             ),
             logs=((True, ('马超 登场', '马超 发动 【骁袭】', '马超 使用 杀 → 张飞'), 'rules/duel_skills/heroes.sgs:136'),),
             loc='rules/duel_skills/heroes.sgs:128',
@@ -499,7 +604,7 @@ TABLES = T.Tables(
             deck=(), start=('zhangfei', 'chupai'), turns=1,
             decides=(('zhangfei', (('name', None, None, '杀'), ('name', None, None, '赵云'))), ('zhaoyun', (('name', None, None, 'no'),))),
             expects=(
-                (t_xiaoxi_2_expect0, '张飞.hp == 4', 'rules/duel_skills/heroes.sgs:145'),
+                (t_xiaoxi_2_expect0, '张飞.hp == 4', 'rules/duel_skills/heroes.sgs:145', t_xiaoxi_2_expect0_parts),
             ),
             logs=(),
             loc='rules/duel_skills/heroes.sgs:138',
@@ -513,8 +618,8 @@ TABLES = T.Tables(
             deck=(), start=('zhangfei', 'chupai'), turns=1,
             decides=(('zhangfei', (('name', None, None, '杀'), ('name', None, None, '黄月英'))), ('huangyueying', (('name', None, None, 'no'), ('name', None, None, 'yes')))),
             expects=(
-                (t_cangji_1_expect0, '黄月英.armor is 八卦阵 and 黄月英.minus_horse is 赤兔 and 黄月英.hp == 4', 'rules/duel_skills/heroes.sgs:170'),
-                (t_cangji_1_expect1, 'count(黄月英.cangji_cards) == 0 and 闪 in cards_in(discard_pile)', 'rules/duel_skills/heroes.sgs:171'),
+                (t_cangji_1_expect0, '黄月英.armor is 八卦阵 and 黄月英.minus_horse is 赤兔 and 黄月英.hp == 4', 'rules/duel_skills/heroes.sgs:170', t_cangji_1_expect0_parts),
+                (t_cangji_1_expect1, 'count(黄月英.cangji_cards) == 0 and 闪 in cards_in(discard_pile)', 'rules/duel_skills/heroes.sgs:171', t_cangji_1_expect1_parts),
             ),
             logs=((True, ('黄月英 发动 【藏机】', '赵云 登场', '赵云 将 八卦阵('), 'rules/duel_skills/heroes.sgs:172'),),
             loc='rules/duel_skills/heroes.sgs:163',
@@ -528,7 +633,7 @@ TABLES = T.Tables(
             deck=(), start=('zhangfei', 'chupai'), turns=1,
             decides=(('zhangfei', (('name', None, None, '杀'), ('name', None, None, '黄月英'))), ('huangyueying', (('name', None, None, 'no'),))),
             expects=(
-                (t_cangji_2_expect0, '黄月英.minus_horse == none and 赤兔 in cards_in(discard_pile)', 'rules/duel_skills/heroes.sgs:181'),
+                (t_cangji_2_expect0, '黄月英.minus_horse == none and 赤兔 in cards_in(discard_pile)', 'rules/duel_skills/heroes.sgs:181', t_cangji_2_expect0_parts),
             ),
             logs=(),
             loc='rules/duel_skills/heroes.sgs:174',
@@ -542,7 +647,7 @@ TABLES = T.Tables(
             deck=(), start=('xiahouyuan', 'chupai'), turns=1,
             decides=(('xiahouyuan', (('name', None, None, '杀'), ('name', None, None, '黄月英'), ('name', None, None, 'yes'))), ('huangyueying', (('name', None, None, 'yes'),))),
             expects=(
-                (t_cangji_3_expect0, '闪 in 夏侯渊.hand and 赤兔 not in 夏侯渊.hand and 黄月英.minus_horse is 赤兔', 'rules/duel_skills/heroes.sgs:190'),
+                (t_cangji_3_expect0, '闪 in 夏侯渊.hand and 赤兔 not in 夏侯渊.hand and 黄月英.minus_horse is 赤兔', 'rules/duel_skills/heroes.sgs:190', t_cangji_3_expect0_parts),
             ),
             logs=(),
             loc='rules/duel_skills/heroes.sgs:183',
@@ -556,7 +661,7 @@ TABLES = T.Tables(
             deck=(), start=('zhangfei', 'chupai'), turns=1,
             decides=(('zhangfei', (('name', None, None, '丈八蛇矛'),)), ('sunshangxiang', (('name', None, None, 'yes'),))),
             expects=(
-                (t_yinli_1_expect0, '诸葛连弩 in 孙尚香.hand and 张飞.weapon is 丈八蛇矛', 'rules/duel_skills/heroes.sgs:210'),
+                (t_yinli_1_expect0, '诸葛连弩 in 孙尚香.hand and 张飞.weapon is 丈八蛇矛', 'rules/duel_skills/heroes.sgs:210', t_yinli_1_expect0_parts),
             ),
             logs=(),
             loc='rules/duel_skills/heroes.sgs:204',
@@ -570,7 +675,7 @@ TABLES = T.Tables(
             deck=(), start=('zhangfei', 'qipai'), turns=1,
             decides=(('zhangfei', (('name', None, None, '赤兔'),)), ('sunshangxiang', (('name', None, None, 'yes'),))),
             expects=(
-                (t_yinli_2_expect0, '赤兔 in 孙尚香.hand and 张飞.hand_count == 1', 'rules/duel_skills/heroes.sgs:218'),
+                (t_yinli_2_expect0, '赤兔 in 孙尚香.hand and 张飞.hand_count == 1', 'rules/duel_skills/heroes.sgs:218', t_yinli_2_expect0_parts),
             ),
             logs=(),
             loc='rules/duel_skills/heroes.sgs:212',
@@ -584,7 +689,7 @@ TABLES = T.Tables(
             deck=(), start=('sunshangxiang', 'chupai'), turns=1,
             decides=(('sunshangxiang', (('name', None, None, '过河拆桥'), ('name', None, None, '张飞'), ('name', None, None, 'yes', 'optional'))),),
             expects=(
-                (t_yinli_3_expect0, '赤兔 in cards_in(discard_pile)', 'rules/duel_skills/heroes.sgs:225'),
+                (t_yinli_3_expect0, '赤兔 in cards_in(discard_pile)', 'rules/duel_skills/heroes.sgs:225', t_yinli_3_expect0_parts),
             ),
             logs=((False, '发动 【姻礼】', 'rules/duel_skills/heroes.sgs:226'),),
             loc='rules/duel_skills/heroes.sgs:220',
@@ -598,7 +703,7 @@ TABLES = T.Tables(
             deck=(), start=('zhangfei', 'chupai'), turns=1,
             decides=(('zhangfei', (('name', None, None, '过河拆桥'), ('name', None, None, '孙尚香'))), ('sunshangxiang', (('name', None, None, 'yes'), ('text', '回复1点体力')))),
             expects=(
-                (t_xiaoji_1_expect0, '孙尚香.hp == 3 and 孙尚香.hand_count == 0', 'rules/duel_skills/heroes.sgs:247'),
+                (t_xiaoji_1_expect0, '孙尚香.hp == 3 and 孙尚香.hand_count == 0', 'rules/duel_skills/heroes.sgs:247', t_xiaoji_1_expect0_parts),
             ),
             logs=(),
             loc='rules/duel_skills/heroes.sgs:241',
@@ -612,7 +717,7 @@ TABLES = T.Tables(
             deck=(), start=('zhangfei', 'chupai'), turns=1,
             decides=(('zhangfei', (('name', None, None, '过河拆桥'), ('name', None, None, '孙尚香'))), ('sunshangxiang', (('name', None, None, 'yes'),))),
             expects=(
-                (t_xiaoji_2_expect0, '孙尚香.hp == 3 and 孙尚香.hand_count == 2', 'rules/duel_skills/heroes.sgs:255'),
+                (t_xiaoji_2_expect0, '孙尚香.hp == 3 and 孙尚香.hand_count == 2', 'rules/duel_skills/heroes.sgs:255', t_xiaoji_2_expect0_parts),
             ),
             logs=(),
             loc='rules/duel_skills/heroes.sgs:249',
@@ -626,7 +731,7 @@ TABLES = T.Tables(
             deck=(), start=('zhangfei', 'chupai'), turns=2,
             decides=(('zhangfei', (('name', None, None, '杀'), ('name', None, None, '赵云'), ('name', None, None, '杀', 'optional'))),),
             expects=(
-                (t_pianyi_1_expect0, '张飞.hand_count == 1 and 貂蝉.hp == 3', 'rules/duel_skills/heroes.sgs:272'),
+                (t_pianyi_1_expect0, '张飞.hand_count == 1 and 貂蝉.hp == 3', 'rules/duel_skills/heroes.sgs:272', t_pianyi_1_expect0_parts),
             ),
             logs=((True, ('貂蝉 登场', '貂蝉 发动 【翩仪】', '结束当前回合', '[第2回合'), 'rules/duel_skills/heroes.sgs:273'), (False, '张飞 弃置', 'rules/duel_skills/heroes.sgs:274')),
             loc='rules/duel_skills/heroes.sgs:265',
@@ -640,7 +745,7 @@ TABLES = T.Tables(
             deck=(('spade', 5, 'sha'),), start=('zhaoyun', 'panding'), turns=1,
             decides=(),
             expects=(
-                (t_pianyi_2_expect0, 'count(赵云.fallen) == 1 and 貂蝉.hand_count == 3', 'rules/duel_skills/heroes.sgs:283'),
+                (t_pianyi_2_expect0, 'count(赵云.fallen) == 1 and 貂蝉.hand_count == 3', 'rules/duel_skills/heroes.sgs:283', t_pianyi_2_expect0_parts),
             ),
             logs=((False, '发动 【翩仪】', 'rules/duel_skills/heroes.sgs:284'),),
             loc='rules/duel_skills/heroes.sgs:276',

@@ -40,9 +40,19 @@ def t_ex_1_expect0(g):
     return (g.seat_of('lvmeng').hp == 4)
 
 
+def t_ex_1_expect0_parts(g):
+    # test 寒冰剑：防止杀造成的伤害，依次弃置目标的两张牌: its operands — rules/ex/ex.sgs:31
+    return (('吕蒙.hp', lambda: g.seat_of('lvmeng').hp), )
+
+
 def t_ex_1_expect1(g):
     # test 寒冰剑：防止杀造成的伤害，依次弃置目标的两张牌 — rules/ex/ex.sgs:32
     return ((len(g.seat_of('lvmeng').hand) == 1) and (g.seat_of('lvmeng').minus_horse is None))
+
+
+def t_ex_1_expect1_parts(g):
+    # test 寒冰剑：防止杀造成的伤害，依次弃置目标的两张牌: its operands — rules/ex/ex.sgs:32
+    return (('count(吕蒙.hand)', lambda: len(g.seat_of('lvmeng').hand)), ('吕蒙.minus_horse', lambda: g.seat_of('lvmeng').minus_horse), )
 
 
 def t_ex_2_expect0(g):
@@ -50,9 +60,19 @@ def t_ex_2_expect0(g):
     return ((g.seat_of('zhangliao').hp == 3) and (len(g.seat_of('zhangliao').hand) == 1))
 
 
+def t_ex_2_expect0_parts(g):
+    # test 寒冰剑：不发动则照常造成伤害: its operands — rules/ex/ex.sgs:42
+    return (('张辽.hp', lambda: g.seat_of('zhangliao').hp), ('count(张辽.hand)', lambda: len(g.seat_of('zhangliao').hand)), )
+
+
 def t_ex_3_expect0(g):
     # test 寒冰剑：目标只有一张牌时弃置这一张 — rules/ex/ex.sgs:50
     return ((g.seat_of('zhangliao').hp == 4) and (g.seat_of('zhangliao').card_count == 0))
+
+
+def t_ex_3_expect0_parts(g):
+    # test 寒冰剑：目标只有一张牌时弃置这一张: its operands — rules/ex/ex.sgs:50
+    return (('张辽.hp', lambda: g.seat_of('zhangliao').hp), ('张辽.card_count', lambda: g.seat_of('zhangliao').card_count), )
 
 
 def t_ex_4_expect0(g):
@@ -60,9 +80,19 @@ def t_ex_4_expect0(g):
     return (g.seat_of('zhangliao').hp == 4)
 
 
+def t_ex_4_expect0_parts(g):
+    # test 仁王盾：黑色杀对你无效: its operands — rules/ex/ex.sgs:64
+    return (('张辽.hp', lambda: g.seat_of('zhangliao').hp), )
+
+
 def t_ex_5_expect0(g):
     # test 仁王盾：红色杀照常生效 — rules/ex/ex.sgs:73
     return (g.seat_of('zhangliao').hp == 3)
+
+
+def t_ex_5_expect0_parts(g):
+    # test 仁王盾：红色杀照常生效: its operands — rules/ex/ex.sgs:73
+    return (('张辽.hp', lambda: g.seat_of('zhangliao').hp), )
 
 
 TABLES = T.Tables(
@@ -126,8 +156,8 @@ TABLES = T.Tables(
             deck=(), start=('xuchu', 'chupai'), turns=1,
             decides=(('xuchu', (('name', None, None, '杀'), ('name', None, None, '吕蒙'), ('name', None, None, 'yes'), ('name', None, None, 'no'), ('name', None, None, '赤兔'))),),
             expects=(
-                (t_ex_1_expect0, '吕蒙.hp == 4', 'rules/ex/ex.sgs:31'),
-                (t_ex_1_expect1, 'count(吕蒙.hand) == 1 and 吕蒙.minus_horse == none', 'rules/ex/ex.sgs:32'),
+                (t_ex_1_expect0, '吕蒙.hp == 4', 'rules/ex/ex.sgs:31', t_ex_1_expect0_parts),
+                (t_ex_1_expect1, 'count(吕蒙.hand) == 1 and 吕蒙.minus_horse == none', 'rules/ex/ex.sgs:32', t_ex_1_expect1_parts),
             ),
             logs=((True, '许褚 弃置 赤兔(♥5)', 'rules/ex/ex.sgs:33'), (False, '受到', 'rules/ex/ex.sgs:34')),
             loc='rules/ex/ex.sgs:24',
@@ -141,7 +171,7 @@ TABLES = T.Tables(
             deck=(), start=('xuchu', 'chupai'), turns=1,
             decides=(('xuchu', (('name', None, None, '杀'), ('name', None, None, '张辽'), ('name', None, None, 'no'))),),
             expects=(
-                (t_ex_2_expect0, '张辽.hp == 3 and count(张辽.hand) == 1', 'rules/ex/ex.sgs:42'),
+                (t_ex_2_expect0, '张辽.hp == 3 and count(张辽.hand) == 1', 'rules/ex/ex.sgs:42', t_ex_2_expect0_parts),
             ),
             logs=(),
             loc='rules/ex/ex.sgs:37',
@@ -155,7 +185,7 @@ TABLES = T.Tables(
             deck=(), start=('xuchu', 'chupai'), turns=1,
             decides=(('xuchu', (('name', None, None, '杀'), ('name', None, None, '张辽'), ('name', None, None, 'yes'))),),
             expects=(
-                (t_ex_3_expect0, '张辽.hp == 4 and 张辽.card_count == 0', 'rules/ex/ex.sgs:50'),
+                (t_ex_3_expect0, '张辽.hp == 4 and 张辽.card_count == 0', 'rules/ex/ex.sgs:50', t_ex_3_expect0_parts),
             ),
             logs=((True, '许褚 弃置 仁王盾(♣2)', 'rules/ex/ex.sgs:51'),),
             loc='rules/ex/ex.sgs:45',
@@ -169,7 +199,7 @@ TABLES = T.Tables(
             deck=(), start=('xuchu', 'chupai'), turns=1,
             decides=(('xuchu', (('name', None, None, '杀'), ('name', None, None, '张辽'))),),
             expects=(
-                (t_ex_4_expect0, '张辽.hp == 4', 'rules/ex/ex.sgs:64'),
+                (t_ex_4_expect0, '张辽.hp == 4', 'rules/ex/ex.sgs:64', t_ex_4_expect0_parts),
             ),
             logs=((True, '杀(♣7) 对 张辽 无效', 'rules/ex/ex.sgs:65'),),
             loc='rules/ex/ex.sgs:59',
@@ -183,7 +213,7 @@ TABLES = T.Tables(
             deck=(), start=('xuchu', 'chupai'), turns=1,
             decides=(('xuchu', (('name', None, None, '杀'), ('name', None, None, '张辽'))),),
             expects=(
-                (t_ex_5_expect0, '张辽.hp == 3', 'rules/ex/ex.sgs:73'),
+                (t_ex_5_expect0, '张辽.hp == 3', 'rules/ex/ex.sgs:73', t_ex_5_expect0_parts),
             ),
             logs=((False, '无效', 'rules/ex/ex.sgs:74'),),
             loc='rules/ex/ex.sgs:68',

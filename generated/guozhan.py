@@ -137,9 +137,19 @@ def t_cards_1_expect0(g):
     return (len(g.seat_of('caocao').hidden_heroes) == 2)
 
 
+def t_cards_1_expect0_parts(g):
+    # test 知己知彼：观看一名其他角色的一张暗置的武将牌: its operands — rules/guozhan/cards.sgs:37
+    return (('count(曹操.hidden_heroes)', lambda: len(g.seat_of('caocao').hidden_heroes)), )
+
+
 def t_cards_2_expect0(g):
     # test 知己知彼：观看其所有手牌 — rules/guozhan/cards.sgs:48
     return ('shan' in [c.name for c in g.seat_of('zhangliao').hand])
+
+
+def t_cards_2_expect0_parts(g):
+    # test 知己知彼：观看其所有手牌: its operands — rules/guozhan/cards.sgs:48
+    return (('张辽.hand', lambda: g.seat_of('zhangliao').hand), )
 
 
 def t_cards_3_expect0(g):
@@ -147,9 +157,19 @@ def t_cards_3_expect0(g):
     return (('tao' in [c.name for c in g.seat_of('liubei').hand]) and (len(g.seat_of('liubei').hand) == 1))
 
 
+def t_cards_3_expect0_parts(g):
+    # test 知己知彼：重铸: its operands — rules/guozhan/cards.sgs:58
+    return (('刘备.hand', lambda: g.seat_of('liubei').hand), ('count(刘备.hand)', lambda: len(g.seat_of('liubei').hand)), )
+
+
 def t_cards_4_expect0(g):
     # test 以逸待劳：你和与你势力相同的角色各摸两张牌，然后弃置两张牌 — rules/guozhan/cards.sgs:83
     return ((len(g.seat_of('xuchu').hand) == 1) and ('tao' in [c.name for c in g.seat_of('xuchu').hand]) and (g.seat_of('zhangliao').hand_count == 0) and (g.seat_of('guanyu').hand_count == 1))
+
+
+def t_cards_4_expect0_parts(g):
+    # test 以逸待劳：你和与你势力相同的角色各摸两张牌，然后弃置两张牌: its operands — rules/guozhan/cards.sgs:83
+    return (('count(许褚.hand)', lambda: len(g.seat_of('xuchu').hand)), ('许褚.hand', lambda: g.seat_of('xuchu').hand), ('张辽.hand_count', lambda: g.seat_of('zhangliao').hand_count), ('关羽.hand_count', lambda: g.seat_of('guanyu').hand_count), )
 
 
 def t_cards_5_expect0(g):
@@ -157,9 +177,19 @@ def t_cards_5_expect0(g):
     return (g.seat_of('caocao').hand_count == 0)
 
 
+def t_cards_5_expect0_parts(g):
+    # test 以逸待劳：没有势力的角色使用时只有自己是目标: its operands — rules/guozhan/cards.sgs:96
+    return (('曹操.hand_count', lambda: g.seat_of('caocao').hand_count), )
+
+
 def t_cards_6_expect0(g):
     # test 远交近攻：目标摸一张牌，然后你摸三张牌 — rules/guozhan/cards.sgs:116
     return ((g.seat_of('xuchu').hand_count == 1) and ('tao' in [c.name for c in g.seat_of('xuchu').hand]) and (g.seat_of('guanyu').hand_count == 3) and (g.seat_of('zhangfei').hand_count == 0))
+
+
+def t_cards_6_expect0_parts(g):
+    # test 远交近攻：目标摸一张牌，然后你摸三张牌: its operands — rules/guozhan/cards.sgs:116
+    return (('许褚.hand_count', lambda: g.seat_of('xuchu').hand_count), ('许褚.hand', lambda: g.seat_of('xuchu').hand), ('关羽.hand_count', lambda: g.seat_of('guanyu').hand_count), ('张飞.hand_count', lambda: g.seat_of('zhangfei').hand_count), )
 
 
 def t_cards_7_expect0(g):
@@ -167,9 +197,19 @@ def t_cards_7_expect0(g):
     return ((len(g.seat_of('xuchu').hand) == 0) and ('yuanjiao' in [c.name for c in g.seat_of('guanyu').hand]))
 
 
+def t_cards_7_expect0_parts(g):
+    # test 远交近攻：不能对没有势力的角色使用: its operands — rules/guozhan/cards.sgs:126
+    return (('count(许褚.hand)', lambda: len(g.seat_of('xuchu').hand)), ('关羽.hand', lambda: g.seat_of('guanyu').hand), )
+
+
 def t_cards_8_expect0(g):
     # test 吴六剑：与你势力相同的其他角色的攻击范围+1 — rules/guozhan/cards.sgs:144
     return ((g.qf['attack_range'](g, g.seat_of('ganning'), None) == 2) and (g.qf['attack_range'](g, g.seat_of('sunquan'), None) == 2) and (g.qf['attack_range'](g, g.seat_of('guanyu'), None) == 1))
+
+
+def t_cards_8_expect0_parts(g):
+    # test 吴六剑：与你势力相同的其他角色的攻击范围+1: its operands — rules/guozhan/cards.sgs:144
+    return (('attack_range(甘宁)', lambda: g.qf['attack_range'](g, g.seat_of('ganning'), None)), ('attack_range(孙权)', lambda: g.qf['attack_range'](g, g.seat_of('sunquan'), None)), ('attack_range(关羽)', lambda: g.qf['attack_range'](g, g.seat_of('guanyu'), None)), )
 
 
 def t_cards_8_expect1(g):
@@ -177,9 +217,19 @@ def t_cards_8_expect1(g):
     return (g.seat_of('zhangliao').hp == 3)
 
 
+def t_cards_8_expect1_parts(g):
+    # test 吴六剑：与你势力相同的其他角色的攻击范围+1: its operands — rules/guozhan/cards.sgs:145
+    return (('张辽.hp', lambda: g.seat_of('zhangliao').hp), )
+
+
 def t_cards_9_expect0(g):
     # test 三尖两刃刀：杀造成伤害后弃置一张手牌，对目标距离为1的一名其他角色造成1点伤害 — rules/guozhan/cards.sgs:168
     return ((g.seat_of('lvmeng').hp == 3) and (g.seat_of('huanggai').hp == 3) and (g.seat_of('zhangliao').hp == 4) and (g.seat_of('xuchu').hand_count == 0))
+
+
+def t_cards_9_expect0_parts(g):
+    # test 三尖两刃刀：杀造成伤害后弃置一张手牌，对目标距离为1的一名其他角色造成1点伤害: its operands — rules/guozhan/cards.sgs:168
+    return (('吕蒙.hp', lambda: g.seat_of('lvmeng').hp), ('黄盖.hp', lambda: g.seat_of('huanggai').hp), ('张辽.hp', lambda: g.seat_of('zhangliao').hp), ('许褚.hand_count', lambda: g.seat_of('xuchu').hand_count), )
 
 
 def t_cards_10_expect0(g):
@@ -187,9 +237,19 @@ def t_cards_10_expect0(g):
     return ((g.seat_of('ganning').hp == (g.seat_of('ganning').max_hp - 1)) and (g.seat_of('caocao').hp == g.seat_of('caocao').max_hp))
 
 
+def t_cards_10_expect0_parts(g):
+    # test 三尖两刃刀：机器人对敌人造成伤害: its operands — rules/guozhan/cards.sgs:182
+    return (('甘宁.hp', lambda: g.seat_of('ganning').hp), ('甘宁.max_hp - 1', lambda: (g.seat_of('ganning').max_hp - 1)), ('曹操.hp', lambda: g.seat_of('caocao').hp), ('曹操.max_hp', lambda: g.seat_of('caocao').max_hp), )
+
+
 def t_cards_11_expect0(g):
     # test 三尖两刃刀：没有手牌时不能发动 — rules/guozhan/cards.sgs:191
     return ((g.seat_of('zhangliao').hp == 3) and (g.seat_of('lvmeng').hp == 4))
+
+
+def t_cards_11_expect0_parts(g):
+    # test 三尖两刃刀：没有手牌时不能发动: its operands — rules/guozhan/cards.sgs:191
+    return (('张辽.hp', lambda: g.seat_of('zhangliao').hp), ('吕蒙.hp', lambda: g.seat_of('lvmeng').hp), )
 
 
 def t_cards_12_expect0(g):
@@ -197,9 +257,19 @@ def t_cards_12_expect0(g):
     return ((g.seat_of('xuchu').hp == 4) and (g.seat_of('zhangliao').hp == 4) and (g.seat_of('ganning').hp == 3))
 
 
+def t_cards_12_expect0_parts(g):
+    # test 无懈可击·国：抵消锦囊牌对与目标势力相同的所有角色的效果: its operands — rules/guozhan/cards.sgs:233
+    return (('许褚.hp', lambda: g.seat_of('xuchu').hp), ('张辽.hp', lambda: g.seat_of('zhangliao').hp), ('甘宁.hp', lambda: g.seat_of('ganning').hp), )
+
+
 def t_cards_13_expect0(g):
     # test 无懈可击·国：也可以只抵消对一名角色的效果 — rules/guozhan/cards.sgs:246
     return ((g.seat_of('xuchu').hp == 4) and (g.seat_of('zhangliao').hp == 3) and (g.seat_of('ganning').hp == 3))
+
+
+def t_cards_13_expect0_parts(g):
+    # test 无懈可击·国：也可以只抵消对一名角色的效果: its operands — rules/guozhan/cards.sgs:246
+    return (('许褚.hp', lambda: g.seat_of('xuchu').hp), ('张辽.hp', lambda: g.seat_of('zhangliao').hp), ('甘宁.hp', lambda: g.seat_of('ganning').hp), )
 
 
 def t_cards_14_expect0(g):
@@ -207,9 +277,19 @@ def t_cards_14_expect0(g):
     return ((g.seat_of('xuchu').hp == 3) and (g.seat_of('zhangliao').hp == 3) and (g.seat_of('ganning').hp == 3))
 
 
+def t_cards_14_expect0_parts(g):
+    # test 无懈可击·国：被【无懈可击】抵消后不能抵消对其势力的效果: its operands — rules/guozhan/cards.sgs:258
+    return (('许褚.hp', lambda: g.seat_of('xuchu').hp), ('张辽.hp', lambda: g.seat_of('zhangliao').hp), ('甘宁.hp', lambda: g.seat_of('ganning').hp), )
+
+
 def t_cards_15_expect0(g):
     # test 无懈可击·国：抵消过河拆桥 — rules/guozhan/cards.sgs:269
     return (('shan' in [c.name for c in g.seat_of('zhangliao').hand]) and (len(g.seat_of('zhangliao').hand) == 1))
+
+
+def t_cards_15_expect0_parts(g):
+    # test 无懈可击·国：抵消过河拆桥: its operands — rules/guozhan/cards.sgs:269
+    return (('张辽.hand', lambda: g.seat_of('zhangliao').hand), ('count(张辽.hand)', lambda: len(g.seat_of('zhangliao').hand)), )
 
 
 TABLES = T.Tables(
@@ -339,9 +419,10 @@ TABLES = T.Tables(
             deck=(), start=('liubei', 'chupai'), turns=1,
             decides=(('liubei', (('name', None, None, '知己知彼'), ('name', None, None, '曹操'), ('text', '观看其暗置的副将'))),),
             expects=(
-                (t_cards_1_expect0, 'count(曹操.hidden_heroes) == 2', 'rules/guozhan/cards.sgs:37'),
+                (t_cards_1_expect0, 'count(曹操.hidden_heroes) == 2', 'rules/guozhan/cards.sgs:37', t_cards_1_expect0_parts),
             ),
             logs=((True, ('刘备/关羽 使用 知己知彼(♣3) → 座位2', '刘备/关羽 观看了 座位2 的一张暗置武将牌'), 'rules/guozhan/cards.sgs:36'),),
+            variants=('guozhan_heroes',),
             loc='rules/guozhan/cards.sgs:30',
         ),
         T.TestDef(
@@ -353,9 +434,10 @@ TABLES = T.Tables(
             deck=(), start=('liubei', 'chupai'), turns=1,
             decides=(('liubei', (('name', None, None, '知己知彼'), ('name', None, None, '张辽'), ('text', '观看其暗置的主将', 'optional'))),),
             expects=(
-                (t_cards_2_expect0, '闪 in 张辽.hand', 'rules/guozhan/cards.sgs:48'),
+                (t_cards_2_expect0, '闪 in 张辽.hand', 'rules/guozhan/cards.sgs:48', t_cards_2_expect0_parts),
             ),
             logs=((True, '刘备/关羽 观看了 张辽/许褚 的手牌', 'rules/guozhan/cards.sgs:47'),),
+            variants=('guozhan_heroes',),
             loc='rules/guozhan/cards.sgs:41',
         ),
         T.TestDef(
@@ -367,9 +449,10 @@ TABLES = T.Tables(
             deck=(('heart', 3, 'tao'),), start=('liubei', 'chupai'), turns=1,
             decides=(('liubei', (('text', '重铸 知己知彼'),)),),
             expects=(
-                (t_cards_3_expect0, '桃 in 刘备.hand and count(刘备.hand) == 1', 'rules/guozhan/cards.sgs:58'),
+                (t_cards_3_expect0, '桃 in 刘备.hand and count(刘备.hand) == 1', 'rules/guozhan/cards.sgs:58', t_cards_3_expect0_parts),
             ),
             logs=((True, '重铸了 知己知彼(♣3)', 'rules/guozhan/cards.sgs:59'),),
+            variants=('guozhan_heroes',),
             loc='rules/guozhan/cards.sgs:51',
         ),
         T.TestDef(
@@ -382,7 +465,7 @@ TABLES = T.Tables(
             deck=(('heart', 3, 'tao'), ('diamond', 2, 'shan'), ('heart', 4, 'tao'), ('diamond', 3, 'shan')), start=('xuchu', 'chupai'), turns=1,
             decides=(('xuchu', (('name', None, None, '以逸待劳'), ('many', (('name', None, None, '杀'), ('name', None, None, '闪'))))),),
             expects=(
-                (t_cards_4_expect0, 'count(许褚.hand) == 1 and 桃 in 许褚.hand and 张辽.hand_count == 0 and 关羽.hand_count == 1', 'rules/guozhan/cards.sgs:83'),
+                (t_cards_4_expect0, 'count(许褚.hand) == 1 and 桃 in 许褚.hand and 张辽.hand_count == 0 and 关羽.hand_count == 1', 'rules/guozhan/cards.sgs:83', t_cards_4_expect0_parts),
             ),
             logs=((True, '许褚 使用 以逸待劳(♥J) → 许褚、张辽', 'rules/guozhan/cards.sgs:82'), (True, '许褚 弃置 杀(♠5)、闪(♦2)', 'rules/guozhan/cards.sgs:84')),
             loc='rules/guozhan/cards.sgs:75',
@@ -396,9 +479,10 @@ TABLES = T.Tables(
             deck=(('heart', 3, 'tao'), ('heart', 4, 'tao')), start=('xuchu', 'chupai'), turns=1,
             decides=(('xuchu', (('name', None, None, '以逸待劳'),)),),
             expects=(
-                (t_cards_5_expect0, '曹操.hand_count == 0', 'rules/guozhan/cards.sgs:96'),
+                (t_cards_5_expect0, '曹操.hand_count == 0', 'rules/guozhan/cards.sgs:96', t_cards_5_expect0_parts),
             ),
             logs=((True, '座位1 使用 以逸待劳(♥J) → 座位1', 'rules/guozhan/cards.sgs:95'),),
+            variants=('guozhan_heroes',),
             loc='rules/guozhan/cards.sgs:88',
         ),
         T.TestDef(
@@ -411,7 +495,7 @@ TABLES = T.Tables(
             deck=(('heart', 3, 'tao'), ('heart', 4, 'tao'), ('diamond', 2, 'shan'), ('diamond', 3, 'shan')), start=('guanyu', 'chupai'), turns=1,
             decides=(('guanyu', (('name', None, None, '远交近攻'), ('name', None, None, '许褚'), ('name', None, None, '张飞', 'optional'))),),
             expects=(
-                (t_cards_6_expect0, '许褚.hand_count == 1 and 桃 in 许褚.hand and 关羽.hand_count == 3 and 张飞.hand_count == 0', 'rules/guozhan/cards.sgs:116'),
+                (t_cards_6_expect0, '许褚.hand_count == 1 and 桃 in 许褚.hand and 关羽.hand_count == 3 and 张飞.hand_count == 0', 'rules/guozhan/cards.sgs:116', t_cards_6_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan/cards.sgs:109',
@@ -425,9 +509,10 @@ TABLES = T.Tables(
             deck=(), start=('guanyu', 'chupai'), turns=1,
             decides=(('guanyu', (('name', None, None, '远交近攻', 'optional'),)),),
             expects=(
-                (t_cards_7_expect0, 'count(许褚.hand) == 0 and 远交近攻 in 关羽.hand', 'rules/guozhan/cards.sgs:126'),
+                (t_cards_7_expect0, 'count(许褚.hand) == 0 and 远交近攻 in 关羽.hand', 'rules/guozhan/cards.sgs:126', t_cards_7_expect0_parts),
             ),
             logs=((False, '使用 远交近攻', 'rules/guozhan/cards.sgs:127'),),
+            variants=('guozhan_heroes',),
             loc='rules/guozhan/cards.sgs:120',
         ),
         T.TestDef(
@@ -442,8 +527,8 @@ TABLES = T.Tables(
             deck=(), start=('ganning', 'chupai'), turns=1,
             decides=(('ganning', (('name', None, None, '杀'), ('name', None, None, '张辽'))),),
             expects=(
-                (t_cards_8_expect0, 'attack_range(甘宁) == 2 and attack_range(孙权) == 2 and attack_range(关羽) == 1', 'rules/guozhan/cards.sgs:144'),
-                (t_cards_8_expect1, '张辽.hp == 3', 'rules/guozhan/cards.sgs:145'),
+                (t_cards_8_expect0, 'attack_range(甘宁) == 2 and attack_range(孙权) == 2 and attack_range(关羽) == 1', 'rules/guozhan/cards.sgs:144', t_cards_8_expect0_parts),
+                (t_cards_8_expect1, '张辽.hp == 3', 'rules/guozhan/cards.sgs:145', t_cards_8_expect1_parts),
             ),
             logs=(),
             loc='rules/guozhan/cards.sgs:136',
@@ -460,7 +545,7 @@ TABLES = T.Tables(
             deck=(), start=('xuchu', 'chupai'), turns=1,
             decides=(('xuchu', (('name', None, None, '杀'), ('name', None, None, '吕蒙'), ('name', None, None, 'yes'), ('name', None, None, '闪'), ('name', None, None, '黄盖'))),),
             expects=(
-                (t_cards_9_expect0, '吕蒙.hp == 3 and 黄盖.hp == 3 and 张辽.hp == 4 and 许褚.hand_count == 0', 'rules/guozhan/cards.sgs:168'),
+                (t_cards_9_expect0, '吕蒙.hp == 3 and 黄盖.hp == 3 and 张辽.hp == 4 and 许褚.hand_count == 0', 'rules/guozhan/cards.sgs:168', t_cards_9_expect0_parts),
             ),
             logs=((True, ('许褚 弃置 闪(♦2)', '黄盖 受到 1 点伤害 (来源 许褚，无)'), 'rules/guozhan/cards.sgs:169'),),
             loc='rules/guozhan/cards.sgs:160',
@@ -477,9 +562,10 @@ TABLES = T.Tables(
             deck=(), start=('xuchu', 'chupai'), turns=1,
             decides=(('xuchu', (('name', None, None, '杀'), ('name', None, None, '吕蒙'), ('name', None, None, 'yes'), ('name', None, None, '闪'), ('bot', ('name', None, None, '甘宁')))),),
             expects=(
-                (t_cards_10_expect0, '甘宁.hp == 甘宁.max_hp - 1 and 曹操.hp == 曹操.max_hp', 'rules/guozhan/cards.sgs:182'),
+                (t_cards_10_expect0, '甘宁.hp == 甘宁.max_hp - 1 and 曹操.hp == 曹操.max_hp', 'rules/guozhan/cards.sgs:182', t_cards_10_expect0_parts),
             ),
             logs=(),
+            variants=('guozhan_heroes',),
             loc='rules/guozhan/cards.sgs:173',
         ),
         T.TestDef(
@@ -492,7 +578,7 @@ TABLES = T.Tables(
             deck=(), start=('xuchu', 'chupai'), turns=1,
             decides=(('xuchu', (('name', None, None, '杀'), ('name', None, None, '张辽'), ('name', None, None, 'yes', 'optional'))),),
             expects=(
-                (t_cards_11_expect0, '张辽.hp == 3 and 吕蒙.hp == 4', 'rules/guozhan/cards.sgs:191'),
+                (t_cards_11_expect0, '张辽.hp == 3 and 吕蒙.hp == 4', 'rules/guozhan/cards.sgs:191', t_cards_11_expect0_parts),
             ),
             logs=((False, '三尖两刃刀', 'rules/guozhan/cards.sgs:192'),),
             loc='rules/guozhan/cards.sgs:185',
@@ -508,7 +594,7 @@ TABLES = T.Tables(
             deck=(), start=('guanyu', 'chupai'), turns=1,
             decides=(('guanyu', (('name', None, None, '南蛮入侵'),)), ('xuchu', (('name', None, None, '无懈可击国'), ('name', None, None, 'yes')))),
             expects=(
-                (t_cards_12_expect0, '许褚.hp == 4 and 张辽.hp == 4 and 甘宁.hp == 3', 'rules/guozhan/cards.sgs:233'),
+                (t_cards_12_expect0, '许褚.hp == 4 and 张辽.hp == 4 and 甘宁.hp == 3', 'rules/guozhan/cards.sgs:233', t_cards_12_expect0_parts),
             ),
             logs=((True, ('许褚 令 南蛮入侵(♠7) 对 许褚 的势力的所有角色的效果均被抵消', '南蛮入侵(♠7) 对 许褚 的效果被抵消', '南蛮入侵(♠7) 对 张辽 的效果被抵消'), 'rules/guozhan/cards.sgs:234'),),
             loc='rules/guozhan/cards.sgs:225',
@@ -524,7 +610,7 @@ TABLES = T.Tables(
             deck=(), start=('guanyu', 'chupai'), turns=1,
             decides=(('guanyu', (('name', None, None, '南蛮入侵'),)), ('xuchu', (('name', None, None, '无懈可击国'), ('name', None, None, 'no')))),
             expects=(
-                (t_cards_13_expect0, '许褚.hp == 4 and 张辽.hp == 3 and 甘宁.hp == 3', 'rules/guozhan/cards.sgs:246'),
+                (t_cards_13_expect0, '许褚.hp == 4 and 张辽.hp == 3 and 甘宁.hp == 3', 'rules/guozhan/cards.sgs:246', t_cards_13_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan/cards.sgs:238',
@@ -540,7 +626,7 @@ TABLES = T.Tables(
             deck=(), start=('guanyu', 'chupai'), turns=1,
             decides=(('guanyu', (('name', None, None, '南蛮入侵'), ('name', None, None, '无懈可击'))), ('xuchu', (('name', None, None, '无懈可击国'), ('name', None, None, 'yes', 'optional')))),
             expects=(
-                (t_cards_14_expect0, '许褚.hp == 3 and 张辽.hp == 3 and 甘宁.hp == 3', 'rules/guozhan/cards.sgs:258'),
+                (t_cards_14_expect0, '许褚.hp == 3 and 张辽.hp == 3 and 甘宁.hp == 3', 'rules/guozhan/cards.sgs:258', t_cards_14_expect0_parts),
             ),
             logs=((False, '的势力的所有角色', 'rules/guozhan/cards.sgs:259'),),
             loc='rules/guozhan/cards.sgs:250',
@@ -554,7 +640,7 @@ TABLES = T.Tables(
             deck=(), start=('xuchu', 'chupai'), turns=1,
             decides=(('xuchu', (('name', None, None, '过河拆桥'), ('name', None, None, '张辽'))), ('zhangliao', (('name', None, None, '无懈可击国'),))),
             expects=(
-                (t_cards_15_expect0, '闪 in 张辽.hand and count(张辽.hand) == 1', 'rules/guozhan/cards.sgs:269'),
+                (t_cards_15_expect0, '闪 in 张辽.hand and count(张辽.hand) == 1', 'rules/guozhan/cards.sgs:269', t_cards_15_expect0_parts),
             ),
             logs=((False, '许褚 弃置', 'rules/guozhan/cards.sgs:270'),),
             loc='rules/guozhan/cards.sgs:263',

@@ -487,14 +487,29 @@ def t_guozhan_1_expect0(g):
     return ((g.seat_of('xuchu').hand_count == 6) and (g.seat_of('xuchu').marks.get('yinyangyu', 0) == 0))
 
 
+def t_guozhan_1_expect0_parts(g):
+    # test 阴阳鱼标记：本回合手牌上限+2，下一回合即恢复: its operands — rules/modes/guozhan.sgs:272
+    return (('许褚.hand_count', lambda: g.seat_of('xuchu').hand_count), ('许褚.yinyangyu', lambda: g.seat_of('xuchu').marks.get('yinyangyu', 0)), )
+
+
 def t_guozhan_1_expect1(g):
     # test 阴阳鱼标记：本回合手牌上限+2，下一回合即恢复 — rules/modes/guozhan.sgs:273
     return ((g.seat_of('xuchu').marks.get('yinyang_limit', 0) == 0) and (g.qf['hand_limit'](g, g.seat_of('xuchu')) == 4))
 
 
+def t_guozhan_1_expect1_parts(g):
+    # test 阴阳鱼标记：本回合手牌上限+2，下一回合即恢复: its operands — rules/modes/guozhan.sgs:273
+    return (('许褚.yinyang_limit', lambda: g.seat_of('xuchu').marks.get('yinyang_limit', 0)), ('hand_limit(许褚)', lambda: g.qf['hand_limit'](g, g.seat_of('xuchu'))), )
+
+
 def t_guozhan_2_expect0(g):
     # test 锁定技亮将：两张武将牌都有锁定技时，由玩家选择明置哪一张 — rules/modes/guozhan.sgs:283
     return (T.index(g.seat_of('menghuo').shown, 1) and (not T.index(g.seat_of('menghuo').shown, 0)))
+
+
+def t_guozhan_2_expect0_parts(g):
+    # test 锁定技亮将：两张武将牌都有锁定技时，由玩家选择明置哪一张: its operands — rules/modes/guozhan.sgs:283
+    return (('孟获.shown[1]', lambda: T.index(g.seat_of('menghuo').shown, 1)), ('孟获.shown[0]', lambda: T.index(g.seat_of('menghuo').shown, 0)), )
 
 
 TABLES = T.Tables(
@@ -812,10 +827,11 @@ TABLES = T.Tables(
             deck=(), start=('xuchu', 'chupai'), turns=2,
             decides=(('xuchu', (('name', None, None, '阴阳鱼标记'), ('text', '本回合手牌上限+2'))),),
             expects=(
-                (t_guozhan_1_expect0, '许褚.hand_count == 6 and 许褚.yinyangyu == 0', 'rules/modes/guozhan.sgs:272'),
-                (t_guozhan_1_expect1, '许褚.yinyang_limit == 0 and hand_limit(许褚) == 4', 'rules/modes/guozhan.sgs:273'),
+                (t_guozhan_1_expect0, '许褚.hand_count == 6 and 许褚.yinyangyu == 0', 'rules/modes/guozhan.sgs:272', t_guozhan_1_expect0_parts),
+                (t_guozhan_1_expect1, '许褚.yinyang_limit == 0 and hand_limit(许褚) == 4', 'rules/modes/guozhan.sgs:273', t_guozhan_1_expect1_parts),
             ),
             logs=(),
+            variants=('guozhan_heroes',),
             loc='rules/modes/guozhan.sgs:265',
         ),
         T.TestDef(
@@ -827,9 +843,10 @@ TABLES = T.Tables(
             deck=(), start=('menghuo', 'chupai'), turns=1,
             decides=(('menghuo', (('name', None, None, '锁定技亮将'), ('name', None, None, '祝融'))),),
             expects=(
-                (t_guozhan_2_expect0, '孟获.shown[1] and not 孟获.shown[0]', 'rules/modes/guozhan.sgs:283'),
+                (t_guozhan_2_expect0, '孟获.shown[1] and not 孟获.shown[0]', 'rules/modes/guozhan.sgs:283', t_guozhan_2_expect0_parts),
             ),
             logs=((True, ('明置', '祝融'), 'rules/modes/guozhan.sgs:284'),),
+            variants=('guozhan_heroes',),
             loc='rules/modes/guozhan.sgs:277',
         ),
     ),

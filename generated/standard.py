@@ -867,9 +867,19 @@ def t_basic_1_expect0(g):
     return ((g.seat_of('zhangliao').hp == 3) and (g.seat_of('xuchu').hp == 4))
 
 
+def t_basic_1_expect0_parts(g):
+    # test 杀：目标不使用闪，受到1点伤害: its operands — rules/standard/basic.sgs:49
+    return (('张辽.hp', lambda: g.seat_of('zhangliao').hp), ('许褚.hp', lambda: g.seat_of('xuchu').hp), )
+
+
 def t_basic_1_expect1(g):
     # test 杀：目标不使用闪，受到1点伤害 — rules/standard/basic.sgs:50
     return (('shan' in [c.name for c in g.seat_of('zhangliao').hand]) and (len(g.seat_of('xuchu').hand) == 0))
+
+
+def t_basic_1_expect1_parts(g):
+    # test 杀：目标不使用闪，受到1点伤害: its operands — rules/standard/basic.sgs:50
+    return (('张辽.hand', lambda: g.seat_of('zhangliao').hand), ('count(许褚.hand)', lambda: len(g.seat_of('xuchu').hand)), )
 
 
 def t_basic_2_expect0(g):
@@ -877,9 +887,19 @@ def t_basic_2_expect0(g):
     return ((g.seat_of('zhangliao').hp == 4) and (len(g.seat_of('zhangliao').hand) == 0))
 
 
+def t_basic_2_expect0_parts(g):
+    # test 杀：被闪抵消，不造成伤害: its operands — rules/standard/basic.sgs:63
+    return (('张辽.hp', lambda: g.seat_of('zhangliao').hp), ('count(张辽.hand)', lambda: len(g.seat_of('zhangliao').hand)), )
+
+
 def t_basic_3_expect0(g):
     # test 杀：每个出牌阶段限使用一次 — rules/standard/basic.sgs:78
     return (g.seat_of('zhangliao').hp == 3)
+
+
+def t_basic_3_expect0_parts(g):
+    # test 杀：每个出牌阶段限使用一次: its operands — rules/standard/basic.sgs:78
+    return (('张辽.hp', lambda: g.seat_of('zhangliao').hp), )
 
 
 def t_basic_3_expect1(g):
@@ -887,9 +907,19 @@ def t_basic_3_expect1(g):
     return ((len(g.seat_of('xuchu').hand) == 1) and ('shan' in [c.name for c in g.seat_of('xuchu').hand]))
 
 
+def t_basic_3_expect1_parts(g):
+    # test 杀：每个出牌阶段限使用一次: its operands — rules/standard/basic.sgs:80
+    return (('count(许褚.hand)', lambda: len(g.seat_of('xuchu').hand)), ('许褚.hand', lambda: g.seat_of('xuchu').hand), )
+
+
 def t_basic_4_expect0(g):
     # test 杀：未装备武器时攻击范围为1 — rules/standard/basic.sgs:93
     return ((g.qf['attack_range'](g, g.seat_of('xuchu'), None) == 1) and (g.qf['distance'](g, g.seat_of('xuchu'), g.seat_of('lvmeng')) == 2))
+
+
+def t_basic_4_expect0_parts(g):
+    # test 杀：未装备武器时攻击范围为1: its operands — rules/standard/basic.sgs:93
+    return (('attack_range(许褚)', lambda: g.qf['attack_range'](g, g.seat_of('xuchu'), None)), ('distance(许褚, 吕蒙)', lambda: g.qf['distance'](g, g.seat_of('xuchu'), g.seat_of('lvmeng'))), )
 
 
 def t_basic_4_expect1(g):
@@ -897,9 +927,19 @@ def t_basic_4_expect1(g):
     return ((g.seat_of('zhangliao').hp == 4) and (g.seat_of('lvmeng').hp == 4) and (g.seat_of('huanggai').hp == 4))
 
 
+def t_basic_4_expect1_parts(g):
+    # test 杀：未装备武器时攻击范围为1: its operands — rules/standard/basic.sgs:96
+    return (('张辽.hp', lambda: g.seat_of('zhangliao').hp), ('吕蒙.hp', lambda: g.seat_of('lvmeng').hp), ('黄盖.hp', lambda: g.seat_of('huanggai').hp), )
+
+
 def t_basic_5_expect0(g):
     # test 闪：抵消万箭齐发对自己的效果 — rules/standard/basic.sgs:111
     return ((g.seat_of('zhangliao').hp == 4) and (len(g.seat_of('zhangliao').hand) == 0))
+
+
+def t_basic_5_expect0_parts(g):
+    # test 闪：抵消万箭齐发对自己的效果: its operands — rules/standard/basic.sgs:111
+    return (('张辽.hp', lambda: g.seat_of('zhangliao').hp), ('count(张辽.hand)', lambda: len(g.seat_of('zhangliao').hand)), )
 
 
 def t_basic_5_expect1(g):
@@ -907,9 +947,19 @@ def t_basic_5_expect1(g):
     return ((g.seat_of('lvmeng').hp == 3) and ('shan' in [c.name for c in g.seat_of('lvmeng').hand]))
 
 
+def t_basic_5_expect1_parts(g):
+    # test 闪：抵消万箭齐发对自己的效果: its operands — rules/standard/basic.sgs:112
+    return (('吕蒙.hp', lambda: g.seat_of('lvmeng').hp), ('吕蒙.hand', lambda: g.seat_of('lvmeng').hand), )
+
+
 def t_basic_6_expect0(g):
     # test 闪：不能在出牌阶段主动使用 — rules/standard/basic.sgs:124
     return (len(g.seat_of('xuchu').hand) == 1)
+
+
+def t_basic_6_expect0_parts(g):
+    # test 闪：不能在出牌阶段主动使用: its operands — rules/standard/basic.sgs:124
+    return (('count(许褚.hand)', lambda: len(g.seat_of('xuchu').hand)), )
 
 
 def t_basic_7_expect0(g):
@@ -917,9 +967,19 @@ def t_basic_7_expect0(g):
     return ((g.seat_of('xuchu').hp == 3) and (g.seat_of('zhangliao').hp == 2))
 
 
+def t_basic_7_expect0_parts(g):
+    # test 桃：出牌阶段对自己使用，回复1点体力: its operands — rules/standard/basic.sgs:134
+    return (('许褚.hp', lambda: g.seat_of('xuchu').hp), ('张辽.hp', lambda: g.seat_of('zhangliao').hp), )
+
+
 def t_basic_7_expect1(g):
     # test 桃：出牌阶段对自己使用，回复1点体力 — rules/standard/basic.sgs:135
     return (len(g.seat_of('xuchu').hand) == 0)
+
+
+def t_basic_7_expect1_parts(g):
+    # test 桃：出牌阶段对自己使用，回复1点体力: its operands — rules/standard/basic.sgs:135
+    return (('count(许褚.hand)', lambda: len(g.seat_of('xuchu').hand)), )
 
 
 def t_basic_8_expect0(g):
@@ -927,9 +987,19 @@ def t_basic_8_expect0(g):
     return ((g.seat_of('xuchu').hp == 1) and ('shan' in [c.name for c in g.seat_of('xuchu').hand]))
 
 
+def t_basic_8_expect0_parts(g):
+    # test 桃：体力值已满时不能使用: its operands — rules/standard/basic.sgs:147
+    return (('许褚.hp', lambda: g.seat_of('xuchu').hp), ('许褚.hand', lambda: g.seat_of('xuchu').hand), )
+
+
 def t_basic_9_expect0(g):
     # test 桃：濒死的角色需要多个桃才能回复至1点体力 — rules/standard/basic.sgs:157
     return (g.seat_of('zhangliao').alive and (g.seat_of('zhangliao').hp == 1))
+
+
+def t_basic_9_expect0_parts(g):
+    # test 桃：濒死的角色需要多个桃才能回复至1点体力: its operands — rules/standard/basic.sgs:157
+    return (('张辽.alive', lambda: g.seat_of('zhangliao').alive), ('张辽.hp', lambda: g.seat_of('zhangliao').hp), )
 
 
 def t_basic_9_expect1(g):
@@ -937,9 +1007,19 @@ def t_basic_9_expect1(g):
     return ('tao' not in [c.name for c in g.seat_of('zhangliao').hand])
 
 
+def t_basic_9_expect1_parts(g):
+    # test 桃：濒死的角色需要多个桃才能回复至1点体力: its operands — rules/standard/basic.sgs:160
+    return (('张辽.hand', lambda: g.seat_of('zhangliao').hand), )
+
+
 def t_basic_10_expect0(g):
     # test 桃：其他角色对濒死的角色使用 — rules/standard/basic.sgs:170
     return (g.seat_of('zhangliao').alive and (g.seat_of('zhangliao').hp == 1))
+
+
+def t_basic_10_expect0_parts(g):
+    # test 桃：其他角色对濒死的角色使用: its operands — rules/standard/basic.sgs:170
+    return (('张辽.alive', lambda: g.seat_of('zhangliao').alive), ('张辽.hp', lambda: g.seat_of('zhangliao').hp), )
 
 
 def t_basic_10_expect1(g):
@@ -947,9 +1027,19 @@ def t_basic_10_expect1(g):
     return (len(g.seat_of('lvmeng').hand) == 0)
 
 
+def t_basic_10_expect1_parts(g):
+    # test 桃：其他角色对濒死的角色使用: its operands — rules/standard/basic.sgs:171
+    return (('count(吕蒙.hand)', lambda: len(g.seat_of('lvmeng').hand)), )
+
+
 def t_basic_11_expect0(g):
     # test 桃：无人使用桃，濒死的角色死亡 — rules/standard/basic.sgs:182
     return (not g.seat_of('zhangliao').alive)
+
+
+def t_basic_11_expect0_parts(g):
+    # test 桃：无人使用桃，濒死的角色死亡: its operands — rules/standard/basic.sgs:182
+    return (('张辽.alive', lambda: g.seat_of('zhangliao').alive), )
 
 
 def t_basic_11_expect1(g):
@@ -957,9 +1047,19 @@ def t_basic_11_expect1(g):
     return ('tao' in [c.name for c in g.seat_of('lvmeng').hand])
 
 
+def t_basic_11_expect1_parts(g):
+    # test 桃：无人使用桃，濒死的角色死亡: its operands — rules/standard/basic.sgs:183
+    return (('吕蒙.hand', lambda: g.seat_of('lvmeng').hand), )
+
+
 def t_basic_12_expect0(g):
     # test 决斗：由目标开始轮流打出杀，首先不打出的一方受到伤害 — rules/standard/basic.sgs:221
     return ((g.seat_of('lvmeng').hp == 3) and (g.seat_of('xuchu').hp == 4))
+
+
+def t_basic_12_expect0_parts(g):
+    # test 决斗：由目标开始轮流打出杀，首先不打出的一方受到伤害: its operands — rules/standard/basic.sgs:221
+    return (('吕蒙.hp', lambda: g.seat_of('lvmeng').hp), ('许褚.hp', lambda: g.seat_of('xuchu').hp), )
 
 
 def t_basic_12_expect1(g):
@@ -967,9 +1067,19 @@ def t_basic_12_expect1(g):
     return ((len(g.seat_of('xuchu').hand) == 0) and (len(g.seat_of('lvmeng').hand) == 0))
 
 
+def t_basic_12_expect1_parts(g):
+    # test 决斗：由目标开始轮流打出杀，首先不打出的一方受到伤害: its operands — rules/standard/basic.sgs:222
+    return (('count(许褚.hand)', lambda: len(g.seat_of('xuchu').hand)), ('count(吕蒙.hand)', lambda: len(g.seat_of('lvmeng').hand)), )
+
+
 def t_basic_13_expect0(g):
     # test 决斗：使用者不打出杀则自己受到伤害 — rules/standard/basic.sgs:234
     return ((g.seat_of('xuchu').hp == 3) and (g.seat_of('zhangliao').hp == 4))
+
+
+def t_basic_13_expect0_parts(g):
+    # test 决斗：使用者不打出杀则自己受到伤害: its operands — rules/standard/basic.sgs:234
+    return (('许褚.hp', lambda: g.seat_of('xuchu').hp), ('张辽.hp', lambda: g.seat_of('zhangliao').hp), )
 
 
 def t_basic_13_expect1(g):
@@ -977,9 +1087,19 @@ def t_basic_13_expect1(g):
     return (('sha' in [c.name for c in g.seat_of('xuchu').hand]) and (len(g.seat_of('zhangliao').hand) == 1))
 
 
+def t_basic_13_expect1_parts(g):
+    # test 决斗：使用者不打出杀则自己受到伤害: its operands — rules/standard/basic.sgs:235
+    return (('许褚.hand', lambda: g.seat_of('xuchu').hand), ('count(张辽.hand)', lambda: len(g.seat_of('zhangliao').hand)), )
+
+
 def t_basic_14_expect0(g):
     # test 过河拆桥：弃置目标装备区里的一张牌 — rules/standard/basic.sgs:263
     return ((g.seat_of('lvmeng').armor is None) and T.is_card(g.seat_of('lvmeng').minus_horse, 'chitu'))
+
+
+def t_basic_14_expect0_parts(g):
+    # test 过河拆桥：弃置目标装备区里的一张牌: its operands — rules/standard/basic.sgs:263
+    return (('吕蒙.armor', lambda: g.seat_of('lvmeng').armor), ('吕蒙.minus_horse', lambda: g.seat_of('lvmeng').minus_horse), )
 
 
 def t_basic_14_expect1(g):
@@ -987,9 +1107,19 @@ def t_basic_14_expect1(g):
     return ('shan' in [c.name for c in g.seat_of('lvmeng').hand])
 
 
+def t_basic_14_expect1_parts(g):
+    # test 过河拆桥：弃置目标装备区里的一张牌: its operands — rules/standard/basic.sgs:264
+    return (('吕蒙.hand', lambda: g.seat_of('lvmeng').hand), )
+
+
 def t_basic_15_expect0(g):
     # test 过河拆桥：弃置目标判定区里的牌 — rules/standard/basic.sgs:273
     return ((len(g.seat_of('zhangliao').judges) == 0) and (len(g.seat_of('zhangliao').hand) == 1))
+
+
+def t_basic_15_expect0_parts(g):
+    # test 过河拆桥：弃置目标判定区里的牌: its operands — rules/standard/basic.sgs:273
+    return (('count(张辽.judges)', lambda: len(g.seat_of('zhangliao').judges)), ('count(张辽.hand)', lambda: len(g.seat_of('zhangliao').hand)), )
 
 
 def t_basic_16_expect0(g):
@@ -997,9 +1127,19 @@ def t_basic_16_expect0(g):
     return ((len(g.seat_of('zhangliao').hand) == 1) and T.is_card(g.seat_of('zhangliao').armor, 'bagua'))
 
 
+def t_basic_16_expect0_parts(g):
+    # test 过河拆桥：选择弃置手牌时随机弃置其一张: its operands — rules/standard/basic.sgs:283
+    return (('count(张辽.hand)', lambda: len(g.seat_of('zhangliao').hand)), ('张辽.armor', lambda: g.seat_of('zhangliao').armor), )
+
+
 def t_basic_17_expect0(g):
     # test 过河拆桥：弃置目标的手牌 — rules/standard/basic.sgs:291
     return ((len(g.seat_of('zhangliao').hand) == 0) and (len(g.seat_of('xuchu').hand) == 0))
+
+
+def t_basic_17_expect0_parts(g):
+    # test 过河拆桥：弃置目标的手牌: its operands — rules/standard/basic.sgs:291
+    return (('count(张辽.hand)', lambda: len(g.seat_of('zhangliao').hand)), ('count(许褚.hand)', lambda: len(g.seat_of('xuchu').hand)), )
 
 
 def t_basic_19_expect0(g):
@@ -1007,9 +1147,19 @@ def t_basic_19_expect0(g):
     return (('chitu' in [c.name for c in g.seat_of('xuchu').hand]) and (g.seat_of('zhangliao').minus_horse is None))
 
 
+def t_basic_19_expect0_parts(g):
+    # test 顺手牵羊：获得距离为1的角色装备区里的一张牌: its operands — rules/standard/basic.sgs:329
+    return (('许褚.hand', lambda: g.seat_of('xuchu').hand), ('张辽.minus_horse', lambda: g.seat_of('zhangliao').minus_horse), )
+
+
 def t_basic_19_expect1(g):
     # test 顺手牵羊：获得距离为1的角色装备区里的一张牌 — rules/standard/basic.sgs:330
     return ('shan' in [c.name for c in g.seat_of('zhangliao').hand])
+
+
+def t_basic_19_expect1_parts(g):
+    # test 顺手牵羊：获得距离为1的角色装备区里的一张牌: its operands — rules/standard/basic.sgs:330
+    return (('张辽.hand', lambda: g.seat_of('zhangliao').hand), )
 
 
 def t_basic_20_expect0(g):
@@ -1017,9 +1167,19 @@ def t_basic_20_expect0(g):
     return ((len(g.seat_of('zhangliao').hand) == 1) and T.is_card(g.seat_of('zhangliao').minus_horse, 'chitu'))
 
 
+def t_basic_20_expect0_parts(g):
+    # test 顺手牵羊：选择手牌时随机获得其一张: its operands — rules/standard/basic.sgs:338
+    return (('count(张辽.hand)', lambda: len(g.seat_of('zhangliao').hand)), ('张辽.minus_horse', lambda: g.seat_of('zhangliao').minus_horse), )
+
+
 def t_basic_20_expect1(g):
     # test 顺手牵羊：选择手牌时随机获得其一张 — rules/standard/basic.sgs:339
     return (len(g.seat_of('xuchu').hand) == 1)
+
+
+def t_basic_20_expect1_parts(g):
+    # test 顺手牵羊：选择手牌时随机获得其一张: its operands — rules/standard/basic.sgs:339
+    return (('count(许褚.hand)', lambda: len(g.seat_of('xuchu').hand)), )
 
 
 def t_basic_21_expect0(g):
@@ -1027,9 +1187,19 @@ def t_basic_21_expect0(g):
     return (('lebu' in [c.name for c in g.seat_of('xuchu').hand]) and (len(g.seat_of('zhangliao').judges) == 0))
 
 
+def t_basic_21_expect0_parts(g):
+    # test 顺手牵羊：获得目标判定区里的牌: its operands — rules/standard/basic.sgs:348
+    return (('许褚.hand', lambda: g.seat_of('xuchu').hand), ('count(张辽.judges)', lambda: len(g.seat_of('zhangliao').judges)), )
+
+
 def t_basic_22_expect0(g):
     # test 顺手牵羊：不能对距离2的角色使用，武器不影响其距离 — rules/standard/basic.sgs:360
     return (g.qf['distance'](g, g.seat_of('xuchu'), g.seat_of('lvmeng')) == 2)
+
+
+def t_basic_22_expect0_parts(g):
+    # test 顺手牵羊：不能对距离2的角色使用，武器不影响其距离: its operands — rules/standard/basic.sgs:360
+    return (('distance(许褚, 吕蒙)', lambda: g.qf['distance'](g, g.seat_of('xuchu'), g.seat_of('lvmeng'))), )
 
 
 def t_basic_22_expect1(g):
@@ -1037,9 +1207,19 @@ def t_basic_22_expect1(g):
     return (('shan' in [c.name for c in g.seat_of('lvmeng').hand]) and (len(g.seat_of('xuchu').hand) == 1))
 
 
+def t_basic_22_expect1_parts(g):
+    # test 顺手牵羊：不能对距离2的角色使用，武器不影响其距离: its operands — rules/standard/basic.sgs:362
+    return (('吕蒙.hand', lambda: g.seat_of('lvmeng').hand), ('count(许褚.hand)', lambda: len(g.seat_of('xuchu').hand)), )
+
+
 def t_basic_23_expect0(g):
     # test 无中生有：摸两张牌 — rules/standard/basic.sgs:379
     return (len(g.seat_of('xuchu').hand) == 2)
+
+
+def t_basic_23_expect0_parts(g):
+    # test 无中生有：摸两张牌: its operands — rules/standard/basic.sgs:379
+    return (('count(许褚.hand)', lambda: len(g.seat_of('xuchu').hand)), )
 
 
 def t_basic_23_expect1(g):
@@ -1047,9 +1227,19 @@ def t_basic_23_expect1(g):
     return (('shan' in [c.name for c in g.seat_of('xuchu').hand]) and ('nanman' in [c.name for c in g.seat_of('xuchu').hand]) and ('tao' not in [c.name for c in g.seat_of('xuchu').hand]))
 
 
+def t_basic_23_expect1_parts(g):
+    # test 无中生有：摸两张牌: its operands — rules/standard/basic.sgs:380
+    return (('许褚.hand', lambda: g.seat_of('xuchu').hand), )
+
+
 def t_basic_23_expect2(g):
     # test 无中生有：摸两张牌 — rules/standard/basic.sgs:381
     return (len(g.seat_of('zhangliao').hand) == 0)
+
+
+def t_basic_23_expect2_parts(g):
+    # test 无中生有：摸两张牌: its operands — rules/standard/basic.sgs:381
+    return (('count(张辽.hand)', lambda: len(g.seat_of('zhangliao').hand)), )
 
 
 def t_basic_24_expect0(g):
@@ -1057,9 +1247,19 @@ def t_basic_24_expect0(g):
     return ((g.seat_of('xuchu').hp == 4) and (g.seat_of('zhangliao').hp == 4) and (g.seat_of('lvmeng').hp == 3) and (g.seat_of('huanggai').hp == 3))
 
 
+def t_basic_24_expect0_parts(g):
+    # test 南蛮入侵：其他角色须打出杀，否则受到1点伤害: its operands — rules/standard/basic.sgs:402
+    return (('许褚.hp', lambda: g.seat_of('xuchu').hp), ('张辽.hp', lambda: g.seat_of('zhangliao').hp), ('吕蒙.hp', lambda: g.seat_of('lvmeng').hp), ('黄盖.hp', lambda: g.seat_of('huanggai').hp), )
+
+
 def t_basic_24_expect1(g):
     # test 南蛮入侵：其他角色须打出杀，否则受到1点伤害 — rules/standard/basic.sgs:404
     return ('sha' in [c.name for c in g.seat_of('huanggai').hand])
+
+
+def t_basic_24_expect1_parts(g):
+    # test 南蛮入侵：其他角色须打出杀，否则受到1点伤害: its operands — rules/standard/basic.sgs:404
+    return (('黄盖.hand', lambda: g.seat_of('huanggai').hand), )
 
 
 def t_basic_25_expect0(g):
@@ -1067,9 +1267,19 @@ def t_basic_25_expect0(g):
     return ((g.seat_of('xuchu').hp == 4) and (g.seat_of('zhangliao').hp == 4) and (g.seat_of('lvmeng').hp == 3) and (g.seat_of('huanggai').hp == 3))
 
 
+def t_basic_25_expect0_parts(g):
+    # test 万箭齐发：其他角色须使用闪，否则受到1点伤害: its operands — rules/standard/basic.sgs:426
+    return (('许褚.hp', lambda: g.seat_of('xuchu').hp), ('张辽.hp', lambda: g.seat_of('zhangliao').hp), ('吕蒙.hp', lambda: g.seat_of('lvmeng').hp), ('黄盖.hp', lambda: g.seat_of('huanggai').hp), )
+
+
 def t_basic_26_expect0(g):
     # test 桃园结义：每名角色回复1点体力，不超过体力上限 — rules/standard/basic.sgs:446
     return ((g.seat_of('xuchu').hp == 3) and (g.seat_of('zhangliao').hp == 4) and (g.seat_of('lvmeng').hp == 2) and (g.seat_of('huanggai').hp == 4))
+
+
+def t_basic_26_expect0_parts(g):
+    # test 桃园结义：每名角色回复1点体力，不超过体力上限: its operands — rules/standard/basic.sgs:446
+    return (('许褚.hp', lambda: g.seat_of('xuchu').hp), ('张辽.hp', lambda: g.seat_of('zhangliao').hp), ('吕蒙.hp', lambda: g.seat_of('lvmeng').hp), ('黄盖.hp', lambda: g.seat_of('huanggai').hp), )
 
 
 def t_basic_26_expect1(g):
@@ -1077,9 +1287,19 @@ def t_basic_26_expect1(g):
     return (g.seat_of('zhangliao').max_hp == 4)
 
 
+def t_basic_26_expect1_parts(g):
+    # test 桃园结义：每名角色回复1点体力，不超过体力上限: its operands — rules/standard/basic.sgs:447
+    return (('张辽.max_hp', lambda: g.seat_of('zhangliao').max_hp), )
+
+
 def t_basic_27_expect0(g):
     # test 五谷丰登：亮出等同于角色数的牌，从使用者开始依次获得一张 — rules/standard/basic.sgs:481
     return (('tao' in [c.name for c in g.seat_of('xuchu').hand]) and (len(g.seat_of('xuchu').hand) == 1))
+
+
+def t_basic_27_expect0_parts(g):
+    # test 五谷丰登：亮出等同于角色数的牌，从使用者开始依次获得一张: its operands — rules/standard/basic.sgs:481
+    return (('许褚.hand', lambda: g.seat_of('xuchu').hand), ('count(许褚.hand)', lambda: len(g.seat_of('xuchu').hand)), )
 
 
 def t_basic_27_expect1(g):
@@ -1087,9 +1307,19 @@ def t_basic_27_expect1(g):
     return (('zhuge' in [c.name for c in g.seat_of('zhangliao').hand]) and ('nanman' in [c.name for c in g.seat_of('lvmeng').hand]) and ('shan' in [c.name for c in g.seat_of('huanggai').hand]))
 
 
+def t_basic_27_expect1_parts(g):
+    # test 五谷丰登：亮出等同于角色数的牌，从使用者开始依次获得一张: its operands — rules/standard/basic.sgs:482
+    return (('张辽.hand', lambda: g.seat_of('zhangliao').hand), ('吕蒙.hand', lambda: g.seat_of('lvmeng').hand), ('黄盖.hand', lambda: g.seat_of('huanggai').hand), )
+
+
 def t_basic_27_expect2(g):
     # test 五谷丰登：亮出等同于角色数的牌，从使用者开始依次获得一张 — rules/standard/basic.sgs:483
     return (len(g.seat_of('huanggai').hand) == 1)
+
+
+def t_basic_27_expect2_parts(g):
+    # test 五谷丰登：亮出等同于角色数的牌，从使用者开始依次获得一张: its operands — rules/standard/basic.sgs:483
+    return (('count(黄盖.hand)', lambda: len(g.seat_of('huanggai').hand)), )
 
 
 def t_basic_28_expect0(g):
@@ -1097,9 +1327,19 @@ def t_basic_28_expect0(g):
     return ((g.seat_of('lvmeng').hp == 3) and (g.seat_of('xuchu').hp == 4))
 
 
+def t_basic_28_expect0_parts(g):
+    # test 借刀杀人：目标对你选择的角色使用杀: its operands — rules/standard/basic.sgs:508
+    return (('吕蒙.hp', lambda: g.seat_of('lvmeng').hp), ('许褚.hp', lambda: g.seat_of('xuchu').hp), )
+
+
 def t_basic_28_expect1(g):
     # test 借刀杀人：目标对你选择的角色使用杀 — rules/standard/basic.sgs:509
     return (T.is_card(g.seat_of('zhangliao').weapon, 'qinggang') and (len(g.seat_of('zhangliao').hand) == 0))
+
+
+def t_basic_28_expect1_parts(g):
+    # test 借刀杀人：目标对你选择的角色使用杀: its operands — rules/standard/basic.sgs:509
+    return (('张辽.weapon', lambda: g.seat_of('zhangliao').weapon), ('count(张辽.hand)', lambda: len(g.seat_of('zhangliao').hand)), )
 
 
 def t_basic_29_expect0(g):
@@ -1107,9 +1347,19 @@ def t_basic_29_expect0(g):
     return (g.seat_of('lvmeng').hp == 4)
 
 
+def t_basic_29_expect0_parts(g):
+    # test 借刀杀人：目标不使用杀，将武器牌交给你: its operands — rules/standard/basic.sgs:520
+    return (('吕蒙.hp', lambda: g.seat_of('lvmeng').hp), )
+
+
 def t_basic_29_expect1(g):
     # test 借刀杀人：目标不使用杀，将武器牌交给你 — rules/standard/basic.sgs:521
     return ((g.seat_of('zhangliao').weapon is None) and ('sha' in [c.name for c in g.seat_of('zhangliao').hand]))
+
+
+def t_basic_29_expect1_parts(g):
+    # test 借刀杀人：目标不使用杀，将武器牌交给你: its operands — rules/standard/basic.sgs:521
+    return (('张辽.weapon', lambda: g.seat_of('zhangliao').weapon), ('张辽.hand', lambda: g.seat_of('zhangliao').hand), )
 
 
 def t_basic_29_expect2(g):
@@ -1117,9 +1367,19 @@ def t_basic_29_expect2(g):
     return ('qinggang' in [c.name for c in g.seat_of('xuchu').hand])
 
 
+def t_basic_29_expect2_parts(g):
+    # test 借刀杀人：目标不使用杀，将武器牌交给你: its operands — rules/standard/basic.sgs:522
+    return (('许褚.hand', lambda: g.seat_of('xuchu').hand), )
+
+
 def t_basic_30_expect0(g):
     # test 借刀杀人：目标的攻击范围内须有可以成为杀的目标的角色 — rules/standard/basic.sgs:535
     return T.is_card(g.seat_of('zhangliao').weapon, 'zhuge')
+
+
+def t_basic_30_expect0_parts(g):
+    # test 借刀杀人：目标的攻击范围内须有可以成为杀的目标的角色: its operands — rules/standard/basic.sgs:535
+    return (('张辽.weapon', lambda: g.seat_of('zhangliao').weapon), )
 
 
 def t_basic_31_expect0(g):
@@ -1127,9 +1387,19 @@ def t_basic_31_expect0(g):
     return ((g.seat_of('zhangliao').hp == 3) and (g.seat_of('lvmeng').hp == 4) and (g.seat_of('huanggai').hp == 3))
 
 
+def t_basic_31_expect0_parts(g):
+    # test 无懈可击：抵消锦囊牌对一名角色的效果，对其他角色依然有效: its operands — rules/standard/basic.sgs:549
+    return (('张辽.hp', lambda: g.seat_of('zhangliao').hp), ('吕蒙.hp', lambda: g.seat_of('lvmeng').hp), ('黄盖.hp', lambda: g.seat_of('huanggai').hp), )
+
+
 def t_basic_31_expect1(g):
     # test 无懈可击：抵消锦囊牌对一名角色的效果，对其他角色依然有效 — rules/standard/basic.sgs:552
     return (len(g.seat_of('lvmeng').hand) == 0)
+
+
+def t_basic_31_expect1_parts(g):
+    # test 无懈可击：抵消锦囊牌对一名角色的效果，对其他角色依然有效: its operands — rules/standard/basic.sgs:552
+    return (('count(吕蒙.hand)', lambda: len(g.seat_of('lvmeng').hand)), )
 
 
 def t_basic_32_expect0(g):
@@ -1137,9 +1407,19 @@ def t_basic_32_expect0(g):
     return (('shan' in [c.name for c in g.seat_of('zhangliao').hand]) and (len(g.seat_of('zhangliao').hand) == 1))
 
 
+def t_basic_32_expect0_parts(g):
+    # test 无懈可击：抵消过河拆桥: its operands — rules/standard/basic.sgs:561
+    return (('张辽.hand', lambda: g.seat_of('zhangliao').hand), ('count(张辽.hand)', lambda: len(g.seat_of('zhangliao').hand)), )
+
+
 def t_basic_33_expect0(g):
     # test 乐不思蜀：置入一名其他角色的判定区 — rules/standard/basic.sgs:581
     return (('lebu' in [c.name for c in g.seat_of('lvmeng').judges]) and (len(g.seat_of('xuchu').hand) == 0))
+
+
+def t_basic_33_expect0_parts(g):
+    # test 乐不思蜀：置入一名其他角色的判定区: its operands — rules/standard/basic.sgs:581
+    return (('吕蒙.judges', lambda: g.seat_of('lvmeng').judges), ('count(许褚.hand)', lambda: len(g.seat_of('xuchu').hand)), )
 
 
 def t_basic_33_expect1(g):
@@ -1147,9 +1427,19 @@ def t_basic_33_expect1(g):
     return (g.seat_of('lvmeng').hp == 4)
 
 
+def t_basic_33_expect1_parts(g):
+    # test 乐不思蜀：置入一名其他角色的判定区: its operands — rules/standard/basic.sgs:582
+    return (('吕蒙.hp', lambda: g.seat_of('lvmeng').hp), )
+
+
 def t_basic_34_expect0(g):
     # test 乐不思蜀：判定不为♥，跳过出牌阶段 — rules/standard/basic.sgs:592
     return (len(g.seat_of('zhangliao').judges) == 0)
+
+
+def t_basic_34_expect0_parts(g):
+    # test 乐不思蜀：判定不为♥，跳过出牌阶段: its operands — rules/standard/basic.sgs:592
+    return (('count(张辽.judges)', lambda: len(g.seat_of('zhangliao').judges)), )
 
 
 def t_basic_34_expect1(g):
@@ -1157,9 +1447,19 @@ def t_basic_34_expect1(g):
     return (('wuzhong' in [c.name for c in g.seat_of('zhangliao').hand]) and (len(g.seat_of('zhangliao').hand) == 3))
 
 
+def t_basic_34_expect1_parts(g):
+    # test 乐不思蜀：判定不为♥，跳过出牌阶段: its operands — rules/standard/basic.sgs:593
+    return (('张辽.hand', lambda: g.seat_of('zhangliao').hand), ('count(张辽.hand)', lambda: len(g.seat_of('zhangliao').hand)), )
+
+
 def t_basic_35_expect0(g):
     # test 乐不思蜀：判定为♥，照常出牌 — rules/standard/basic.sgs:605
     return (len(g.seat_of('zhangliao').judges) == 0)
+
+
+def t_basic_35_expect0_parts(g):
+    # test 乐不思蜀：判定为♥，照常出牌: its operands — rules/standard/basic.sgs:605
+    return (('count(张辽.judges)', lambda: len(g.seat_of('zhangliao').judges)), )
 
 
 def t_basic_36_expect0(g):
@@ -1167,9 +1467,19 @@ def t_basic_36_expect0(g):
     return ((len(g.seat_of('zhangliao').judges) == 1) and (len(g.seat_of('lvmeng').judges) == 1))
 
 
+def t_basic_36_expect0_parts(g):
+    # test 乐不思蜀：判定区里已有乐不思蜀的角色不能成为目标: its operands — rules/standard/basic.sgs:617
+    return (('count(张辽.judges)', lambda: len(g.seat_of('zhangliao').judges)), ('count(吕蒙.judges)', lambda: len(g.seat_of('lvmeng').judges)), )
+
+
 def t_basic_37_expect0(g):
     # test 闪电：置入自己的判定区 — rules/standard/basic.sgs:644
     return (('shandian' in [c.name for c in g.seat_of('xuchu').judges]) and (len(g.seat_of('zhangliao').judges) == 0))
+
+
+def t_basic_37_expect0_parts(g):
+    # test 闪电：置入自己的判定区: its operands — rules/standard/basic.sgs:644
+    return (('许褚.judges', lambda: g.seat_of('xuchu').judges), ('count(张辽.judges)', lambda: len(g.seat_of('zhangliao').judges)), )
 
 
 def t_basic_38_expect0(g):
@@ -1177,9 +1487,19 @@ def t_basic_38_expect0(g):
     return ((g.seat_of('xuchu').hp == 1) and (g.seat_of('zhangliao').hp == 1) and (g.seat_of('lvmeng').hp == 4))
 
 
+def t_basic_38_expect0_parts(g):
+    # test 闪电：判定为♠2或♠9，受到3点雷电伤害: its operands — rules/standard/basic.sgs:655
+    return (('许褚.hp', lambda: g.seat_of('xuchu').hp), ('张辽.hp', lambda: g.seat_of('zhangliao').hp), ('吕蒙.hp', lambda: g.seat_of('lvmeng').hp), )
+
+
 def t_basic_38_expect1(g):
     # test 闪电：判定为♠2或♠9，受到3点雷电伤害 — rules/standard/basic.sgs:656
     return ((len(g.seat_of('xuchu').judges) == 0) and (len(g.seat_of('zhangliao').judges) == 0) and (len(g.seat_of('lvmeng').judges) == 0))
+
+
+def t_basic_38_expect1_parts(g):
+    # test 闪电：判定为♠2或♠9，受到3点雷电伤害: its operands — rules/standard/basic.sgs:656
+    return (('count(许褚.judges)', lambda: len(g.seat_of('xuchu').judges)), ('count(张辽.judges)', lambda: len(g.seat_of('zhangliao').judges)), ('count(吕蒙.judges)', lambda: len(g.seat_of('lvmeng').judges)), )
 
 
 def t_basic_39_expect0(g):
@@ -1187,9 +1507,19 @@ def t_basic_39_expect0(g):
     return ((g.seat_of('xuchu').hp == 4) and (g.seat_of('zhangliao').hp == 4) and (g.seat_of('lvmeng').hp == 4) and (g.seat_of('huanggai').hp == 4))
 
 
+def t_basic_39_expect0_parts(g):
+    # test 闪电：判定为♠A、♠10或♣5，移动到下家的判定区: its operands — rules/standard/basic.sgs:670
+    return (('许褚.hp', lambda: g.seat_of('xuchu').hp), ('张辽.hp', lambda: g.seat_of('zhangliao').hp), ('吕蒙.hp', lambda: g.seat_of('lvmeng').hp), ('黄盖.hp', lambda: g.seat_of('huanggai').hp), )
+
+
 def t_basic_39_expect1(g):
     # test 闪电：判定为♠A、♠10或♣5，移动到下家的判定区 — rules/standard/basic.sgs:671
     return ('shandian' in [c.name for c in g.seat_of('huanggai').judges])
+
+
+def t_basic_39_expect1_parts(g):
+    # test 闪电：判定为♠A、♠10或♣5，移动到下家的判定区: its operands — rules/standard/basic.sgs:671
+    return (('黄盖.judges', lambda: g.seat_of('huanggai').judges), )
 
 
 def t_basic_40_expect0(g):
@@ -1197,9 +1527,19 @@ def t_basic_40_expect0(g):
     return ((len(g.seat_of('zhangliao').judges) == 1) and ('shandian' in [c.name for c in g.seat_of('lvmeng').judges]))
 
 
+def t_basic_40_expect0_parts(g):
+    # test 闪电：下家判定区里已有闪电时移动到再下一名角色: its operands — rules/standard/basic.sgs:684
+    return (('count(张辽.judges)', lambda: len(g.seat_of('zhangliao').judges)), ('吕蒙.judges', lambda: g.seat_of('lvmeng').judges), )
+
+
 def t_basic_40_expect1(g):
     # test 闪电：下家判定区里已有闪电时移动到再下一名角色 — rules/standard/basic.sgs:685
     return (len(g.seat_of('xuchu').judges) == 0)
+
+
+def t_basic_40_expect1_parts(g):
+    # test 闪电：下家判定区里已有闪电时移动到再下一名角色: its operands — rules/standard/basic.sgs:685
+    return (('count(许褚.judges)', lambda: len(g.seat_of('xuchu').judges)), )
 
 
 def t_equipment_1_expect0(g):
@@ -1207,9 +1547,19 @@ def t_equipment_1_expect0(g):
     return ((g.seat_of('zhangliao').hp == 2) and (g.seat_of('huanggai').hp == 3) and (g.seat_of('lvmeng').hp == 4))
 
 
+def t_equipment_1_expect0_parts(g):
+    # test 诸葛连弩：出牌阶段使用杀无次数限制，攻击范围为1: its operands — rules/standard/equipment.sgs:17
+    return (('张辽.hp', lambda: g.seat_of('zhangliao').hp), ('黄盖.hp', lambda: g.seat_of('huanggai').hp), ('吕蒙.hp', lambda: g.seat_of('lvmeng').hp), )
+
+
 def t_equipment_1_expect1(g):
     # test 诸葛连弩：出牌阶段使用杀无次数限制，攻击范围为1 — rules/standard/equipment.sgs:18
     return (len(g.seat_of('xuchu').hand) == 0)
+
+
+def t_equipment_1_expect1_parts(g):
+    # test 诸葛连弩：出牌阶段使用杀无次数限制，攻击范围为1: its operands — rules/standard/equipment.sgs:18
+    return (('count(许褚.hand)', lambda: len(g.seat_of('xuchu').hand)), )
 
 
 def t_equipment_1_expect2(g):
@@ -1217,9 +1567,19 @@ def t_equipment_1_expect2(g):
     return (g.qf['attack_range'](g, g.seat_of('xuchu'), None) == 1)
 
 
+def t_equipment_1_expect2_parts(g):
+    # test 诸葛连弩：出牌阶段使用杀无次数限制，攻击范围为1: its operands — rules/standard/equipment.sgs:19
+    return (('attack_range(许褚)', lambda: g.qf['attack_range'](g, g.seat_of('xuchu'), None)), )
+
+
 def t_equipment_2_expect0(g):
     # test 诸葛连弩：装备新的武器时原有的武器置入弃牌堆 — rules/standard/equipment.sgs:27
     return (T.is_card(g.seat_of('xuchu').weapon, 'zhuge') and (len(g.seat_of('xuchu').hand) == 0))
+
+
+def t_equipment_2_expect0_parts(g):
+    # test 诸葛连弩：装备新的武器时原有的武器置入弃牌堆: its operands — rules/standard/equipment.sgs:27
+    return (('许褚.weapon', lambda: g.seat_of('xuchu').weapon), ('count(许褚.hand)', lambda: len(g.seat_of('xuchu').hand)), )
 
 
 def t_equipment_2_expect1(g):
@@ -1227,9 +1587,19 @@ def t_equipment_2_expect1(g):
     return ('qinggang' not in [c.name for c in g.seat_of('xuchu').hand])
 
 
+def t_equipment_2_expect1_parts(g):
+    # test 诸葛连弩：装备新的武器时原有的武器置入弃牌堆: its operands — rules/standard/equipment.sgs:28
+    return (('许褚.hand', lambda: g.seat_of('xuchu').hand), )
+
+
 def t_equipment_3_expect0(g):
     # test 青釭剑：攻击范围为2，目标的仁王盾无效 — rules/standard/equipment.sgs:45
     return (g.qf['attack_range'](g, g.seat_of('xuchu'), None) == 2)
+
+
+def t_equipment_3_expect0_parts(g):
+    # test 青釭剑：攻击范围为2，目标的仁王盾无效: its operands — rules/standard/equipment.sgs:45
+    return (('attack_range(许褚)', lambda: g.qf['attack_range'](g, g.seat_of('xuchu'), None)), )
 
 
 def t_equipment_3_expect1(g):
@@ -1237,9 +1607,19 @@ def t_equipment_3_expect1(g):
     return (g.seat_of('lvmeng').hp == 3)
 
 
+def t_equipment_3_expect1_parts(g):
+    # test 青釭剑：攻击范围为2，目标的仁王盾无效: its operands — rules/standard/equipment.sgs:46
+    return (('吕蒙.hp', lambda: g.seat_of('lvmeng').hp), )
+
+
 def t_equipment_4_expect0(g):
     # test 青釭剑：目标的八卦阵无效，直到此杀结算完毕 — rules/standard/equipment.sgs:62
     return (g.seat_of('lvmeng').hp == 3)
+
+
+def t_equipment_4_expect0_parts(g):
+    # test 青釭剑：目标的八卦阵无效，直到此杀结算完毕: its operands — rules/standard/equipment.sgs:62
+    return (('吕蒙.hp', lambda: g.seat_of('lvmeng').hp), )
 
 
 def t_equipment_5_expect0(g):
@@ -1247,9 +1627,19 @@ def t_equipment_5_expect0(g):
     return ((g.seat_of('zhenji').hp == 2) and (len(g.seat_of('zhenji').hand) == 1) and ('shan' in [c.name for c in g.seat_of('zhenji').hand]))
 
 
+def t_equipment_5_expect0_parts(g):
+    # test 雌雄双股剑：异性目标弃置一张手牌: its operands — rules/standard/equipment.sgs:93
+    return (('甄姬.hp', lambda: g.seat_of('zhenji').hp), ('count(甄姬.hand)', lambda: len(g.seat_of('zhenji').hand)), ('甄姬.hand', lambda: g.seat_of('zhenji').hand), )
+
+
 def t_equipment_5_expect1(g):
     # test 雌雄双股剑：异性目标弃置一张手牌 — rules/standard/equipment.sgs:94
     return (len(g.seat_of('xuchu').hand) == 0)
+
+
+def t_equipment_5_expect1_parts(g):
+    # test 雌雄双股剑：异性目标弃置一张手牌: its operands — rules/standard/equipment.sgs:94
+    return (('count(许褚.hand)', lambda: len(g.seat_of('xuchu').hand)), )
 
 
 def t_equipment_6_expect0(g):
@@ -1257,9 +1647,19 @@ def t_equipment_6_expect0(g):
     return ((g.seat_of('zhenji').hp == 3) and (len(g.seat_of('zhenji').hand) == 0))
 
 
+def t_equipment_6_expect0_parts(g):
+    # test 雌雄双股剑：异性目标令使用者摸一张牌: its operands — rules/standard/equipment.sgs:105
+    return (('甄姬.hp', lambda: g.seat_of('zhenji').hp), ('count(甄姬.hand)', lambda: len(g.seat_of('zhenji').hand)), )
+
+
 def t_equipment_6_expect1(g):
     # test 雌雄双股剑：异性目标令使用者摸一张牌 — rules/standard/equipment.sgs:106
     return (('shan' in [c.name for c in g.seat_of('xuchu').hand]) and (len(g.seat_of('xuchu').hand) == 1))
+
+
+def t_equipment_6_expect1_parts(g):
+    # test 雌雄双股剑：异性目标令使用者摸一张牌: its operands — rules/standard/equipment.sgs:106
+    return (('许褚.hand', lambda: g.seat_of('xuchu').hand), ('count(许褚.hand)', lambda: len(g.seat_of('xuchu').hand)), )
 
 
 def t_equipment_7_expect0(g):
@@ -1267,9 +1667,19 @@ def t_equipment_7_expect0(g):
     return ((g.qf['distance'](g, g.seat_of('xuchu'), g.seat_of('lvmeng')) == 3) and (g.qf['attack_range'](g, g.seat_of('xuchu'), None) == 3))
 
 
+def t_equipment_7_expect0_parts(g):
+    # test 青龙偃月刀：杀被闪抵消后，对相同的目标再使用一张杀: its operands — rules/standard/equipment.sgs:129
+    return (('distance(许褚, 吕蒙)', lambda: g.qf['distance'](g, g.seat_of('xuchu'), g.seat_of('lvmeng'))), ('attack_range(许褚)', lambda: g.qf['attack_range'](g, g.seat_of('xuchu'), None)), )
+
+
 def t_equipment_7_expect1(g):
     # test 青龙偃月刀：杀被闪抵消后，对相同的目标再使用一张杀 — rules/standard/equipment.sgs:130
     return ((g.seat_of('lvmeng').hp == 3) and (len(g.seat_of('lvmeng').hand) == 0))
+
+
+def t_equipment_7_expect1_parts(g):
+    # test 青龙偃月刀：杀被闪抵消后，对相同的目标再使用一张杀: its operands — rules/standard/equipment.sgs:130
+    return (('吕蒙.hp', lambda: g.seat_of('lvmeng').hp), ('count(吕蒙.hand)', lambda: len(g.seat_of('lvmeng').hand)), )
 
 
 def t_equipment_7_expect2(g):
@@ -1277,9 +1687,19 @@ def t_equipment_7_expect2(g):
     return (len(g.seat_of('xuchu').hand) == 0)
 
 
+def t_equipment_7_expect2_parts(g):
+    # test 青龙偃月刀：杀被闪抵消后，对相同的目标再使用一张杀: its operands — rules/standard/equipment.sgs:131
+    return (('count(许褚.hand)', lambda: len(g.seat_of('xuchu').hand)), )
+
+
 def t_equipment_8_expect0(g):
     # test 青龙偃月刀：目标不能再成为杀的目标时不能发动 — rules/standard/equipment.sgs:144
     return ((g.seat_of('zhugeliang').hp == 3) and (len(g.seat_of('zhugeliang').hand) == 0))
+
+
+def t_equipment_8_expect0_parts(g):
+    # test 青龙偃月刀：目标不能再成为杀的目标时不能发动: its operands — rules/standard/equipment.sgs:144
+    return (('诸葛亮.hp', lambda: g.seat_of('zhugeliang').hp), ('count(诸葛亮.hand)', lambda: len(g.seat_of('zhugeliang').hand)), )
 
 
 def t_equipment_8_expect1(g):
@@ -1287,9 +1707,19 @@ def t_equipment_8_expect1(g):
     return (('sha' in [c.name for c in g.seat_of('diaochan').hand]) and ('shan' in [c.name for c in g.seat_of('diaochan').hand]))
 
 
+def t_equipment_8_expect1_parts(g):
+    # test 青龙偃月刀：目标不能再成为杀的目标时不能发动: its operands — rules/standard/equipment.sgs:147
+    return (('貂蝉.hand', lambda: g.seat_of('diaochan').hand), )
+
+
 def t_equipment_9_expect0(g):
     # test 丈八蛇矛：将两张手牌当杀使用 — rules/standard/equipment.sgs:162
     return (g.qf['distance'](g, g.seat_of('xuchu'), g.seat_of('lvmeng')) == 3)
+
+
+def t_equipment_9_expect0_parts(g):
+    # test 丈八蛇矛：将两张手牌当杀使用: its operands — rules/standard/equipment.sgs:162
+    return (('distance(许褚, 吕蒙)', lambda: g.qf['distance'](g, g.seat_of('xuchu'), g.seat_of('lvmeng'))), )
 
 
 def t_equipment_9_expect1(g):
@@ -1297,9 +1727,19 @@ def t_equipment_9_expect1(g):
     return ((g.seat_of('lvmeng').hp == 3) and (len(g.seat_of('xuchu').hand) == 0))
 
 
+def t_equipment_9_expect1_parts(g):
+    # test 丈八蛇矛：将两张手牌当杀使用: its operands — rules/standard/equipment.sgs:163
+    return (('吕蒙.hp', lambda: g.seat_of('lvmeng').hp), ('count(许褚.hand)', lambda: len(g.seat_of('xuchu').hand)), )
+
+
 def t_equipment_10_expect0(g):
     # test 丈八蛇矛：将两张手牌当杀打出 — rules/standard/equipment.sgs:173
     return ((g.seat_of('zhangliao').hp == 4) and (len(g.seat_of('zhangliao').hand) == 0))
+
+
+def t_equipment_10_expect0_parts(g):
+    # test 丈八蛇矛：将两张手牌当杀打出: its operands — rules/standard/equipment.sgs:173
+    return (('张辽.hp', lambda: g.seat_of('zhangliao').hp), ('count(张辽.hand)', lambda: len(g.seat_of('zhangliao').hand)), )
 
 
 def t_equipment_11_expect0(g):
@@ -1307,9 +1747,19 @@ def t_equipment_11_expect0(g):
     return ((g.seat_of('zhangliao').hp == 4) and (len(g.seat_of('zhangliao').hand) == 0))
 
 
+def t_equipment_11_expect0_parts(g):
+    # test 脚本：[闪, 闪] 选择两张不同的闪: its operands — rules/standard/equipment.sgs:186
+    return (('张辽.hp', lambda: g.seat_of('zhangliao').hp), ('count(张辽.hand)', lambda: len(g.seat_of('zhangliao').hand)), )
+
+
 def t_equipment_12_expect0(g):
     # test 贯石斧：杀被闪抵消后，弃置两张牌令此杀依然造成伤害 — rules/standard/equipment.sgs:205
     return ((g.seat_of('lvmeng').hp == 3) and (len(g.seat_of('lvmeng').hand) == 0))
+
+
+def t_equipment_12_expect0_parts(g):
+    # test 贯石斧：杀被闪抵消后，弃置两张牌令此杀依然造成伤害: its operands — rules/standard/equipment.sgs:205
+    return (('吕蒙.hp', lambda: g.seat_of('lvmeng').hp), ('count(吕蒙.hand)', lambda: len(g.seat_of('lvmeng').hand)), )
 
 
 def t_equipment_12_expect1(g):
@@ -1317,9 +1767,19 @@ def t_equipment_12_expect1(g):
     return ((len(g.seat_of('xuchu').hand) == 0) and T.is_card(g.seat_of('xuchu').weapon, 'guanshi'))
 
 
+def t_equipment_12_expect1_parts(g):
+    # test 贯石斧：杀被闪抵消后，弃置两张牌令此杀依然造成伤害: its operands — rules/standard/equipment.sgs:206
+    return (('count(许褚.hand)', lambda: len(g.seat_of('xuchu').hand)), ('许褚.weapon', lambda: g.seat_of('xuchu').weapon), )
+
+
 def t_equipment_13_expect0(g):
     # test 脚本：一张牌的回答不能满足选择两张牌的请求 — rules/standard/equipment.sgs:222
     return (g.seat_of('zhangliao').hp == 3)
+
+
+def t_equipment_13_expect0_parts(g):
+    # test 脚本：一张牌的回答不能满足选择两张牌的请求: its operands — rules/standard/equipment.sgs:222
+    return (('张辽.hp', lambda: g.seat_of('zhangliao').hp), )
 
 
 def t_equipment_13_expect1(g):
@@ -1327,9 +1787,19 @@ def t_equipment_13_expect1(g):
     return (len(g.seat_of('xuchu').hand) == 1)
 
 
+def t_equipment_13_expect1_parts(g):
+    # test 脚本：一张牌的回答不能满足选择两张牌的请求: its operands — rules/standard/equipment.sgs:225
+    return (('count(许褚.hand)', lambda: len(g.seat_of('xuchu').hand)), )
+
+
 def t_equipment_14_expect0(g):
     # test 方天画戟：杀是最后的手牌时额外指定至多两个目标，攻击范围为4 — rules/standard/equipment.sgs:243
     return (g.qf['distance'](g, g.seat_of('xuchu'), g.seat_of('huanggai')) == 4)
+
+
+def t_equipment_14_expect0_parts(g):
+    # test 方天画戟：杀是最后的手牌时额外指定至多两个目标，攻击范围为4: its operands — rules/standard/equipment.sgs:243
+    return (('distance(许褚, 黄盖)', lambda: g.qf['distance'](g, g.seat_of('xuchu'), g.seat_of('huanggai'))), )
 
 
 def t_equipment_14_expect1(g):
@@ -1337,9 +1807,19 @@ def t_equipment_14_expect1(g):
     return ((g.seat_of('zhangliao').hp == 3) and (g.seat_of('lvmeng').hp == 3) and (g.seat_of('huanggai').hp == 3))
 
 
+def t_equipment_14_expect1_parts(g):
+    # test 方天画戟：杀是最后的手牌时额外指定至多两个目标，攻击范围为4: its operands — rules/standard/equipment.sgs:244
+    return (('张辽.hp', lambda: g.seat_of('zhangliao').hp), ('吕蒙.hp', lambda: g.seat_of('lvmeng').hp), ('黄盖.hp', lambda: g.seat_of('huanggai').hp), )
+
+
 def t_equipment_14_expect2(g):
     # test 方天画戟：杀是最后的手牌时额外指定至多两个目标，攻击范围为4 — rules/standard/equipment.sgs:245
     return ((g.seat_of('sunquan').hp == 4) and (g.seat_of('ganning').hp == 4))
+
+
+def t_equipment_14_expect2_parts(g):
+    # test 方天画戟：杀是最后的手牌时额外指定至多两个目标，攻击范围为4: its operands — rules/standard/equipment.sgs:245
+    return (('孙权.hp', lambda: g.seat_of('sunquan').hp), ('甘宁.hp', lambda: g.seat_of('ganning').hp), )
 
 
 def t_equipment_15_expect0(g):
@@ -1347,9 +1827,19 @@ def t_equipment_15_expect0(g):
     return (g.seat_of('sunquan').hp == 3)
 
 
+def t_equipment_15_expect0_parts(g):
+    # test 麒麟弓：杀造成伤害时弃置目标的一张坐骑牌，攻击范围为5: its operands — rules/standard/equipment.sgs:267
+    return (('孙权.hp', lambda: g.seat_of('sunquan').hp), )
+
+
 def t_equipment_15_expect1(g):
     # test 麒麟弓：杀造成伤害时弃置目标的一张坐骑牌，攻击范围为5 — rules/standard/equipment.sgs:268
     return ((g.seat_of('sunquan').plus_horse is None) and T.is_card(g.seat_of('sunquan').minus_horse, 'chitu'))
+
+
+def t_equipment_15_expect1_parts(g):
+    # test 麒麟弓：杀造成伤害时弃置目标的一张坐骑牌，攻击范围为5: its operands — rules/standard/equipment.sgs:268
+    return (('孙权.plus_horse', lambda: g.seat_of('sunquan').plus_horse), ('孙权.minus_horse', lambda: g.seat_of('sunquan').minus_horse), )
 
 
 def t_equipment_16_expect0(g):
@@ -1357,9 +1847,19 @@ def t_equipment_16_expect0(g):
     return (g.seat_of('zhangliao').hp == 4)
 
 
+def t_equipment_16_expect0_parts(g):
+    # test 八卦阵：判定为红色，视为使用了一张闪: its operands — rules/standard/equipment.sgs:288
+    return (('张辽.hp', lambda: g.seat_of('zhangliao').hp), )
+
+
 def t_equipment_17_expect0(g):
     # test 八卦阵：判定为黑色，仍可使用手牌中的闪 — rules/standard/equipment.sgs:300
     return ((g.seat_of('zhangliao').hp == 4) and (len(g.seat_of('zhangliao').hand) == 0))
+
+
+def t_equipment_17_expect0_parts(g):
+    # test 八卦阵：判定为黑色，仍可使用手牌中的闪: its operands — rules/standard/equipment.sgs:300
+    return (('张辽.hp', lambda: g.seat_of('zhangliao').hp), ('count(张辽.hand)', lambda: len(g.seat_of('zhangliao').hand)), )
 
 
 def t_equipment_18_expect0(g):
@@ -1367,9 +1867,19 @@ def t_equipment_18_expect0(g):
     return (g.seat_of('zhangliao').hp == 3)
 
 
+def t_equipment_18_expect0_parts(g):
+    # test 八卦阵：判定为黑色且不使用闪，受到伤害: its operands — rules/standard/equipment.sgs:312
+    return (('张辽.hp', lambda: g.seat_of('zhangliao').hp), )
+
+
 def t_equipment_19_expect0(g):
     # test 绝影：其他角色计算与你的距离+1 — rules/standard/equipment.sgs:327
     return ((g.qf['distance'](g, g.seat_of('xuchu'), g.seat_of('zhangliao')) == 2) and (g.qf['distance'](g, g.seat_of('zhangliao'), g.seat_of('xuchu')) == 1))
+
+
+def t_equipment_19_expect0_parts(g):
+    # test 绝影：其他角色计算与你的距离+1: its operands — rules/standard/equipment.sgs:327
+    return (('distance(许褚, 张辽)', lambda: g.qf['distance'](g, g.seat_of('xuchu'), g.seat_of('zhangliao'))), ('distance(张辽, 许褚)', lambda: g.qf['distance'](g, g.seat_of('zhangliao'), g.seat_of('xuchu'))), )
 
 
 def t_equipment_19_expect1(g):
@@ -1377,9 +1887,19 @@ def t_equipment_19_expect1(g):
     return ((g.seat_of('zhangliao').hp == 4) and (g.seat_of('huanggai').hp == 4))
 
 
+def t_equipment_19_expect1_parts(g):
+    # test 绝影：其他角色计算与你的距离+1: its operands — rules/standard/equipment.sgs:329
+    return (('张辽.hp', lambda: g.seat_of('zhangliao').hp), ('黄盖.hp', lambda: g.seat_of('huanggai').hp), )
+
+
 def t_equipment_20_expect0(g):
     # test 的卢：其他角色计算与你的距离+1，顺手牵羊亦然 — rules/standard/equipment.sgs:341
     return (g.qf['distance'](g, g.seat_of('xuchu'), g.seat_of('zhangliao')) == 2)
+
+
+def t_equipment_20_expect0_parts(g):
+    # test 的卢：其他角色计算与你的距离+1，顺手牵羊亦然: its operands — rules/standard/equipment.sgs:341
+    return (('distance(许褚, 张辽)', lambda: g.qf['distance'](g, g.seat_of('xuchu'), g.seat_of('zhangliao'))), )
 
 
 def t_equipment_20_expect1(g):
@@ -1387,9 +1907,19 @@ def t_equipment_20_expect1(g):
     return (len(g.seat_of('zhangliao').hand) == 1)
 
 
+def t_equipment_20_expect1_parts(g):
+    # test 的卢：其他角色计算与你的距离+1，顺手牵羊亦然: its operands — rules/standard/equipment.sgs:343
+    return (('count(张辽.hand)', lambda: len(g.seat_of('zhangliao').hand)), )
+
+
 def t_equipment_21_expect0(g):
     # test 的卢：不能同时装备两张+1坐骑，新的替换原有的 — rules/standard/equipment.sgs:351
     return (T.is_card(g.seat_of('xuchu').plus_horse, 'dilu') and (len(g.seat_of('xuchu').hand) == 0))
+
+
+def t_equipment_21_expect0_parts(g):
+    # test 的卢：不能同时装备两张+1坐骑，新的替换原有的: its operands — rules/standard/equipment.sgs:351
+    return (('许褚.plus_horse', lambda: g.seat_of('xuchu').plus_horse), ('count(许褚.hand)', lambda: len(g.seat_of('xuchu').hand)), )
 
 
 def t_equipment_22_expect0(g):
@@ -1397,9 +1927,19 @@ def t_equipment_22_expect0(g):
     return ((g.qf['distance'](g, g.seat_of('xuchu'), g.seat_of('zhangliao')) == 2) and (g.qf['distance'](g, g.seat_of('zhangliao'), g.seat_of('xuchu')) == 1))
 
 
+def t_equipment_22_expect0_parts(g):
+    # test 爪黄飞电：其他角色计算与你的距离+1: its operands — rules/standard/equipment.sgs:363
+    return (('distance(许褚, 张辽)', lambda: g.qf['distance'](g, g.seat_of('xuchu'), g.seat_of('zhangliao'))), ('distance(张辽, 许褚)', lambda: g.qf['distance'](g, g.seat_of('zhangliao'), g.seat_of('xuchu'))), )
+
+
 def t_equipment_22_expect1(g):
     # test 爪黄飞电：其他角色计算与你的距离+1 — rules/standard/equipment.sgs:364
     return (g.seat_of('zhangliao').hp == 3)
+
+
+def t_equipment_22_expect1_parts(g):
+    # test 爪黄飞电：其他角色计算与你的距离+1: its operands — rules/standard/equipment.sgs:364
+    return (('张辽.hp', lambda: g.seat_of('zhangliao').hp), )
 
 
 def t_equipment_23_expect0(g):
@@ -1407,9 +1947,19 @@ def t_equipment_23_expect0(g):
     return ((g.qf['distance'](g, g.seat_of('xuchu'), g.seat_of('lvmeng')) == 1) and (g.qf['distance'](g, g.seat_of('lvmeng'), g.seat_of('xuchu')) == 2))
 
 
+def t_equipment_23_expect0_parts(g):
+    # test 赤兔：你计算与其他角色的距离-1: its operands — rules/standard/equipment.sgs:376
+    return (('distance(许褚, 吕蒙)', lambda: g.qf['distance'](g, g.seat_of('xuchu'), g.seat_of('lvmeng'))), ('distance(吕蒙, 许褚)', lambda: g.qf['distance'](g, g.seat_of('lvmeng'), g.seat_of('xuchu'))), )
+
+
 def t_equipment_23_expect1(g):
     # test 赤兔：你计算与其他角色的距离-1 — rules/standard/equipment.sgs:377
     return (g.seat_of('lvmeng').hp == 3)
+
+
+def t_equipment_23_expect1_parts(g):
+    # test 赤兔：你计算与其他角色的距离-1: its operands — rules/standard/equipment.sgs:377
+    return (('吕蒙.hp', lambda: g.seat_of('lvmeng').hp), )
 
 
 def t_equipment_24_expect0(g):
@@ -1417,9 +1967,19 @@ def t_equipment_24_expect0(g):
     return (g.qf['distance'](g, g.seat_of('xuchu'), g.seat_of('lvmeng')) == 1)
 
 
+def t_equipment_24_expect0_parts(g):
+    # test 大宛：你计算与其他角色的距离-1，顺手牵羊亦然: its operands — rules/standard/equipment.sgs:390
+    return (('distance(许褚, 吕蒙)', lambda: g.qf['distance'](g, g.seat_of('xuchu'), g.seat_of('lvmeng'))), )
+
+
 def t_equipment_24_expect1(g):
     # test 大宛：你计算与其他角色的距离-1，顺手牵羊亦然 — rules/standard/equipment.sgs:391
     return (('shan' in [c.name for c in g.seat_of('xuchu').hand]) and (len(g.seat_of('lvmeng').hand) == 0))
+
+
+def t_equipment_24_expect1_parts(g):
+    # test 大宛：你计算与其他角色的距离-1，顺手牵羊亦然: its operands — rules/standard/equipment.sgs:391
+    return (('许褚.hand', lambda: g.seat_of('xuchu').hand), ('count(吕蒙.hand)', lambda: len(g.seat_of('lvmeng').hand)), )
 
 
 def t_equipment_25_expect0(g):
@@ -1427,9 +1987,19 @@ def t_equipment_25_expect0(g):
     return ((g.qf['distance'](g, g.seat_of('xuchu'), g.seat_of('zhangliao')) == 1) and (g.qf['distance'](g, g.seat_of('xuchu'), g.seat_of('lvmeng')) == 1) and (g.qf['distance'](g, g.seat_of('xuchu'), g.seat_of('huanggai')) == 1))
 
 
+def t_equipment_25_expect0_parts(g):
+    # test 紫骍：你计算与其他角色的距离-1: its operands — rules/standard/equipment.sgs:404
+    return (('distance(许褚, 张辽)', lambda: g.qf['distance'](g, g.seat_of('xuchu'), g.seat_of('zhangliao'))), ('distance(许褚, 吕蒙)', lambda: g.qf['distance'](g, g.seat_of('xuchu'), g.seat_of('lvmeng'))), ('distance(许褚, 黄盖)', lambda: g.qf['distance'](g, g.seat_of('xuchu'), g.seat_of('huanggai'))), )
+
+
 def t_equipment_25_expect1(g):
     # test 紫骍：你计算与其他角色的距离-1 — rules/standard/equipment.sgs:405
     return (g.seat_of('zhangliao').hp == 3)
+
+
+def t_equipment_25_expect1_parts(g):
+    # test 紫骍：你计算与其他角色的距离-1: its operands — rules/standard/equipment.sgs:405
+    return (('张辽.hp', lambda: g.seat_of('zhangliao').hp), )
 
 
 def t_jijiu_1_expect0(g):
@@ -1437,9 +2007,19 @@ def t_jijiu_1_expect0(g):
     return (g.seat_of('zhangfei').alive and (g.seat_of('zhangfei').hp == 1) and ('sha' in [c.name for c in g.seat_of('huatuo').hand]) and (g.seat_of('huatuo').hand_count == 1))
 
 
+def t_jijiu_1_expect0_parts(g):
+    # test 回合外将红色牌当【桃】救濒死的角色: its operands — rules/standard/heroes_qun.sgs:16
+    return (('张飞.alive', lambda: g.seat_of('zhangfei').alive), ('张飞.hp', lambda: g.seat_of('zhangfei').hp), ('华佗.hand', lambda: g.seat_of('huatuo').hand), ('华佗.hand_count', lambda: g.seat_of('huatuo').hand_count), )
+
+
 def t_jijiu_2_expect0(g):
     # test 自己的回合内不能发动 — rules/standard/heroes_qun.sgs:27
     return (g.seat_of('huatuo').alive and (g.seat_of('huatuo').hp == 1))
+
+
+def t_jijiu_2_expect0_parts(g):
+    # test 自己的回合内不能发动: its operands — rules/standard/heroes_qun.sgs:27
+    return (('华佗.alive', lambda: g.seat_of('huatuo').alive), ('华佗.hp', lambda: g.seat_of('huatuo').hp), )
 
 
 def t_qingnang_1_expect0(g):
@@ -1447,9 +2027,19 @@ def t_qingnang_1_expect0(g):
     return ((g.seat_of('guanyu').hp == 4) and (g.seat_of('huatuo').hand_count == 0))
 
 
+def t_qingnang_1_expect0_parts(g):
+    # test 弃置一张手牌，令已受伤的角色回复1点体力: its operands — rules/standard/heroes_qun.sgs:41
+    return (('关羽.hp', lambda: g.seat_of('guanyu').hp), ('华佗.hand_count', lambda: g.seat_of('huatuo').hand_count), )
+
+
 def t_qingnang_2_expect0(g):
     # test 只能选择已受伤的角色 — rules/standard/heroes_qun.sgs:50
     return (g.seat_of('zhangfei').hp == 4)
+
+
+def t_qingnang_2_expect0_parts(g):
+    # test 只能选择已受伤的角色: its operands — rules/standard/heroes_qun.sgs:50
+    return (('张飞.hp', lambda: g.seat_of('zhangfei').hp), )
 
 
 def t_wushuang_1_expect0(g):
@@ -1457,9 +2047,19 @@ def t_wushuang_1_expect0(g):
     return ((g.seat_of('guanyu').hp == 3) and (g.seat_of('guanyu').hand_count == 0))
 
 
+def t_wushuang_1_expect0_parts(g):
+    # test 【杀】：一张【闪】不能抵消: its operands — rules/standard/heroes_qun.sgs:75
+    return (('关羽.hp', lambda: g.seat_of('guanyu').hp), ('关羽.hand_count', lambda: g.seat_of('guanyu').hand_count), )
+
+
 def t_wushuang_2_expect0(g):
     # test 【杀】：两张【闪】才能抵消 — rules/standard/heroes_qun.sgs:83
     return ((g.seat_of('guanyu').hp == 4) and (g.seat_of('guanyu').hand_count == 0))
+
+
+def t_wushuang_2_expect0_parts(g):
+    # test 【杀】：两张【闪】才能抵消: its operands — rules/standard/heroes_qun.sgs:83
+    return (('关羽.hp', lambda: g.seat_of('guanyu').hp), ('关羽.hand_count', lambda: g.seat_of('guanyu').hand_count), )
 
 
 def t_wushuang_3_expect0(g):
@@ -1467,9 +2067,19 @@ def t_wushuang_3_expect0(g):
     return ((g.seat_of('guanyu').hp == 3) and (g.seat_of('lvbu').hp == 4))
 
 
+def t_wushuang_3_expect0_parts(g):
+    # test 使用【决斗】：对方每次需打出两张【杀】: its operands — rules/standard/heroes_qun.sgs:92
+    return (('关羽.hp', lambda: g.seat_of('guanyu').hp), ('吕布.hp', lambda: g.seat_of('lvbu').hp), )
+
+
 def t_wushuang_4_expect0(g):
     # test 成为【决斗】的目标：使用者每次需打出两张【杀】 — rules/standard/heroes_qun.sgs:100
     return ((g.seat_of('guanyu').hp == 3) and (g.seat_of('lvbu').hp == 4) and (g.seat_of('guanyu').hand_count == 0))
+
+
+def t_wushuang_4_expect0_parts(g):
+    # test 成为【决斗】的目标：使用者每次需打出两张【杀】: its operands — rules/standard/heroes_qun.sgs:100
+    return (('关羽.hp', lambda: g.seat_of('guanyu').hp), ('吕布.hp', lambda: g.seat_of('lvbu').hp), ('关羽.hand_count', lambda: g.seat_of('guanyu').hand_count), )
 
 
 def t_wushuang_5_expect0(g):
@@ -1477,9 +2087,19 @@ def t_wushuang_5_expect0(g):
     return ((g.seat_of('guanyu').hp == 3) and (g.seat_of('lvbu').hp == 4))
 
 
+def t_wushuang_5_expect0_parts(g):
+    # test 决斗中吕布自己每次只需打出一张【杀】: its operands — rules/standard/heroes_qun.sgs:108
+    return (('关羽.hp', lambda: g.seat_of('guanyu').hp), ('吕布.hp', lambda: g.seat_of('lvbu').hp), )
+
+
 def t_lijian_1_expect0(g):
     # test 令一名男性角色视为对另一名使用【决斗】 — rules/standard/heroes_qun.sgs:131
     return ((g.seat_of('guanyu').hp == 3) and (g.seat_of('zhangfei').hp == 4) and (g.seat_of('diaochan').hand_count == 0))
+
+
+def t_lijian_1_expect0_parts(g):
+    # test 令一名男性角色视为对另一名使用【决斗】: its operands — rules/standard/heroes_qun.sgs:131
+    return (('关羽.hp', lambda: g.seat_of('guanyu').hp), ('张飞.hp', lambda: g.seat_of('zhangfei').hp), ('貂蝉.hand_count', lambda: g.seat_of('diaochan').hand_count), )
 
 
 def t_lijian_2_expect0(g):
@@ -1487,9 +2107,19 @@ def t_lijian_2_expect0(g):
     return ((g.seat_of('zhangfei').hp == 3) and (g.seat_of('diaochan').hand_count == 0) and (g.seat_of('daqiao').hand_count == 0))
 
 
+def t_lijian_2_expect0_parts(g):
+    # test 不能被【无懈可击】响应: its operands — rules/standard/heroes_qun.sgs:143
+    return (('张飞.hp', lambda: g.seat_of('zhangfei').hp), ('貂蝉.hand_count', lambda: g.seat_of('diaochan').hand_count), ('大乔.hand_count', lambda: g.seat_of('daqiao').hand_count), )
+
+
 def t_lijian_3_expect0(g):
     # test 只能选择男性角色 — rules/standard/heroes_qun.sgs:153
     return ((g.seat_of('daqiao').hp == 3) and ((g.seat_of('guanyu').hp + g.seat_of('zhangfei').hp) == 7))
+
+
+def t_lijian_3_expect0_parts(g):
+    # test 只能选择男性角色: its operands — rules/standard/heroes_qun.sgs:153
+    return (('大乔.hp', lambda: g.seat_of('daqiao').hp), ('关羽.hp + 张飞.hp', lambda: (g.seat_of('guanyu').hp + g.seat_of('zhangfei').hp)), )
 
 
 def t_lijian_4_expect0(g):
@@ -1497,9 +2127,19 @@ def t_lijian_4_expect0(g):
     return ((g.seat_of('zhugeliang').hp == 3) and (g.seat_of('guanyu').hp == 3))
 
 
+def t_lijian_4_expect0_parts(g):
+    # test 没有手牌的诸葛亮不能成为【决斗】的目标，但可以使用之: its operands — rules/standard/heroes_qun.sgs:161
+    return (('诸葛亮.hp', lambda: g.seat_of('zhugeliang').hp), ('关羽.hp', lambda: g.seat_of('guanyu').hp), )
+
+
 def t_biyue_1_expect0(g):
     # test 结束阶段摸一张牌 — rules/standard/heroes_qun.sgs:184
     return (g.seat_of('diaochan').hand_count == 1)
+
+
+def t_biyue_1_expect0_parts(g):
+    # test 结束阶段摸一张牌: its operands — rules/standard/heroes_qun.sgs:184
+    return (('貂蝉.hand_count', lambda: g.seat_of('diaochan').hand_count), )
 
 
 def t_rende_1_expect0(g):
@@ -1507,9 +2147,19 @@ def t_rende_1_expect0(g):
     return ((g.seat_of('liubei').hp == 4) and (g.seat_of('liubei').hand_count == 0) and (g.seat_of('guanyu').hand_count == 2))
 
 
+def t_rende_1_expect0_parts(g):
+    # test 一次交出两张手牌，回复1点体力: its operands — rules/standard/heroes_shu.sgs:17
+    return (('刘备.hp', lambda: g.seat_of('liubei').hp), ('刘备.hand_count', lambda: g.seat_of('liubei').hand_count), ('关羽.hand_count', lambda: g.seat_of('guanyu').hand_count), )
+
+
 def t_rende_2_expect0(g):
     # test 分次交出：首次达到两张时回复，此后不再回复 — rules/standard/heroes_shu.sgs:25
     return ((g.seat_of('liubei').hp == 3) and (g.seat_of('guanyu').hand_count == 2) and (g.seat_of('zhangfei').hand_count == 1))
+
+
+def t_rende_2_expect0_parts(g):
+    # test 分次交出：首次达到两张时回复，此后不再回复: its operands — rules/standard/heroes_shu.sgs:25
+    return (('刘备.hp', lambda: g.seat_of('liubei').hp), ('关羽.hand_count', lambda: g.seat_of('guanyu').hand_count), ('张飞.hand_count', lambda: g.seat_of('zhangfei').hand_count), )
 
 
 def t_rende_3_expect0(g):
@@ -1517,9 +2167,19 @@ def t_rende_3_expect0(g):
     return ((g.seat_of('liubei').hp == 3) and (g.seat_of('guanyu').hand_count == 1))
 
 
+def t_rende_3_expect0_parts(g):
+    # test 只交出一张手牌不回复: its operands — rules/standard/heroes_shu.sgs:32
+    return (('刘备.hp', lambda: g.seat_of('liubei').hp), ('关羽.hand_count', lambda: g.seat_of('guanyu').hand_count), )
+
+
 def t_jijiang_1_expect0(g):
     # test 出牌阶段通过激将使用【杀】：其他蜀势力角色打出，刘备对目标使用 — rules/standard/heroes_shu.sgs:55
     return (g.seat_of('caocao').hp == 3)
+
+
+def t_jijiang_1_expect0_parts(g):
+    # test 出牌阶段通过激将使用【杀】：其他蜀势力角色打出，刘备对目标使用: its operands — rules/standard/heroes_shu.sgs:55
+    return (('曹操.hp', lambda: g.seat_of('caocao').hp), )
 
 
 def t_jijiang_1_expect1(g):
@@ -1527,9 +2187,19 @@ def t_jijiang_1_expect1(g):
     return (len(g.seat_of('guanyu').hand) == 0)
 
 
+def t_jijiang_1_expect1_parts(g):
+    # test 出牌阶段通过激将使用【杀】：其他蜀势力角色打出，刘备对目标使用: its operands — rules/standard/heroes_shu.sgs:56
+    return (('count(关羽.hand)', lambda: len(g.seat_of('guanyu').hand)), )
+
+
 def t_jijiang_2_expect0(g):
     # test 出牌阶段通过激将使用【杀】也受每阶段一次的限制 — rules/standard/heroes_shu.sgs:67
     return (g.seat_of('caocao').hp == 3)
+
+
+def t_jijiang_2_expect0_parts(g):
+    # test 出牌阶段通过激将使用【杀】也受每阶段一次的限制: its operands — rules/standard/heroes_shu.sgs:67
+    return (('曹操.hp', lambda: g.seat_of('caocao').hp), )
 
 
 def t_jijiang_2_expect1(g):
@@ -1537,9 +2207,19 @@ def t_jijiang_2_expect1(g):
     return ('sha' in [c.name for c in g.seat_of('guanyu').hand])
 
 
+def t_jijiang_2_expect1_parts(g):
+    # test 出牌阶段通过激将使用【杀】也受每阶段一次的限制: its operands — rules/standard/heroes_shu.sgs:68
+    return (('关羽.hand', lambda: g.seat_of('guanyu').hand), )
+
+
 def t_jijiang_3_expect0(g):
     # test 其他蜀势力角色代为打出【杀】响应【南蛮入侵】 — rules/standard/heroes_shu.sgs:79
     return ((g.seat_of('liubei').hp == 4) and (g.seat_of('guanyu').hp == 3) and (g.seat_of('guanyu').hand_count == 0))
+
+
+def t_jijiang_3_expect0_parts(g):
+    # test 其他蜀势力角色代为打出【杀】响应【南蛮入侵】: its operands — rules/standard/heroes_shu.sgs:79
+    return (('刘备.hp', lambda: g.seat_of('liubei').hp), ('关羽.hp', lambda: g.seat_of('guanyu').hp), ('关羽.hand_count', lambda: g.seat_of('guanyu').hand_count), )
 
 
 def t_jijiang_4_expect0(g):
@@ -1547,9 +2227,19 @@ def t_jijiang_4_expect0(g):
     return ((g.seat_of('liubei').hp == 4) and (g.seat_of('caocao').hp == 3) and (g.seat_of('zhangfei').hand_count == 0))
 
 
+def t_jijiang_4_expect0_parts(g):
+    # test 【决斗】中代为打出【杀】: its operands — rules/standard/heroes_shu.sgs:91
+    return (('刘备.hp', lambda: g.seat_of('liubei').hp), ('曹操.hp', lambda: g.seat_of('caocao').hp), ('张飞.hand_count', lambda: g.seat_of('zhangfei').hand_count), )
+
+
 def t_jijiang_5_expect0(g):
     # test 从当前回合角色起依次询问 — rules/standard/heroes_shu.sgs:105
     return ((g.seat_of('caocao').hp == 3) and (g.seat_of('liubei').hp == 4) and (g.seat_of('zhangfei').hand_count == 0) and (g.seat_of('guanyu').hand_count == 1))
+
+
+def t_jijiang_5_expect0_parts(g):
+    # test 从当前回合角色起依次询问: its operands — rules/standard/heroes_shu.sgs:105
+    return (('曹操.hp', lambda: g.seat_of('caocao').hp), ('刘备.hp', lambda: g.seat_of('liubei').hp), ('张飞.hand_count', lambda: g.seat_of('zhangfei').hand_count), ('关羽.hand_count', lambda: g.seat_of('guanyu').hand_count), )
 
 
 def t_wusheng_1_expect0(g):
@@ -1557,9 +2247,19 @@ def t_wusheng_1_expect0(g):
     return ((g.seat_of('caocao').hp == 3) and (g.seat_of('guanyu').hand_count == 0))
 
 
+def t_wusheng_1_expect0_parts(g):
+    # test 将红色手牌当【杀】使用: its operands — rules/standard/heroes_shu.sgs:118
+    return (('曹操.hp', lambda: g.seat_of('caocao').hp), ('关羽.hand_count', lambda: g.seat_of('guanyu').hand_count), )
+
+
 def t_wusheng_2_expect0(g):
     # test 将装备区里的红色牌当【杀】使用 — rules/standard/heroes_shu.sgs:126
     return ((g.seat_of('caocao').hp == 3) and (g.seat_of('guanyu').minus_horse is None))
+
+
+def t_wusheng_2_expect0_parts(g):
+    # test 将装备区里的红色牌当【杀】使用: its operands — rules/standard/heroes_shu.sgs:126
+    return (('曹操.hp', lambda: g.seat_of('caocao').hp), ('关羽.minus_horse', lambda: g.seat_of('guanyu').minus_horse), )
 
 
 def t_wusheng_3_expect0(g):
@@ -1567,9 +2267,19 @@ def t_wusheng_3_expect0(g):
     return ((g.seat_of('machao').hp == 3) and (g.seat_of('zhangfei').hp == 4))
 
 
+def t_wusheng_3_expect0_parts(g):
+    # test 将装备的-1坐骑当【杀】时，计算距离不计此坐骑: its operands — rules/standard/heroes_shu.sgs:138
+    return (('马超.hp', lambda: g.seat_of('machao').hp), ('张飞.hp', lambda: g.seat_of('zhangfei').hp), )
+
+
 def t_wusheng_4_expect0(g):
     # test 黑色牌不能当【杀】 — rules/standard/heroes_shu.sgs:146
     return ((g.seat_of('caocao').hp == 3) and (g.seat_of('guanyu').hand_count == 1) and (len([it for it in g.seat_of('guanyu').hand if it.black]) == 1))
+
+
+def t_wusheng_4_expect0_parts(g):
+    # test 黑色牌不能当【杀】: its operands — rules/standard/heroes_shu.sgs:146
+    return (('曹操.hp', lambda: g.seat_of('caocao').hp), ('关羽.hand_count', lambda: g.seat_of('guanyu').hand_count), ('count(关羽.hand where it.black)', lambda: len([it for it in g.seat_of('guanyu').hand if it.black])), )
 
 
 def t_wusheng_5_expect0(g):
@@ -1577,9 +2287,19 @@ def t_wusheng_5_expect0(g):
     return ((g.seat_of('guanyu').hp == 4) and (g.seat_of('guanyu').hand_count == 0))
 
 
+def t_wusheng_5_expect0_parts(g):
+    # test 将红色牌当【杀】打出: its operands — rules/standard/heroes_shu.sgs:154
+    return (('关羽.hp', lambda: g.seat_of('guanyu').hp), ('关羽.hand_count', lambda: g.seat_of('guanyu').hand_count), )
+
+
 def t_paoxiao_1_expect0(g):
     # test 一个出牌阶段使用三张【杀】 — rules/standard/heroes_shu.sgs:168
     return ((g.seat_of('guanyu').hp == 1) and (g.seat_of('zhangfei').hand_count == 0))
+
+
+def t_paoxiao_1_expect0_parts(g):
+    # test 一个出牌阶段使用三张【杀】: its operands — rules/standard/heroes_shu.sgs:168
+    return (('关羽.hp', lambda: g.seat_of('guanyu').hp), ('张飞.hand_count', lambda: g.seat_of('zhangfei').hand_count), )
 
 
 def t_guanxing_1_expect0(g):
@@ -1587,9 +2307,19 @@ def t_guanxing_1_expect0(g):
     return ((g.seat_of('zhugeliang').hand_count == 2) and (len([it for it in g.seat_of('zhugeliang').hand if ((it.rank == 5) or (it.rank == 4))]) == 2))
 
 
+def t_guanxing_1_expect0_parts(g):
+    # test 一张置于牌堆底，其余按所选顺序置于牌堆顶: its operands — rules/standard/heroes_shu.sgs:191
+    return (('诸葛亮.hand_count', lambda: g.seat_of('zhugeliang').hand_count), ('count(诸葛亮.hand where it.rank == 5 or it.rank == 4)', lambda: len([it for it in g.seat_of('zhugeliang').hand if ((it.rank == 5) or (it.rank == 4))])), )
+
+
 def t_guanxing_2_expect0(g):
     # test 全部置于牌堆底 — rules/standard/heroes_shu.sgs:199
     return ((g.seat_of('zhugeliang').hand_count == 2) and (len([it for it in g.seat_of('zhugeliang').hand if T.is_card(it, 'sha')]) == 2))
+
+
+def t_guanxing_2_expect0_parts(g):
+    # test 全部置于牌堆底: its operands — rules/standard/heroes_shu.sgs:199
+    return (('诸葛亮.hand_count', lambda: g.seat_of('zhugeliang').hand_count), ('count(诸葛亮.hand where it is 杀)', lambda: len([it for it in g.seat_of('zhugeliang').hand if T.is_card(it, 'sha')])), )
 
 
 def t_guanxing_3_expect0(g):
@@ -1597,9 +2327,19 @@ def t_guanxing_3_expect0(g):
     return ((g.seat_of('zhugeliang').hand_count == 2) and ('shan' in [c.name for c in g.seat_of('zhugeliang').hand]) and ('tao' in [c.name for c in g.seat_of('zhugeliang').hand]))
 
 
+def t_guanxing_3_expect0_parts(g):
+    # test 不发动则照常摸牌堆顶的牌: its operands — rules/standard/heroes_shu.sgs:207
+    return (('诸葛亮.hand_count', lambda: g.seat_of('zhugeliang').hand_count), ('诸葛亮.hand', lambda: g.seat_of('zhugeliang').hand), )
+
+
 def t_kongcheng_1_expect0(g):
     # test 没有手牌时不能成为【杀】的目标 — rules/standard/heroes_shu.sgs:220
     return ((g.seat_of('zhugeliang').hp == 3) and (g.seat_of('zhangfei').hp == 3))
+
+
+def t_kongcheng_1_expect0_parts(g):
+    # test 没有手牌时不能成为【杀】的目标: its operands — rules/standard/heroes_shu.sgs:220
+    return (('诸葛亮.hp', lambda: g.seat_of('zhugeliang').hp), ('张飞.hp', lambda: g.seat_of('zhangfei').hp), )
 
 
 def t_kongcheng_2_expect0(g):
@@ -1607,9 +2347,19 @@ def t_kongcheng_2_expect0(g):
     return ((g.seat_of('zhugeliang').hp == 3) and (g.seat_of('zhangfei').hp == 3))
 
 
+def t_kongcheng_2_expect0_parts(g):
+    # test 没有手牌时不能成为【决斗】的目标: its operands — rules/standard/heroes_shu.sgs:228
+    return (('诸葛亮.hp', lambda: g.seat_of('zhugeliang').hp), ('张飞.hp', lambda: g.seat_of('zhangfei').hp), )
+
+
 def t_kongcheng_3_expect0(g):
     # test 有手牌时可以成为【杀】的目标 — rules/standard/heroes_shu.sgs:236
     return ((g.seat_of('zhugeliang').hp == 2) and (g.seat_of('zhangfei').hp == 4))
+
+
+def t_kongcheng_3_expect0_parts(g):
+    # test 有手牌时可以成为【杀】的目标: its operands — rules/standard/heroes_shu.sgs:236
+    return (('诸葛亮.hp', lambda: g.seat_of('zhugeliang').hp), ('张飞.hp', lambda: g.seat_of('zhangfei').hp), )
 
 
 def t_kongcheng_4_expect0(g):
@@ -1617,9 +2367,19 @@ def t_kongcheng_4_expect0(g):
     return ((g.seat_of('zhugeliang').armor is None) and (g.seat_of('zhangfei').hand_count == 1))
 
 
+def t_kongcheng_4_expect0_parts(g):
+    # test 没有手牌时仍可成为其他牌的目标: its operands — rules/standard/heroes_shu.sgs:244
+    return (('诸葛亮.armor', lambda: g.seat_of('zhugeliang').armor), ('张飞.hand_count', lambda: g.seat_of('zhangfei').hand_count), )
+
+
 def t_longdan_1_expect0(g):
     # test 将【闪】当【杀】使用 — rules/standard/heroes_shu.sgs:259
     return ((g.seat_of('caocao').hp == 3) and (g.seat_of('zhaoyun').hand_count == 1) and ('tao' in [c.name for c in g.seat_of('zhaoyun').hand]))
+
+
+def t_longdan_1_expect0_parts(g):
+    # test 将【闪】当【杀】使用: its operands — rules/standard/heroes_shu.sgs:259
+    return (('曹操.hp', lambda: g.seat_of('caocao').hp), ('赵云.hand_count', lambda: g.seat_of('zhaoyun').hand_count), ('赵云.hand', lambda: g.seat_of('zhaoyun').hand), )
 
 
 def t_longdan_2_expect0(g):
@@ -1627,9 +2387,19 @@ def t_longdan_2_expect0(g):
     return ((g.seat_of('zhaoyun').hp == 4) and (g.seat_of('zhaoyun').hand_count == 0))
 
 
+def t_longdan_2_expect0_parts(g):
+    # test 将【杀】当【闪】使用: its operands — rules/standard/heroes_shu.sgs:268
+    return (('赵云.hp', lambda: g.seat_of('zhaoyun').hp), ('赵云.hand_count', lambda: g.seat_of('zhaoyun').hand_count), )
+
+
 def t_longdan_3_expect0(g):
     # test 将【闪】当【杀】打出 — rules/standard/heroes_shu.sgs:277
     return ((g.seat_of('zhaoyun').hp == 4) and (g.seat_of('zhaoyun').hand_count == 0))
+
+
+def t_longdan_3_expect0_parts(g):
+    # test 将【闪】当【杀】打出: its operands — rules/standard/heroes_shu.sgs:277
+    return (('赵云.hp', lambda: g.seat_of('zhaoyun').hp), ('赵云.hand_count', lambda: g.seat_of('zhaoyun').hand_count), )
 
 
 def t_mashu_1_expect0(g):
@@ -1637,9 +2407,19 @@ def t_mashu_1_expect0(g):
     return (g.seat_of('zhangfei').hp == 3)
 
 
+def t_mashu_1_expect0_parts(g):
+    # test 对距离2的角色使用【杀】: its operands — rules/standard/heroes_shu.sgs:293
+    return (('张飞.hp', lambda: g.seat_of('zhangfei').hp), )
+
+
 def t_mashu_2_expect0(g):
     # test 其他角色计算与马超的距离不变 — rules/standard/heroes_shu.sgs:303
     return ((g.seat_of('machao').hp == 4) and ((g.seat_of('guanyu').hp == 3) or (g.seat_of('zhaoyun').hp == 3)))
+
+
+def t_mashu_2_expect0_parts(g):
+    # test 其他角色计算与马超的距离不变: its operands — rules/standard/heroes_shu.sgs:303
+    return (('马超.hp', lambda: g.seat_of('machao').hp), ('关羽.hp', lambda: g.seat_of('guanyu').hp), ('赵云.hp', lambda: g.seat_of('zhaoyun').hp), )
 
 
 def t_tieqi_1_expect0(g):
@@ -1647,9 +2427,19 @@ def t_tieqi_1_expect0(g):
     return ((g.seat_of('guanyu').hp == 3) and (g.seat_of('guanyu').hand_count == 0))
 
 
+def t_tieqi_1_expect0_parts(g):
+    # test 判定为红色：目标不能使用【闪】: its operands — rules/standard/heroes_shu.sgs:319
+    return (('关羽.hp', lambda: g.seat_of('guanyu').hp), ('关羽.hand_count', lambda: g.seat_of('guanyu').hand_count), )
+
+
 def t_tieqi_2_expect0(g):
     # test 判定为黑色：目标可以使用【闪】 — rules/standard/heroes_shu.sgs:329
     return ((g.seat_of('guanyu').hp == 4) and (g.seat_of('guanyu').hand_count == 0))
+
+
+def t_tieqi_2_expect0_parts(g):
+    # test 判定为黑色：目标可以使用【闪】: its operands — rules/standard/heroes_shu.sgs:329
+    return (('关羽.hp', lambda: g.seat_of('guanyu').hp), ('关羽.hand_count', lambda: g.seat_of('guanyu').hand_count), )
 
 
 def t_jizhi_1_expect0(g):
@@ -1657,9 +2447,19 @@ def t_jizhi_1_expect0(g):
     return (g.seat_of('huangyueying').hand_count == 3)
 
 
+def t_jizhi_1_expect0_parts(g):
+    # test 使用【无中生有】时摸一张牌: its operands — rules/standard/heroes_shu.sgs:343
+    return (('黄月英.hand_count', lambda: g.seat_of('huangyueying').hand_count), )
+
+
 def t_jizhi_2_expect0(g):
     # test 使用【无懈可击】时摸一张牌 — rules/standard/heroes_shu.sgs:351
     return ((g.seat_of('huangyueying').hand_count == 1) and (g.seat_of('caocao').hand_count == 0))
+
+
+def t_jizhi_2_expect0_parts(g):
+    # test 使用【无懈可击】时摸一张牌: its operands — rules/standard/heroes_shu.sgs:351
+    return (('黄月英.hand_count', lambda: g.seat_of('huangyueying').hand_count), ('曹操.hand_count', lambda: g.seat_of('caocao').hand_count), )
 
 
 def t_jizhi_3_expect0(g):
@@ -1667,9 +2467,19 @@ def t_jizhi_3_expect0(g):
     return ((g.seat_of('huangyueying').hp == 3) and (g.seat_of('huangyueying').hand_count == 0))
 
 
+def t_jizhi_3_expect0_parts(g):
+    # test 使用延时类锦囊牌时不能发动: its operands — rules/standard/heroes_shu.sgs:362
+    return (('黄月英.hp', lambda: g.seat_of('huangyueying').hp), ('黄月英.hand_count', lambda: g.seat_of('huangyueying').hand_count), )
+
+
 def t_qicai_1_expect0(g):
     # test 对距离2的角色使用【顺手牵羊】 — rules/standard/heroes_shu.sgs:375
     return (('tao' in [c.name for c in g.seat_of('huangyueying').hand]) and (g.seat_of('zhangfei').hand_count == 0))
+
+
+def t_qicai_1_expect0_parts(g):
+    # test 对距离2的角色使用【顺手牵羊】: its operands — rules/standard/heroes_shu.sgs:375
+    return (('黄月英.hand', lambda: g.seat_of('huangyueying').hand), ('张飞.hand_count', lambda: g.seat_of('zhangfei').hand_count), )
 
 
 def t_jianxiong_1_expect0(g):
@@ -1677,9 +2487,19 @@ def t_jianxiong_1_expect0(g):
     return ((g.seat_of('caocao').hp == 2) and ('sha' in [c.name for c in g.seat_of('caocao').hand]))
 
 
+def t_jianxiong_1_expect0_parts(g):
+    # test 受到【杀】的伤害后获得此【杀】: its operands — rules/standard/heroes_wei.sgs:14
+    return (('曹操.hp', lambda: g.seat_of('caocao').hp), ('曹操.hand', lambda: g.seat_of('caocao').hand), )
+
+
 def t_jianxiong_2_expect0(g):
     # test 转化的【杀】：获得其实体牌 — rules/standard/heroes_wei.sgs:23
     return ((g.seat_of('caocao').hp == 3) and ('shan' in [c.name for c in g.seat_of('caocao').hand]) and (g.seat_of('guanyu').hand_count == 0))
+
+
+def t_jianxiong_2_expect0_parts(g):
+    # test 转化的【杀】：获得其实体牌: its operands — rules/standard/heroes_wei.sgs:23
+    return (('曹操.hp', lambda: g.seat_of('caocao').hp), ('曹操.hand', lambda: g.seat_of('caocao').hand), ('关羽.hand_count', lambda: g.seat_of('guanyu').hand_count), )
 
 
 def t_jianxiong_3_expect0(g):
@@ -1687,9 +2507,19 @@ def t_jianxiong_3_expect0(g):
     return ((g.seat_of('caocao').hp == 2) and ('sha' in [c.name for c in g.seat_of('caocao').hand]) and ('shan' in [c.name for c in g.seat_of('caocao').hand]))
 
 
+def t_jianxiong_3_expect0_parts(g):
+    # test 没有造成伤害的牌 (反间) 时不能发动: its operands — rules/standard/heroes_wei.sgs:32
+    return (('曹操.hp', lambda: g.seat_of('caocao').hp), ('曹操.hand', lambda: g.seat_of('caocao').hand), )
+
+
 def t_hujia_1_expect0(g):
     # test 其他魏势力角色代为打出【闪】 — rules/standard/heroes_wei.sgs:56
     return ((g.seat_of('caocao').hp == 4) and (g.seat_of('simayi').hand_count == 0))
+
+
+def t_hujia_1_expect0_parts(g):
+    # test 其他魏势力角色代为打出【闪】: its operands — rules/standard/heroes_wei.sgs:56
+    return (('曹操.hp', lambda: g.seat_of('caocao').hp), ('司马懿.hand_count', lambda: g.seat_of('simayi').hand_count), )
 
 
 def t_hujia_2_expect0(g):
@@ -1697,9 +2527,19 @@ def t_hujia_2_expect0(g):
     return ((g.seat_of('caocao').hp == 4) and (g.seat_of('zhangliao').hand_count == 1) and (g.seat_of('xiahoudun').hand_count == 0))
 
 
+def t_hujia_2_expect0_parts(g):
+    # test 从当前回合角色起依次询问: its operands — rules/standard/heroes_wei.sgs:71
+    return (('曹操.hp', lambda: g.seat_of('caocao').hp), ('张辽.hand_count', lambda: g.seat_of('zhangliao').hand_count), ('夏侯惇.hand_count', lambda: g.seat_of('xiahoudun').hand_count), )
+
+
 def t_hujia_3_expect0(g):
     # test 非主公没有护驾 — rules/standard/heroes_wei.sgs:82
     return ((g.seat_of('caocao').hp == 3) and ('sha' in [c.name for c in g.seat_of('caocao').hand]) and (g.seat_of('simayi').hand_count == 1))
+
+
+def t_hujia_3_expect0_parts(g):
+    # test 非主公没有护驾: its operands — rules/standard/heroes_wei.sgs:82
+    return (('曹操.hp', lambda: g.seat_of('caocao').hp), ('曹操.hand', lambda: g.seat_of('caocao').hand), ('司马懿.hand_count', lambda: g.seat_of('simayi').hand_count), )
 
 
 def t_hujia_4_expect0(g):
@@ -1707,9 +2547,19 @@ def t_hujia_4_expect0(g):
     return ((g.seat_of('caocao').hp == 3) and ('sha' in [c.name for c in g.seat_of('caocao').hand]) and (g.seat_of('liubei').hand_count == 1))
 
 
+def t_hujia_4_expect0_parts(g):
+    # test 没有其他魏势力角色时不能发动: its operands — rules/standard/heroes_wei.sgs:92
+    return (('曹操.hp', lambda: g.seat_of('caocao').hp), ('曹操.hand', lambda: g.seat_of('caocao').hand), ('刘备.hand_count', lambda: g.seat_of('liubei').hand_count), )
+
+
 def t_fankui_1_expect0(g):
     # test 获得伤害来源的一张手牌 — rules/standard/heroes_wei.sgs:108
     return ((g.seat_of('simayi').hp == 2) and ('tao' in [c.name for c in g.seat_of('simayi').hand]) and (g.seat_of('guanyu').hand_count == 0))
+
+
+def t_fankui_1_expect0_parts(g):
+    # test 获得伤害来源的一张手牌: its operands — rules/standard/heroes_wei.sgs:108
+    return (('司马懿.hp', lambda: g.seat_of('simayi').hp), ('司马懿.hand', lambda: g.seat_of('simayi').hand), ('关羽.hand_count', lambda: g.seat_of('guanyu').hand_count), )
 
 
 def t_fankui_2_expect0(g):
@@ -1717,9 +2567,19 @@ def t_fankui_2_expect0(g):
     return ((g.seat_of('guanyu').weapon is None) and ('qinglong' in [c.name for c in g.seat_of('simayi').hand]) and ('tao' in [c.name for c in g.seat_of('guanyu').hand]))
 
 
+def t_fankui_2_expect0_parts(g):
+    # test 可以获得伤害来源装备区里的牌: its operands — rules/standard/heroes_wei.sgs:116
+    return (('关羽.weapon', lambda: g.seat_of('guanyu').weapon), ('司马懿.hand', lambda: g.seat_of('simayi').hand), ('关羽.hand', lambda: g.seat_of('guanyu').hand), )
+
+
 def t_fankui_3_expect0(g):
     # test 伤害来源没有牌时不能发动 — rules/standard/heroes_wei.sgs:127
     return ((g.seat_of('simayi').hp == 2) and (len(g.seat_of('simayi').judges) == 0))
+
+
+def t_fankui_3_expect0_parts(g):
+    # test 伤害来源没有牌时不能发动: its operands — rules/standard/heroes_wei.sgs:127
+    return (('司马懿.hp', lambda: g.seat_of('simayi').hp), ('count(司马懿.judges)', lambda: len(g.seat_of('simayi').judges)), )
 
 
 def t_guicai_1_expect0(g):
@@ -1727,9 +2587,19 @@ def t_guicai_1_expect0(g):
     return ((g.seat_of('simayi').hand_count == 2) and ('tao' not in [c.name for c in g.seat_of('simayi').hand]) and (len(g.seat_of('simayi').judges) == 0))
 
 
+def t_guicai_1_expect0_parts(g):
+    # test 改判自己的【乐不思蜀】: its operands — rules/standard/heroes_wei.sgs:147
+    return (('司马懿.hand_count', lambda: g.seat_of('simayi').hand_count), ('司马懿.hand', lambda: g.seat_of('simayi').hand), ('count(司马懿.judges)', lambda: len(g.seat_of('simayi').judges)), )
+
+
 def t_guicai_2_expect0(g):
     # test 改判其他角色的【八卦阵】 — rules/standard/heroes_wei.sgs:158
     return ((g.seat_of('guanyu').hp == 3) and (g.seat_of('simayi').hand_count == 0))
+
+
+def t_guicai_2_expect0_parts(g):
+    # test 改判其他角色的【八卦阵】: its operands — rules/standard/heroes_wei.sgs:158
+    return (('关羽.hp', lambda: g.seat_of('guanyu').hp), ('司马懿.hand_count', lambda: g.seat_of('simayi').hand_count), )
 
 
 def t_ganglie_1_expect0(g):
@@ -1737,9 +2607,19 @@ def t_ganglie_1_expect0(g):
     return ((g.seat_of('guanyu').hp == 3) and (g.seat_of('xiahoudun').hp == 3) and (g.seat_of('guanyu').hand_count == 1))
 
 
+def t_ganglie_1_expect0_parts(g):
+    # test 判定不为♥：手牌不足两张的伤害来源受到1点伤害: its operands — rules/standard/heroes_wei.sgs:184
+    return (('关羽.hp', lambda: g.seat_of('guanyu').hp), ('夏侯惇.hp', lambda: g.seat_of('xiahoudun').hp), ('关羽.hand_count', lambda: g.seat_of('guanyu').hand_count), )
+
+
 def t_ganglie_2_expect0(g):
     # test 判定不为♥：伤害来源可以弃置两张手牌 — rules/standard/heroes_wei.sgs:193
     return ((g.seat_of('guanyu').hp == 4) and (g.seat_of('guanyu').hand_count == 0))
+
+
+def t_ganglie_2_expect0_parts(g):
+    # test 判定不为♥：伤害来源可以弃置两张手牌: its operands — rules/standard/heroes_wei.sgs:193
+    return (('关羽.hp', lambda: g.seat_of('guanyu').hp), ('关羽.hand_count', lambda: g.seat_of('guanyu').hand_count), )
 
 
 def t_ganglie_3_expect0(g):
@@ -1747,9 +2627,19 @@ def t_ganglie_3_expect0(g):
     return ((g.seat_of('guanyu').hp == 4) and (g.seat_of('guanyu').hand_count == 1) and (g.seat_of('xiahoudun').hp == 3))
 
 
+def t_ganglie_3_expect0_parts(g):
+    # test 判定为♥：没有效果: its operands — rules/standard/heroes_wei.sgs:202
+    return (('关羽.hp', lambda: g.seat_of('guanyu').hp), ('关羽.hand_count', lambda: g.seat_of('guanyu').hand_count), ('夏侯惇.hp', lambda: g.seat_of('xiahoudun').hp), )
+
+
 def t_tuxi_1_expect0(g):
     # test 放弃摸牌，获得两名角色的各一张手牌 — rules/standard/heroes_wei.sgs:221
     return ((g.seat_of('zhangliao').hand_count == 2) and ('shan' in [c.name for c in g.seat_of('zhangliao').hand]) and ('tao' in [c.name for c in g.seat_of('zhangliao').hand]))
+
+
+def t_tuxi_1_expect0_parts(g):
+    # test 放弃摸牌，获得两名角色的各一张手牌: its operands — rules/standard/heroes_wei.sgs:221
+    return (('张辽.hand_count', lambda: g.seat_of('zhangliao').hand_count), ('张辽.hand', lambda: g.seat_of('zhangliao').hand), )
 
 
 def t_tuxi_1_expect1(g):
@@ -1757,9 +2647,19 @@ def t_tuxi_1_expect1(g):
     return ((g.seat_of('simayi').hand_count == 0) and (g.seat_of('guojia').hand_count == 0))
 
 
+def t_tuxi_1_expect1_parts(g):
+    # test 放弃摸牌，获得两名角色的各一张手牌: its operands — rules/standard/heroes_wei.sgs:222
+    return (('司马懿.hand_count', lambda: g.seat_of('simayi').hand_count), ('郭嘉.hand_count', lambda: g.seat_of('guojia').hand_count), )
+
+
 def t_tuxi_2_expect0(g):
     # test 只选择一名角色 — rules/standard/heroes_wei.sgs:230
     return ((g.seat_of('zhangliao').hand_count == 1) and ('tao' in [c.name for c in g.seat_of('zhangliao').hand]) and (g.seat_of('simayi').hand_count == 2))
+
+
+def t_tuxi_2_expect0_parts(g):
+    # test 只选择一名角色: its operands — rules/standard/heroes_wei.sgs:230
+    return (('张辽.hand_count', lambda: g.seat_of('zhangliao').hand_count), ('张辽.hand', lambda: g.seat_of('zhangliao').hand), ('司马懿.hand_count', lambda: g.seat_of('simayi').hand_count), )
 
 
 def t_tuxi_3_expect0(g):
@@ -1767,9 +2667,19 @@ def t_tuxi_3_expect0(g):
     return ((g.seat_of('zhangliao').hand_count == 2) and (g.seat_of('simayi').hand_count == 1))
 
 
+def t_tuxi_3_expect0_parts(g):
+    # test 不发动则照常摸牌: its operands — rules/standard/heroes_wei.sgs:237
+    return (('张辽.hand_count', lambda: g.seat_of('zhangliao').hand_count), ('司马懿.hand_count', lambda: g.seat_of('simayi').hand_count), )
+
+
 def t_luoyi_1_expect0(g):
     # test 少摸一张牌，【杀】的伤害+1 — rules/standard/heroes_wei.sgs:255
     return ((g.seat_of('xuchu').hand_count == 1) and (g.seat_of('guanyu').hp == 2))
+
+
+def t_luoyi_1_expect0_parts(g):
+    # test 少摸一张牌，【杀】的伤害+1: its operands — rules/standard/heroes_wei.sgs:255
+    return (('许褚.hand_count', lambda: g.seat_of('xuchu').hand_count), ('关羽.hp', lambda: g.seat_of('guanyu').hp), )
 
 
 def t_luoyi_2_expect0(g):
@@ -1777,9 +2687,19 @@ def t_luoyi_2_expect0(g):
     return (g.seat_of('guanyu').hp == 2)
 
 
+def t_luoyi_2_expect0_parts(g):
+    # test 【决斗】的伤害+1: its operands — rules/standard/heroes_wei.sgs:262
+    return (('关羽.hp', lambda: g.seat_of('guanyu').hp), )
+
+
 def t_luoyi_3_expect0(g):
     # test 其他牌的伤害不加 — rules/standard/heroes_wei.sgs:269
     return (g.seat_of('guanyu').hp == 3)
+
+
+def t_luoyi_3_expect0_parts(g):
+    # test 其他牌的伤害不加: its operands — rules/standard/heroes_wei.sgs:269
+    return (('关羽.hp', lambda: g.seat_of('guanyu').hp), )
 
 
 def t_luoyi_4_expect0(g):
@@ -1787,9 +2707,19 @@ def t_luoyi_4_expect0(g):
     return ((g.seat_of('xuchu').hand_count == 2) and (g.seat_of('guanyu').hp == 3))
 
 
+def t_luoyi_4_expect0_parts(g):
+    # test 不发动则摸两张牌，伤害不加: its operands — rules/standard/heroes_wei.sgs:276
+    return (('许褚.hand_count', lambda: g.seat_of('xuchu').hand_count), ('关羽.hp', lambda: g.seat_of('guanyu').hp), )
+
+
 def t_luoyi_5_expect0(g):
     # test 效果只持续到本回合结束 — rules/standard/heroes_wei.sgs:287
     return (g.seat_of('guanyu').hp == 3)
+
+
+def t_luoyi_5_expect0_parts(g):
+    # test 效果只持续到本回合结束: its operands — rules/standard/heroes_wei.sgs:287
+    return (('关羽.hp', lambda: g.seat_of('guanyu').hp), )
 
 
 def t_tiandu_1_expect0(g):
@@ -1797,9 +2727,19 @@ def t_tiandu_1_expect0(g):
     return ((g.seat_of('guojia').hand_count == 3) and ('sha' in [c.name for c in g.seat_of('guojia').hand]))
 
 
+def t_tiandu_1_expect0_parts(g):
+    # test 获得【乐不思蜀】的判定牌: its operands — rules/standard/heroes_wei.sgs:301
+    return (('郭嘉.hand_count', lambda: g.seat_of('guojia').hand_count), ('郭嘉.hand', lambda: g.seat_of('guojia').hand), )
+
+
 def t_tiandu_2_expect0(g):
     # test 其他角色的判定牌不能获得 — rules/standard/heroes_wei.sgs:312
     return ((g.seat_of('guojia').hand_count == 2) and (len([it for it in g.seat_of('guojia').hand if (it.suit == 'diamond')]) == 2))
+
+
+def t_tiandu_2_expect0_parts(g):
+    # test 其他角色的判定牌不能获得: its operands — rules/standard/heroes_wei.sgs:312
+    return (('郭嘉.hand_count', lambda: g.seat_of('guojia').hand_count), ('count(郭嘉.hand where it.suit == ♦)', lambda: len([it for it in g.seat_of('guojia').hand if (it.suit == 'diamond')])), )
 
 
 def t_yiji_1_expect0(g):
@@ -1807,9 +2747,19 @@ def t_yiji_1_expect0(g):
     return ((g.seat_of('guojia').hp == 2) and (g.seat_of('guojia').hand_count == 1) and ('shan' in [c.name for c in g.seat_of('guojia').hand]) and ('tao' in [c.name for c in g.seat_of('guanyu').hand]))
 
 
+def t_yiji_1_expect0_parts(g):
+    # test 将两张牌分别交给自己和其他角色: its operands — rules/standard/heroes_wei.sgs:332
+    return (('郭嘉.hp', lambda: g.seat_of('guojia').hp), ('郭嘉.hand_count', lambda: g.seat_of('guojia').hand_count), ('郭嘉.hand', lambda: g.seat_of('guojia').hand), ('关羽.hand', lambda: g.seat_of('guanyu').hand), )
+
+
 def t_yiji_2_expect0(g):
     # test 受到2点伤害可以发动两次 — rules/standard/heroes_wei.sgs:341
     return ((g.seat_of('guojia').hp == 1) and (g.seat_of('guojia').hand_count == 4))
+
+
+def t_yiji_2_expect0_parts(g):
+    # test 受到2点伤害可以发动两次: its operands — rules/standard/heroes_wei.sgs:341
+    return (('郭嘉.hp', lambda: g.seat_of('guojia').hp), ('郭嘉.hand_count', lambda: g.seat_of('guojia').hand_count), )
 
 
 def t_yiji_3_expect0(g):
@@ -1817,9 +2767,19 @@ def t_yiji_3_expect0(g):
     return ((g.seat_of('guojia').hp == 1) and (g.seat_of('guojia').hand_count == 1) and (g.seat_of('xuchu').hand_count == 2))
 
 
+def t_yiji_3_expect0_parts(g):
+    # test 受到2点伤害可以只发动一次: its operands — rules/standard/heroes_wei.sgs:350
+    return (('郭嘉.hp', lambda: g.seat_of('guojia').hp), ('郭嘉.hand_count', lambda: g.seat_of('guojia').hand_count), ('许褚.hand_count', lambda: g.seat_of('xuchu').hand_count), )
+
+
 def t_qingguo_1_expect0(g):
     # test 将黑色手牌当【闪】使用 — rules/standard/heroes_wei.sgs:364
     return ((g.seat_of('zhenji').hp == 3) and (g.seat_of('zhenji').hand_count == 0))
+
+
+def t_qingguo_1_expect0_parts(g):
+    # test 将黑色手牌当【闪】使用: its operands — rules/standard/heroes_wei.sgs:364
+    return (('甄姬.hp', lambda: g.seat_of('zhenji').hp), ('甄姬.hand_count', lambda: g.seat_of('zhenji').hand_count), )
 
 
 def t_qingguo_2_expect0(g):
@@ -1827,9 +2787,19 @@ def t_qingguo_2_expect0(g):
     return ((g.seat_of('zhenji').hp == 3) and ('tao' in [c.name for c in g.seat_of('zhenji').hand]) and (g.seat_of('zhenji').hand_count == 1))
 
 
+def t_qingguo_2_expect0_parts(g):
+    # test 红色手牌不能当【闪】: its operands — rules/standard/heroes_wei.sgs:374
+    return (('甄姬.hp', lambda: g.seat_of('zhenji').hp), ('甄姬.hand', lambda: g.seat_of('zhenji').hand), ('甄姬.hand_count', lambda: g.seat_of('zhenji').hand_count), )
+
+
 def t_qingguo_3_expect0(g):
     # test 将黑色手牌当【闪】打出 (护驾) — rules/standard/heroes_wei.sgs:385
     return ((g.seat_of('caocao').hp == 4) and (g.seat_of('zhenji').hand_count == 0))
+
+
+def t_qingguo_3_expect0_parts(g):
+    # test 将黑色手牌当【闪】打出 (护驾): its operands — rules/standard/heroes_wei.sgs:385
+    return (('曹操.hp', lambda: g.seat_of('caocao').hp), ('甄姬.hand_count', lambda: g.seat_of('zhenji').hand_count), )
 
 
 def t_luoshen_1_expect0(g):
@@ -1837,9 +2807,19 @@ def t_luoshen_1_expect0(g):
     return ((g.seat_of('zhenji').hand_count == 4) and (len([it for it in g.seat_of('zhenji').hand if T.is_card(it, 'sha')]) == 2) and ('tao' not in [c.name for c in g.seat_of('zhenji').hand]))
 
 
+def t_luoshen_1_expect0_parts(g):
+    # test 黑色则获得并重复，直到红色: its operands — rules/standard/heroes_wei.sgs:404
+    return (('甄姬.hand_count', lambda: g.seat_of('zhenji').hand_count), ('count(甄姬.hand where it is 杀)', lambda: len([it for it in g.seat_of('zhenji').hand if T.is_card(it, 'sha')])), ('甄姬.hand', lambda: g.seat_of('zhenji').hand), )
+
+
 def t_luoshen_2_expect0(g):
     # test 可以不再重复 — rules/standard/heroes_wei.sgs:412
     return ((g.seat_of('zhenji').hand_count == 3) and (len([it for it in g.seat_of('zhenji').hand if T.is_card(it, 'sha')]) == 1))
+
+
+def t_luoshen_2_expect0_parts(g):
+    # test 可以不再重复: its operands — rules/standard/heroes_wei.sgs:412
+    return (('甄姬.hand_count', lambda: g.seat_of('zhenji').hand_count), ('count(甄姬.hand where it is 杀)', lambda: len([it for it in g.seat_of('zhenji').hand if T.is_card(it, 'sha')])), )
 
 
 def t_luoshen_3_expect0(g):
@@ -1847,9 +2827,19 @@ def t_luoshen_3_expect0(g):
     return ((g.seat_of('zhenji').hand_count == 2) and ('tao' not in [c.name for c in g.seat_of('zhenji').hand]) and ('sha' in [c.name for c in g.seat_of('zhenji').hand]))
 
 
+def t_luoshen_3_expect0_parts(g):
+    # test 第一次判定为红色则什么也不获得: its operands — rules/standard/heroes_wei.sgs:420
+    return (('甄姬.hand_count', lambda: g.seat_of('zhenji').hand_count), ('甄姬.hand', lambda: g.seat_of('zhenji').hand), )
+
+
 def t_zhiheng_1_expect0(g):
     # test 弃置两张牌，摸两张牌 — rules/standard/heroes_wu.sgs:16
     return ((g.seat_of('sunquan').hand_count == 3) and (len([it for it in g.seat_of('sunquan').hand if T.is_card(it, 'tao')]) == 3))
+
+
+def t_zhiheng_1_expect0_parts(g):
+    # test 弃置两张牌，摸两张牌: its operands — rules/standard/heroes_wu.sgs:16
+    return (('孙权.hand_count', lambda: g.seat_of('sunquan').hand_count), ('count(孙权.hand where it is 桃)', lambda: len([it for it in g.seat_of('sunquan').hand if T.is_card(it, 'tao')])), )
 
 
 def t_zhiheng_2_expect0(g):
@@ -1857,9 +2847,19 @@ def t_zhiheng_2_expect0(g):
     return ((g.seat_of('sunquan').hand_count == 2) and (g.seat_of('sunquan').minus_horse is None))
 
 
+def t_zhiheng_2_expect0_parts(g):
+    # test 可以弃置装备区里的牌: its operands — rules/standard/heroes_wu.sgs:23
+    return (('孙权.hand_count', lambda: g.seat_of('sunquan').hand_count), ('孙权.minus_horse', lambda: g.seat_of('sunquan').minus_horse), )
+
+
 def t_jiuyuan_1_expect0(g):
     # test 其他吴势力角色的【桃】额外回复1点体力 — rules/standard/heroes_wu.sgs:47
     return (g.seat_of('sunquan').hp == 2)
+
+
+def t_jiuyuan_1_expect0_parts(g):
+    # test 其他吴势力角色的【桃】额外回复1点体力: its operands — rules/standard/heroes_wu.sgs:47
+    return (('孙权.hp', lambda: g.seat_of('sunquan').hp), )
 
 
 def t_jiuyuan_2_expect0(g):
@@ -1867,9 +2867,19 @@ def t_jiuyuan_2_expect0(g):
     return (g.seat_of('sunquan').hp == 1)
 
 
+def t_jiuyuan_2_expect0_parts(g):
+    # test 其他势力角色的【桃】不额外回复: its operands — rules/standard/heroes_wu.sgs:56
+    return (('孙权.hp', lambda: g.seat_of('sunquan').hp), )
+
+
 def t_jiuyuan_3_expect0(g):
     # test 自己的【桃】不额外回复 — rules/standard/heroes_wu.sgs:65
     return (g.seat_of('sunquan').hp == 1)
+
+
+def t_jiuyuan_3_expect0_parts(g):
+    # test 自己的【桃】不额外回复: its operands — rules/standard/heroes_wu.sgs:65
+    return (('孙权.hp', lambda: g.seat_of('sunquan').hp), )
 
 
 def t_jiuyuan_4_expect0(g):
@@ -1877,9 +2887,19 @@ def t_jiuyuan_4_expect0(g):
     return (g.seat_of('sunquan').hp == 1)
 
 
+def t_jiuyuan_4_expect0_parts(g):
+    # test 非主公没有救援: its operands — rules/standard/heroes_wu.sgs:73
+    return (('孙权.hp', lambda: g.seat_of('sunquan').hp), )
+
+
 def t_qixi_1_expect0(g):
     # test 将黑色手牌当【过河拆桥】使用 — rules/standard/heroes_wu.sgs:86
     return ((g.seat_of('ganning').hand_count == 0) and (g.seat_of('guanyu').hand_count == 0))
+
+
+def t_qixi_1_expect0_parts(g):
+    # test 将黑色手牌当【过河拆桥】使用: its operands — rules/standard/heroes_wu.sgs:86
+    return (('甘宁.hand_count', lambda: g.seat_of('ganning').hand_count), ('关羽.hand_count', lambda: g.seat_of('guanyu').hand_count), )
 
 
 def t_qixi_2_expect0(g):
@@ -1887,9 +2907,19 @@ def t_qixi_2_expect0(g):
     return ((g.seat_of('ganning').armor is None) and (g.seat_of('guanyu').minus_horse is None))
 
 
+def t_qixi_2_expect0_parts(g):
+    # test 将装备区里的黑色牌当【过河拆桥】使用: its operands — rules/standard/heroes_wu.sgs:94
+    return (('甘宁.armor', lambda: g.seat_of('ganning').armor), ('关羽.minus_horse', lambda: g.seat_of('guanyu').minus_horse), )
+
+
 def t_qixi_3_expect0(g):
     # test 红色牌不能当【过河拆桥】 — rules/standard/heroes_wu.sgs:102
     return (('tao' in [c.name for c in g.seat_of('ganning').hand]) and (g.seat_of('ganning').hand_count == 1) and (g.seat_of('guanyu').hand_count == 0))
+
+
+def t_qixi_3_expect0_parts(g):
+    # test 红色牌不能当【过河拆桥】: its operands — rules/standard/heroes_wu.sgs:102
+    return (('甘宁.hand', lambda: g.seat_of('ganning').hand), ('甘宁.hand_count', lambda: g.seat_of('ganning').hand_count), ('关羽.hand_count', lambda: g.seat_of('guanyu').hand_count), )
 
 
 def t_keji_1_expect0(g):
@@ -1897,9 +2927,19 @@ def t_keji_1_expect0(g):
     return (g.seat_of('lvmeng').hand_count == 6)
 
 
+def t_keji_1_expect0_parts(g):
+    # test 未使用【杀】：跳过弃牌阶段: its operands — rules/standard/heroes_wu.sgs:117
+    return (('吕蒙.hand_count', lambda: g.seat_of('lvmeng').hand_count), )
+
+
 def t_keji_3_expect0(g):
     # test 打出过【杀】则不能发动 — rules/standard/heroes_wu.sgs:138
     return (g.seat_of('guanyu').hp == 3)
+
+
+def t_keji_3_expect0_parts(g):
+    # test 打出过【杀】则不能发动: its operands — rules/standard/heroes_wu.sgs:138
+    return (('关羽.hp', lambda: g.seat_of('guanyu').hp), )
 
 
 def t_kurou_1_expect0(g):
@@ -1907,9 +2947,19 @@ def t_kurou_1_expect0(g):
     return ((g.seat_of('huanggai').hp == 2) and (g.seat_of('huanggai').hand_count == 2))
 
 
+def t_kurou_1_expect0_parts(g):
+    # test 失去1点体力，摸两张牌；可以多次发动: its operands — rules/standard/heroes_wu.sgs:153
+    return (('黄盖.hp', lambda: g.seat_of('huanggai').hp), ('黄盖.hand_count', lambda: g.seat_of('huanggai').hand_count), )
+
+
 def t_kurou_2_expect0(g):
     # test 体力为1时发动：濒死被救回后摸牌 — rules/standard/heroes_wu.sgs:161
     return ((g.seat_of('huanggai').hp == 1) and g.seat_of('huanggai').alive)
+
+
+def t_kurou_2_expect0_parts(g):
+    # test 体力为1时发动：濒死被救回后摸牌: its operands — rules/standard/heroes_wu.sgs:161
+    return (('黄盖.hp', lambda: g.seat_of('huanggai').hp), ('黄盖.alive', lambda: g.seat_of('huanggai').alive), )
 
 
 def t_kurou_3_expect0(g):
@@ -1922,9 +2972,19 @@ def t_yingzi_1_expect0(g):
     return (g.seat_of('zhouyu').hand_count == 3)
 
 
+def t_yingzi_1_expect0_parts(g):
+    # test 摸牌阶段摸三张牌: its operands — rules/standard/heroes_wu.sgs:183
+    return (('周瑜.hand_count', lambda: g.seat_of('zhouyu').hand_count), )
+
+
 def t_yingzi_2_expect0(g):
     # test 不发动则摸两张牌 — rules/standard/heroes_wu.sgs:190
     return (g.seat_of('zhouyu').hand_count == 2)
+
+
+def t_yingzi_2_expect0_parts(g):
+    # test 不发动则摸两张牌: its operands — rules/standard/heroes_wu.sgs:190
+    return (('周瑜.hand_count', lambda: g.seat_of('zhouyu').hand_count), )
 
 
 def t_fanjian_1_expect0(g):
@@ -1932,9 +2992,19 @@ def t_fanjian_1_expect0(g):
     return ((g.seat_of('guanyu').hp == 3) and ('sha' in [c.name for c in g.seat_of('guanyu').hand]) and (g.seat_of('zhouyu').hand_count == 0))
 
 
+def t_fanjian_1_expect0_parts(g):
+    # test 花色不同：受到1点伤害: its operands — rules/standard/heroes_wu.sgs:208
+    return (('关羽.hp', lambda: g.seat_of('guanyu').hp), ('关羽.hand', lambda: g.seat_of('guanyu').hand), ('周瑜.hand_count', lambda: g.seat_of('zhouyu').hand_count), )
+
+
 def t_fanjian_2_expect0(g):
     # test 花色相同：没有伤害 — rules/standard/heroes_wu.sgs:216
     return ((g.seat_of('guanyu').hp == 4) and ('sha' in [c.name for c in g.seat_of('guanyu').hand]))
+
+
+def t_fanjian_2_expect0_parts(g):
+    # test 花色相同：没有伤害: its operands — rules/standard/heroes_wu.sgs:216
+    return (('关羽.hp', lambda: g.seat_of('guanyu').hp), ('关羽.hand', lambda: g.seat_of('guanyu').hand), )
 
 
 def t_guose_1_expect0(g):
@@ -1942,9 +3012,19 @@ def t_guose_1_expect0(g):
     return ((g.seat_of('daqiao').hand_count == 0) and (len(g.seat_of('guanyu').judges) == 0))
 
 
+def t_guose_1_expect0_parts(g):
+    # test 国色的【乐不思蜀】在判定阶段生效: its operands — rules/standard/heroes_wu.sgs:242
+    return (('大乔.hand_count', lambda: g.seat_of('daqiao').hand_count), ('count(关羽.judges)', lambda: len(g.seat_of('guanyu').judges)), )
+
+
 def t_guose_2_expect0(g):
     # test 非♦牌不能当【乐不思蜀】 — rules/standard/heroes_wu.sgs:252
     return (('tao' in [c.name for c in g.seat_of('daqiao').hand]) and (g.seat_of('daqiao').hand_count == 1) and (len(g.seat_of('guanyu').judges) == 1))
+
+
+def t_guose_2_expect0_parts(g):
+    # test 非♦牌不能当【乐不思蜀】: its operands — rules/standard/heroes_wu.sgs:252
+    return (('大乔.hand', lambda: g.seat_of('daqiao').hand), ('大乔.hand_count', lambda: g.seat_of('daqiao').hand_count), ('count(关羽.judges)', lambda: len(g.seat_of('guanyu').judges)), )
 
 
 def t_liuli_1_expect0(g):
@@ -1952,9 +3032,19 @@ def t_liuli_1_expect0(g):
     return ((g.seat_of('zhangfei').hp == 3) and (g.seat_of('daqiao').hp == 3) and (g.seat_of('guanyu').hp == 4) and (g.seat_of('daqiao').hand_count == 0))
 
 
+def t_liuli_1_expect0_parts(g):
+    # test 弃置一张牌，将【杀】转移给攻击范围内的其他角色，不能转移给使用者: its operands — rules/standard/heroes_wu.sgs:275
+    return (('张飞.hp', lambda: g.seat_of('zhangfei').hp), ('大乔.hp', lambda: g.seat_of('daqiao').hp), ('关羽.hp', lambda: g.seat_of('guanyu').hp), ('大乔.hand_count', lambda: g.seat_of('daqiao').hand_count), )
+
+
 def t_liuli_2_expect0(g):
     # test 只能转移给攻击范围内的角色 — rules/standard/heroes_wu.sgs:288
     return ((g.seat_of('zhaoyun').hp == 3) and (g.seat_of('zhangfei').hp == 4) and (g.seat_of('daqiao').hp == 3))
+
+
+def t_liuli_2_expect0_parts(g):
+    # test 只能转移给攻击范围内的角色: its operands — rules/standard/heroes_wu.sgs:288
+    return (('赵云.hp', lambda: g.seat_of('zhaoyun').hp), ('张飞.hp', lambda: g.seat_of('zhangfei').hp), ('大乔.hp', lambda: g.seat_of('daqiao').hp), )
 
 
 def t_liuli_3_expect0(g):
@@ -1962,9 +3052,19 @@ def t_liuli_3_expect0(g):
     return ((g.seat_of('zhugeliang').hp == 3) and (g.seat_of('zhangfei').hp == 3) and (g.seat_of('daqiao').hp == 3))
 
 
+def t_liuli_3_expect0_parts(g):
+    # test 不能转移给没有手牌的诸葛亮 (空城): its operands — rules/standard/heroes_wu.sgs:298
+    return (('诸葛亮.hp', lambda: g.seat_of('zhugeliang').hp), ('张飞.hp', lambda: g.seat_of('zhangfei').hp), ('大乔.hp', lambda: g.seat_of('daqiao').hp), )
+
+
 def t_liuli_4_expect0(g):
     # test 不能转移给此【杀】的其他目标 — rules/standard/heroes_wu.sgs:309
     return ((g.seat_of('daqiao').hp == 3) and (g.seat_of('zhangfei').hp == 3) and (g.seat_of('zhaoyun').hp == 3))
+
+
+def t_liuli_4_expect0_parts(g):
+    # test 不能转移给此【杀】的其他目标: its operands — rules/standard/heroes_wu.sgs:309
+    return (('大乔.hp', lambda: g.seat_of('daqiao').hp), ('张飞.hp', lambda: g.seat_of('zhangfei').hp), ('赵云.hp', lambda: g.seat_of('zhaoyun').hp), )
 
 
 def t_liuli_5_expect0(g):
@@ -1972,9 +3072,19 @@ def t_liuli_5_expect0(g):
     return ((g.seat_of('daqiao').hp == 2) and (g.seat_of('zhangfei').hp == 3))
 
 
+def t_liuli_5_expect0_parts(g):
+    # test 【决斗】不能转移: its operands — rules/standard/heroes_wu.sgs:319
+    return (('大乔.hp', lambda: g.seat_of('daqiao').hp), ('张飞.hp', lambda: g.seat_of('zhangfei').hp), )
+
+
 def t_qianxun_1_expect0(g):
     # test 不能成为【顺手牵羊】的目标 — rules/standard/heroes_wu.sgs:335
     return ((g.seat_of('luxun').hand_count == 1) and (g.seat_of('guanyu').hand_count == 0) and ('tao' in [c.name for c in g.seat_of('ganning').hand]))
+
+
+def t_qianxun_1_expect0_parts(g):
+    # test 不能成为【顺手牵羊】的目标: its operands — rules/standard/heroes_wu.sgs:335
+    return (('陆逊.hand_count', lambda: g.seat_of('luxun').hand_count), ('关羽.hand_count', lambda: g.seat_of('guanyu').hand_count), ('甘宁.hand', lambda: g.seat_of('ganning').hand), )
 
 
 def t_qianxun_2_expect0(g):
@@ -1982,9 +3092,19 @@ def t_qianxun_2_expect0(g):
     return ((len(g.seat_of('luxun').judges) == 0) and (len(g.seat_of('guanyu').judges) == 1))
 
 
+def t_qianxun_2_expect0_parts(g):
+    # test 不能成为【乐不思蜀】的目标: its operands — rules/standard/heroes_wu.sgs:343
+    return (('count(陆逊.judges)', lambda: len(g.seat_of('luxun').judges)), ('count(关羽.judges)', lambda: len(g.seat_of('guanyu').judges)), )
+
+
 def t_qianxun_3_expect0(g):
     # test 可以成为其他锦囊牌的目标 — rules/standard/heroes_wu.sgs:351
     return ((g.seat_of('luxun').hand_count == 0) and (g.seat_of('guanyu').hand_count == 1))
+
+
+def t_qianxun_3_expect0_parts(g):
+    # test 可以成为其他锦囊牌的目标: its operands — rules/standard/heroes_wu.sgs:351
+    return (('陆逊.hand_count', lambda: g.seat_of('luxun').hand_count), ('关羽.hand_count', lambda: g.seat_of('guanyu').hand_count), )
 
 
 def t_lianying_1_expect0(g):
@@ -1992,9 +3112,19 @@ def t_lianying_1_expect0(g):
     return ((g.seat_of('guanyu').hp == 3) and (g.seat_of('luxun').hand_count == 1))
 
 
+def t_lianying_1_expect0_parts(g):
+    # test 使用最后的手牌后摸一张牌: its operands — rules/standard/heroes_wu.sgs:362
+    return (('关羽.hp', lambda: g.seat_of('guanyu').hp), ('陆逊.hand_count', lambda: g.seat_of('luxun').hand_count), )
+
+
 def t_lianying_2_expect0(g):
     # test 最后的手牌被【过河拆桥】弃置后摸一张牌 — rules/standard/heroes_wu.sgs:370
     return (g.seat_of('luxun').hand_count == 1)
+
+
+def t_lianying_2_expect0_parts(g):
+    # test 最后的手牌被【过河拆桥】弃置后摸一张牌: its operands — rules/standard/heroes_wu.sgs:370
+    return (('陆逊.hand_count', lambda: g.seat_of('luxun').hand_count), )
 
 
 def t_lianying_3_expect0(g):
@@ -2002,9 +3132,19 @@ def t_lianying_3_expect0(g):
     return ((g.seat_of('luxun').hp == 3) and (g.seat_of('guanyu').hp == 3))
 
 
+def t_lianying_3_expect0_parts(g):
+    # test 还有手牌时不能发动: its operands — rules/standard/heroes_wu.sgs:381
+    return (('陆逊.hp', lambda: g.seat_of('luxun').hp), ('关羽.hp', lambda: g.seat_of('guanyu').hp), )
+
+
 def t_jieyin_1_expect0(g):
     # test 与已受伤的男性角色各回复1点体力 — rules/standard/heroes_wu.sgs:399
     return ((g.seat_of('sunshangxiang').hp == 3) and (g.seat_of('liubei').hp == 4) and (g.seat_of('sunshangxiang').hand_count == 0))
+
+
+def t_jieyin_1_expect0_parts(g):
+    # test 与已受伤的男性角色各回复1点体力: its operands — rules/standard/heroes_wu.sgs:399
+    return (('孙尚香.hp', lambda: g.seat_of('sunshangxiang').hp), ('刘备.hp', lambda: g.seat_of('liubei').hp), ('孙尚香.hand_count', lambda: g.seat_of('sunshangxiang').hand_count), )
 
 
 def t_jieyin_2_expect0(g):
@@ -2012,9 +3152,19 @@ def t_jieyin_2_expect0(g):
     return ((g.seat_of('sunshangxiang').hp == 3) and (g.seat_of('liubei').hp == 4) and (g.seat_of('daqiao').hp == 2))
 
 
+def t_jieyin_2_expect0_parts(g):
+    # test 只能选择已受伤的男性角色: its operands — rules/standard/heroes_wu.sgs:409
+    return (('孙尚香.hp', lambda: g.seat_of('sunshangxiang').hp), ('刘备.hp', lambda: g.seat_of('liubei').hp), ('大乔.hp', lambda: g.seat_of('daqiao').hp), )
+
+
 def t_xiaoji_1_expect0(g):
     # test 替换装备后摸两张牌 — rules/standard/heroes_wu.sgs:427
     return ((g.seat_of('sunshangxiang').hand_count == 2) and (g.seat_of('sunshangxiang').weapon is not None))
+
+
+def t_xiaoji_1_expect0_parts(g):
+    # test 替换装备后摸两张牌: its operands — rules/standard/heroes_wu.sgs:427
+    return (('孙尚香.hand_count', lambda: g.seat_of('sunshangxiang').hand_count), ('孙尚香.weapon', lambda: g.seat_of('sunshangxiang').weapon), )
 
 
 def t_xiaoji_2_expect0(g):
@@ -2022,9 +3172,19 @@ def t_xiaoji_2_expect0(g):
     return ((g.seat_of('sunshangxiang').hand_count == 2) and (g.seat_of('sunshangxiang').minus_horse is None))
 
 
+def t_xiaoji_2_expect0_parts(g):
+    # test 装备被【过河拆桥】弃置后摸两张牌: its operands — rules/standard/heroes_wu.sgs:435
+    return (('孙尚香.hand_count', lambda: g.seat_of('sunshangxiang').hand_count), ('孙尚香.minus_horse', lambda: g.seat_of('sunshangxiang').minus_horse), )
+
+
 def t_xiaoji_3_expect0(g):
     # test 同时失去两张装备牌：可以发动两次 — rules/standard/heroes_wu.sgs:444
     return ((g.seat_of('guanyu').hp == 3) and (g.seat_of('sunshangxiang').hand_count == 4) and (g.seat_of('sunshangxiang').plus_horse is None))
+
+
+def t_xiaoji_3_expect0_parts(g):
+    # test 同时失去两张装备牌：可以发动两次: its operands — rules/standard/heroes_wu.sgs:444
+    return (('关羽.hp', lambda: g.seat_of('guanyu').hp), ('孙尚香.hand_count', lambda: g.seat_of('sunshangxiang').hand_count), ('孙尚香.plus_horse', lambda: g.seat_of('sunshangxiang').plus_horse), )
 
 
 def t_timing_1_expect0(g):
@@ -2032,9 +3192,19 @@ def t_timing_1_expect0(g):
     return (g.seat_of('zhangliao').hp == 3)
 
 
+def t_timing_1_expect0_parts(g):
+    # test 时机：一个完整的回合: its operands — rules/standard/timing.sgs:16
+    return (('张辽.hp', lambda: g.seat_of('zhangliao').hp), )
+
+
 def t_timing_1_expect1(g):
     # test 时机：一个完整的回合 — rules/standard/timing.sgs:17
     return ((len(g.seat_of('xuchu').judges) == 0) and (len(g.seat_of('xuchu').hand) == 2))
+
+
+def t_timing_1_expect1_parts(g):
+    # test 时机：一个完整的回合: its operands — rules/standard/timing.sgs:17
+    return (('count(许褚.judges)', lambda: len(g.seat_of('xuchu').judges)), ('count(许褚.hand)', lambda: len(g.seat_of('xuchu').hand)), )
 
 
 def t_timing_1_expect2(g):
@@ -2042,9 +3212,19 @@ def t_timing_1_expect2(g):
     return ('shan' not in [c.name for c in g.seat_of('xuchu').hand])
 
 
+def t_timing_1_expect2_parts(g):
+    # test 时机：一个完整的回合: its operands — rules/standard/timing.sgs:18
+    return (('许褚.hand', lambda: g.seat_of('xuchu').hand), )
+
+
 def t_timing_2_expect0(g):
     # test 时机：闪电判定为♠2~9时造成3点雷电伤害，否则移动到下家 — rules/standard/timing.sgs:32
     return ((g.seat_of('xuchu').hp == 4) and (g.seat_of('zhangliao').hp == 1) and (g.seat_of('lvmeng').hp == 4))
+
+
+def t_timing_2_expect0_parts(g):
+    # test 时机：闪电判定为♠2~9时造成3点雷电伤害，否则移动到下家: its operands — rules/standard/timing.sgs:32
+    return (('许褚.hp', lambda: g.seat_of('xuchu').hp), ('张辽.hp', lambda: g.seat_of('zhangliao').hp), ('吕蒙.hp', lambda: g.seat_of('lvmeng').hp), )
 
 
 def t_timing_2_expect1(g):
@@ -2052,9 +3232,19 @@ def t_timing_2_expect1(g):
     return ((len(g.seat_of('xuchu').judges) == 0) and (len(g.seat_of('zhangliao').judges) == 0) and (len(g.seat_of('lvmeng').judges) == 0))
 
 
+def t_timing_2_expect1_parts(g):
+    # test 时机：闪电判定为♠2~9时造成3点雷电伤害，否则移动到下家: its operands — rules/standard/timing.sgs:36
+    return (('count(许褚.judges)', lambda: len(g.seat_of('xuchu').judges)), ('count(张辽.judges)', lambda: len(g.seat_of('zhangliao').judges)), ('count(吕蒙.judges)', lambda: len(g.seat_of('lvmeng').judges)), )
+
+
 def t_timing_3_expect0(g):
     # test 时机：判定前使用无懈可击，闪电不判定并移动到下家 — rules/standard/timing.sgs:48
     return (g.seat_of('xuchu').hp == 4)
+
+
+def t_timing_3_expect0_parts(g):
+    # test 时机：判定前使用无懈可击，闪电不判定并移动到下家: its operands — rules/standard/timing.sgs:48
+    return (('许褚.hp', lambda: g.seat_of('xuchu').hp), )
 
 
 def t_timing_3_expect1(g):
@@ -2062,9 +3252,19 @@ def t_timing_3_expect1(g):
     return (('shandian' in [c.name for c in g.seat_of('zhangliao').judges]) and (len(g.seat_of('xuchu').judges) == 0))
 
 
+def t_timing_3_expect1_parts(g):
+    # test 时机：判定前使用无懈可击，闪电不判定并移动到下家: its operands — rules/standard/timing.sgs:49
+    return (('张辽.judges', lambda: g.seat_of('zhangliao').judges), ('count(许褚.judges)', lambda: len(g.seat_of('xuchu').judges)), )
+
+
 def t_timing_3_expect2(g):
     # test 时机：判定前使用无懈可击，闪电不判定并移动到下家 — rules/standard/timing.sgs:52
     return (len([it for it in g.seat_of('xuchu').hand if ((it.suit == 'spade') and (it.rank == 5))]) == 1)
+
+
+def t_timing_3_expect2_parts(g):
+    # test 时机：判定前使用无懈可击，闪电不判定并移动到下家: its operands — rules/standard/timing.sgs:52
+    return (('count(许褚.hand where it.suit == ♠ and it.rank == 5)', lambda: len([it for it in g.seat_of('xuchu').hand if ((it.suit == 'spade') and (it.rank == 5))])), )
 
 
 def t_timing_4_expect0(g):
@@ -2072,9 +3272,19 @@ def t_timing_4_expect0(g):
     return (len(g.seat_of('xuchu').hand) == 2)
 
 
+def t_timing_4_expect0_parts(g):
+    # test 时机：乐不思蜀判定不为♥时跳过出牌阶段，为♥时照常出牌: its operands — rules/standard/timing.sgs:68
+    return (('count(许褚.hand)', lambda: len(g.seat_of('xuchu').hand)), )
+
+
 def t_timing_4_expect1(g):
     # test 时机：乐不思蜀判定不为♥时跳过出牌阶段，为♥时照常出牌 — rules/standard/timing.sgs:71
     return ('wuzhong' not in [c.name for c in g.seat_of('zhangliao').hand])
+
+
+def t_timing_4_expect1_parts(g):
+    # test 时机：乐不思蜀判定不为♥时跳过出牌阶段，为♥时照常出牌: its operands — rules/standard/timing.sgs:71
+    return (('张辽.hand', lambda: g.seat_of('zhangliao').hand), )
 
 
 def t_timing_4_expect2(g):
@@ -2082,9 +3292,19 @@ def t_timing_4_expect2(g):
     return ((len(g.seat_of('xuchu').judges) == 0) and (len(g.seat_of('zhangliao').judges) == 0))
 
 
+def t_timing_4_expect2_parts(g):
+    # test 时机：乐不思蜀判定不为♥时跳过出牌阶段，为♥时照常出牌: its operands — rules/standard/timing.sgs:72
+    return (('count(许褚.judges)', lambda: len(g.seat_of('xuchu').judges)), ('count(张辽.judges)', lambda: len(g.seat_of('zhangliao').judges)), )
+
+
 def t_timing_5_expect0(g):
     # test 时机：无懈可击被另一张无懈可击抵消，锦囊牌照常生效 — rules/standard/timing.sgs:87
     return ((len(g.seat_of('zhangliao').hand) == 0) and (len(g.seat_of('xuchu').hand) == 0))
+
+
+def t_timing_5_expect0_parts(g):
+    # test 时机：无懈可击被另一张无懈可击抵消，锦囊牌照常生效: its operands — rules/standard/timing.sgs:87
+    return (('count(张辽.hand)', lambda: len(g.seat_of('zhangliao').hand)), ('count(许褚.hand)', lambda: len(g.seat_of('xuchu').hand)), )
 
 
 def t_timing_6_expect0(g):
@@ -2092,9 +3312,19 @@ def t_timing_6_expect0(g):
     return (g.seat_of('huanggai').alive and (g.seat_of('huanggai').hp == 1))
 
 
+def t_timing_6_expect0_parts(g):
+    # test 时机：濒死的角色被第二名被询问的角色挽救: its operands — rules/standard/timing.sgs:100
+    return (('黄盖.alive', lambda: g.seat_of('huanggai').alive), ('黄盖.hp', lambda: g.seat_of('huanggai').hp), )
+
+
 def t_timing_6_expect1(g):
     # test 时机：濒死的角色被第二名被询问的角色挽救 — rules/standard/timing.sgs:103
     return (('tao' in [c.name for c in g.seat_of('xuchu').hand]) and ('tao' in [c.name for c in g.seat_of('lvmeng').hand]) and (len(g.seat_of('zhangliao').hand) == 0))
+
+
+def t_timing_6_expect1_parts(g):
+    # test 时机：濒死的角色被第二名被询问的角色挽救: its operands — rules/standard/timing.sgs:103
+    return (('许褚.hand', lambda: g.seat_of('xuchu').hand), ('吕蒙.hand', lambda: g.seat_of('lvmeng').hand), ('count(张辽.hand)', lambda: len(g.seat_of('zhangliao').hand)), )
 
 
 def t_timing_7_expect0(g):
@@ -2102,9 +3332,19 @@ def t_timing_7_expect0(g):
     return (g.seat_of('zhangliao').alive and (g.seat_of('zhangliao').hp == 1))
 
 
+def t_timing_7_expect0_parts(g):
+    # test 时机：他人回合内求桃的顺序从当前回合角色开始: its operands — rules/standard/timing.sgs:119
+    return (('张辽.alive', lambda: g.seat_of('zhangliao').alive), ('张辽.hp', lambda: g.seat_of('zhangliao').hp), )
+
+
 def t_timing_7_expect1(g):
     # test 时机：他人回合内求桃的顺序从当前回合角色开始 — rules/standard/timing.sgs:121
     return (('tao' in [c.name for c in g.seat_of('xuchu').hand]) and ('tao' in [c.name for c in g.seat_of('huanggai').hand]) and (len(g.seat_of('lvmeng').hand) == 0))
+
+
+def t_timing_7_expect1_parts(g):
+    # test 时机：他人回合内求桃的顺序从当前回合角色开始: its operands — rules/standard/timing.sgs:121
+    return (('许褚.hand', lambda: g.seat_of('xuchu').hand), ('黄盖.hand', lambda: g.seat_of('huanggai').hand), ('count(吕蒙.hand)', lambda: len(g.seat_of('lvmeng').hand)), )
 
 
 def t_timing_8_expect0(g):
@@ -2112,9 +3352,19 @@ def t_timing_8_expect0(g):
     return ((g.seat_of('zhangliao').hp == 4) and (len(g.seat_of('zhangliao').hand) == 0))
 
 
+def t_timing_8_expect0_parts(g):
+    # test 时机：伤害被防止后不再开启之后的伤害时机: its operands — rules/standard/timing.sgs:133
+    return (('张辽.hp', lambda: g.seat_of('zhangliao').hp), ('count(张辽.hand)', lambda: len(g.seat_of('zhangliao').hand)), )
+
+
 def t_timing_9_expect0(g):
     # test 时机：牌堆摸完时将弃牌堆洗混作为新的牌堆 — rules/standard/timing.sgs:163
     return (len(g.seat_of('xuchu').hand) == 2)
+
+
+def t_timing_9_expect0_parts(g):
+    # test 时机：牌堆摸完时将弃牌堆洗混作为新的牌堆: its operands — rules/standard/timing.sgs:163
+    return (('count(许褚.hand)', lambda: len(g.seat_of('xuchu').hand)), )
 
 
 def t_timing_9_expect1(g):
@@ -2122,9 +3372,19 @@ def t_timing_9_expect1(g):
     return (len([it for it in g.seat_of('xuchu').hand if ((it.suit == 'heart') and (it.rank == 13))]) == 1)
 
 
+def t_timing_9_expect1_parts(g):
+    # test 时机：牌堆摸完时将弃牌堆洗混作为新的牌堆: its operands — rules/standard/timing.sgs:164
+    return (('count(许褚.hand where it.suit == ♥ and it.rank == 13)', lambda: len([it for it in g.seat_of('xuchu').hand if ((it.suit == 'heart') and (it.rank == 13))])), )
+
+
 def t_timing_9_expect2(g):
     # test 时机：牌堆摸完时将弃牌堆洗混作为新的牌堆 — rules/standard/timing.sgs:165
     return (len([it for it in g.seat_of('xuchu').hand if (((it.suit == 'spade') and (it.rank == 7)) or ((it.suit == 'diamond') and (it.rank == 2)))]) == 1)
+
+
+def t_timing_9_expect2_parts(g):
+    # test 时机：牌堆摸完时将弃牌堆洗混作为新的牌堆: its operands — rules/standard/timing.sgs:165
+    return (('count(许褚.hand where (it.suit == ♠ and it.rank == 7) or (it.suit == ♦ and it.rank == 2))', lambda: len([it for it in g.seat_of('xuchu').hand if (((it.suit == 'spade') and (it.rank == 7)) or ((it.suit == 'diamond') and (it.rank == 2)))])), )
 
 
 def t_timing_9_expect3(g):
@@ -2132,9 +3392,19 @@ def t_timing_9_expect3(g):
     return (g.seat_of('zhangliao').hp == 4)
 
 
+def t_timing_9_expect3_parts(g):
+    # test 时机：牌堆摸完时将弃牌堆洗混作为新的牌堆: its operands — rules/standard/timing.sgs:166
+    return (('张辽.hp', lambda: g.seat_of('zhangliao').hp), )
+
+
 def t_timing_10_expect0(g):
     # test 时机：背面朝上的角色翻至正面朝上并跳过此回合 — rules/standard/timing.sgs:175
     return (not g.seat_of('xuchu').flipped)
+
+
+def t_timing_10_expect0_parts(g):
+    # test 时机：背面朝上的角色翻至正面朝上并跳过此回合: its operands — rules/standard/timing.sgs:175
+    return (('许褚.flipped', lambda: g.seat_of('xuchu').flipped), )
 
 
 def t_timing_10_expect1(g):
@@ -2142,9 +3412,19 @@ def t_timing_10_expect1(g):
     return ((len(g.seat_of('xuchu').hand) == 0) and (len(g.seat_of('zhangliao').hand) == 2))
 
 
+def t_timing_10_expect1_parts(g):
+    # test 时机：背面朝上的角色翻至正面朝上并跳过此回合: its operands — rules/standard/timing.sgs:176
+    return (('count(许褚.hand)', lambda: len(g.seat_of('xuchu').hand)), ('count(张辽.hand)', lambda: len(g.seat_of('zhangliao').hand)), )
+
+
 def t_timing_11_expect0(g):
     # test 时机：弃牌阶段逐张弃置至手牌数等于体力值，不能主动弃牌 — rules/standard/timing.sgs:191
     return ((len(g.seat_of('xuchu').hand) == 2) and ('nanman' in [c.name for c in g.seat_of('xuchu').hand]) and ('wuxie' in [c.name for c in g.seat_of('xuchu').hand]))
+
+
+def t_timing_11_expect0_parts(g):
+    # test 时机：弃牌阶段逐张弃置至手牌数等于体力值，不能主动弃牌: its operands — rules/standard/timing.sgs:191
+    return (('count(许褚.hand)', lambda: len(g.seat_of('xuchu').hand)), ('许褚.hand', lambda: g.seat_of('xuchu').hand), )
 
 
 def t_timing_11_expect1(g):
@@ -2152,14 +3432,29 @@ def t_timing_11_expect1(g):
     return (len(g.seat_of('zhangliao').hand) == 2)
 
 
+def t_timing_11_expect1_parts(g):
+    # test 时机：弃牌阶段逐张弃置至手牌数等于体力值，不能主动弃牌: its operands — rules/standard/timing.sgs:195
+    return (('count(张辽.hand)', lambda: len(g.seat_of('zhangliao').hand)), )
+
+
 def t_timing_12_expect0(g):
     # test 时机：判定区里的延时类锦囊牌按置入的倒序结算 — rules/standard/timing.sgs:206
     return (g.seat_of('xuchu').hp == 4)
 
 
+def t_timing_12_expect0_parts(g):
+    # test 时机：判定区里的延时类锦囊牌按置入的倒序结算: its operands — rules/standard/timing.sgs:206
+    return (('许褚.hp', lambda: g.seat_of('xuchu').hp), )
+
+
 def t_timing_12_expect1(g):
     # test 时机：判定区里的延时类锦囊牌按置入的倒序结算 — rules/standard/timing.sgs:210
     return (('shandian' in [c.name for c in g.seat_of('zhangliao').judges]) and (len(g.seat_of('xuchu').judges) == 0))
+
+
+def t_timing_12_expect1_parts(g):
+    # test 时机：判定区里的延时类锦囊牌按置入的倒序结算: its operands — rules/standard/timing.sgs:210
+    return (('张辽.judges', lambda: g.seat_of('zhangliao').judges), ('count(许褚.judges)', lambda: len(g.seat_of('xuchu').judges)), )
 
 
 TABLES = T.Tables(
@@ -3109,8 +4404,8 @@ TABLES = T.Tables(
             deck=(), start=('xuchu', 'chupai'), turns=1,
             decides=(('xuchu', (('name', None, None, '杀'), ('name', None, None, '张辽'))),),
             expects=(
-                (t_basic_1_expect0, '张辽.hp == 3 and 许褚.hp == 4', 'rules/standard/basic.sgs:49'),
-                (t_basic_1_expect1, '闪 in 张辽.hand and count(许褚.hand) == 0', 'rules/standard/basic.sgs:50'),
+                (t_basic_1_expect0, '张辽.hp == 3 and 许褚.hp == 4', 'rules/standard/basic.sgs:49', t_basic_1_expect0_parts),
+                (t_basic_1_expect1, '闪 in 张辽.hand and count(许褚.hand) == 0', 'rules/standard/basic.sgs:50', t_basic_1_expect1_parts),
             ),
             logs=((True, '许褚 使用 杀(♠7) → 张辽', 'rules/standard/basic.sgs:51'), (True, '张辽 受到 1 点伤害 (来源 许褚，杀(♠7))', 'rules/standard/basic.sgs:52')),
             loc='rules/standard/basic.sgs:42',
@@ -3126,7 +4421,7 @@ TABLES = T.Tables(
             deck=(), start=('xuchu', 'chupai'), turns=1,
             decides=(('xuchu', (('name', None, None, '杀'), ('name', None, None, '张辽'))), ('zhangliao', (('name', None, None, '闪'),))),
             expects=(
-                (t_basic_2_expect0, '张辽.hp == 4 and count(张辽.hand) == 0', 'rules/standard/basic.sgs:63'),
+                (t_basic_2_expect0, '张辽.hp == 4 and count(张辽.hand) == 0', 'rules/standard/basic.sgs:63', t_basic_2_expect0_parts),
             ),
             logs=((True, '张辽 使用 闪(♦2)', 'rules/standard/basic.sgs:64'), (True, '张辽 抵消了 杀(♠7)', 'rules/standard/basic.sgs:65'), (False, '受到', 'rules/standard/basic.sgs:66')),
             loc='rules/standard/basic.sgs:55',
@@ -3142,8 +4437,8 @@ TABLES = T.Tables(
             deck=(), start=('xuchu', 'chupai'), turns=1,
             decides=(('xuchu', (('name', 'spade', 7, '杀'), ('name', None, None, '张辽'), ('name', 'spade', 8, '杀'))),),
             expects=(
-                (t_basic_3_expect0, '张辽.hp == 3', 'rules/standard/basic.sgs:78'),
-                (t_basic_3_expect1, 'count(许褚.hand) == 1 and 闪 in 许褚.hand', 'rules/standard/basic.sgs:80'),
+                (t_basic_3_expect0, '张辽.hp == 3', 'rules/standard/basic.sgs:78', t_basic_3_expect0_parts),
+                (t_basic_3_expect1, 'count(许褚.hand) == 1 and 闪 in 许褚.hand', 'rules/standard/basic.sgs:80', t_basic_3_expect1_parts),
             ),
             logs=((True, '许褚 弃置 杀(♠8)', 'rules/standard/basic.sgs:79'),),
             loc='rules/standard/basic.sgs:71',
@@ -3159,8 +4454,8 @@ TABLES = T.Tables(
             deck=(), start=('xuchu', 'chupai'), turns=1,
             decides=(('xuchu', (('name', None, None, '杀'),)),),
             expects=(
-                (t_basic_4_expect0, 'attack_range(许褚) == 1 and distance(许褚, 吕蒙) == 2', 'rules/standard/basic.sgs:93'),
-                (t_basic_4_expect1, '张辽.hp == 4 and 吕蒙.hp == 4 and 黄盖.hp == 4', 'rules/standard/basic.sgs:96'),
+                (t_basic_4_expect0, 'attack_range(许褚) == 1 and distance(许褚, 吕蒙) == 2', 'rules/standard/basic.sgs:93', t_basic_4_expect0_parts),
+                (t_basic_4_expect1, '张辽.hp == 4 and 吕蒙.hp == 4 and 黄盖.hp == 4', 'rules/standard/basic.sgs:96', t_basic_4_expect1_parts),
             ),
             logs=((True, '许褚 弃置 杀(♠7)', 'rules/standard/basic.sgs:94'), (False, '使用 杀', 'rules/standard/basic.sgs:95')),
             loc='rules/standard/basic.sgs:86',
@@ -3176,8 +4471,8 @@ TABLES = T.Tables(
             deck=(), start=('xuchu', 'chupai'), turns=1,
             decides=(('xuchu', (('name', None, None, '万箭齐发'),)), ('zhangliao', (('name', None, None, '闪'),))),
             expects=(
-                (t_basic_5_expect0, '张辽.hp == 4 and count(张辽.hand) == 0', 'rules/standard/basic.sgs:111'),
-                (t_basic_5_expect1, '吕蒙.hp == 3 and 闪 in 吕蒙.hand', 'rules/standard/basic.sgs:112'),
+                (t_basic_5_expect0, '张辽.hp == 4 and count(张辽.hand) == 0', 'rules/standard/basic.sgs:111', t_basic_5_expect0_parts),
+                (t_basic_5_expect1, '吕蒙.hp == 3 and 闪 in 吕蒙.hand', 'rules/standard/basic.sgs:112', t_basic_5_expect1_parts),
             ),
             logs=((True, '张辽 使用 闪(♦2)', 'rules/standard/basic.sgs:113'),),
             loc='rules/standard/basic.sgs:103',
@@ -3191,7 +4486,7 @@ TABLES = T.Tables(
             deck=(), start=('xuchu', 'chupai'), turns=1,
             decides=(('xuchu', (('name', 'diamond', 2, '闪'),)),),
             expects=(
-                (t_basic_6_expect0, 'count(许褚.hand) == 1', 'rules/standard/basic.sgs:124'),
+                (t_basic_6_expect0, 'count(许褚.hand) == 1', 'rules/standard/basic.sgs:124', t_basic_6_expect0_parts),
             ),
             logs=((True, '许褚 弃置 闪(♦2)', 'rules/standard/basic.sgs:122'), (False, '使用', 'rules/standard/basic.sgs:123')),
             loc='rules/standard/basic.sgs:117',
@@ -3205,8 +4500,8 @@ TABLES = T.Tables(
             deck=(), start=('xuchu', 'chupai'), turns=1,
             decides=(('xuchu', (('name', None, None, '桃'),)),),
             expects=(
-                (t_basic_7_expect0, '许褚.hp == 3 and 张辽.hp == 2', 'rules/standard/basic.sgs:134'),
-                (t_basic_7_expect1, 'count(许褚.hand) == 0', 'rules/standard/basic.sgs:135'),
+                (t_basic_7_expect0, '许褚.hp == 3 and 张辽.hp == 2', 'rules/standard/basic.sgs:134', t_basic_7_expect0_parts),
+                (t_basic_7_expect1, 'count(许褚.hand) == 0', 'rules/standard/basic.sgs:135', t_basic_7_expect1_parts),
             ),
             logs=((True, '许褚 回复 1 点体力', 'rules/standard/basic.sgs:136'),),
             loc='rules/standard/basic.sgs:129',
@@ -3220,7 +4515,7 @@ TABLES = T.Tables(
             deck=(), start=('xuchu', 'chupai'), turns=1,
             decides=(('xuchu', (('name', None, None, '桃'),)),),
             expects=(
-                (t_basic_8_expect0, '许褚.hp == 1 and 闪 in 许褚.hand', 'rules/standard/basic.sgs:147'),
+                (t_basic_8_expect0, '许褚.hp == 1 and 闪 in 许褚.hand', 'rules/standard/basic.sgs:147', t_basic_8_expect0_parts),
             ),
             logs=((True, '许褚 弃置 桃(♥3)', 'rules/standard/basic.sgs:145'), (False, '使用 桃', 'rules/standard/basic.sgs:146')),
             loc='rules/standard/basic.sgs:140',
@@ -3234,8 +4529,8 @@ TABLES = T.Tables(
             deck=(('spade', 5, 'sha'),), start=('zhangliao', 'panding'), turns=1,
             decides=(('zhangliao', (('name', None, None, '桃'), ('name', None, None, '桃'))),),
             expects=(
-                (t_basic_9_expect0, '张辽.alive and 张辽.hp == 1', 'rules/standard/basic.sgs:157'),
-                (t_basic_9_expect1, 'not (桃 in 张辽.hand)', 'rules/standard/basic.sgs:160'),
+                (t_basic_9_expect0, '张辽.alive and 张辽.hp == 1', 'rules/standard/basic.sgs:157', t_basic_9_expect0_parts),
+                (t_basic_9_expect1, 'not (桃 in 张辽.hand)', 'rules/standard/basic.sgs:160', t_basic_9_expect1_parts),
             ),
             logs=((True, '张辽 进入濒死状态', 'rules/standard/basic.sgs:158'), (True, '张辽 受到 3 点雷属性伤害', 'rules/standard/basic.sgs:159')),
             loc='rules/standard/basic.sgs:151',
@@ -3250,8 +4545,8 @@ TABLES = T.Tables(
             deck=(), start=('xuchu', 'chupai'), turns=1,
             decides=(('xuchu', (('name', None, None, '杀'), ('name', None, None, '张辽'))), ('lvmeng', (('name', None, None, '桃'),))),
             expects=(
-                (t_basic_10_expect0, '张辽.alive and 张辽.hp == 1', 'rules/standard/basic.sgs:170'),
-                (t_basic_10_expect1, 'count(吕蒙.hand) == 0', 'rules/standard/basic.sgs:171'),
+                (t_basic_10_expect0, '张辽.alive and 张辽.hp == 1', 'rules/standard/basic.sgs:170', t_basic_10_expect0_parts),
+                (t_basic_10_expect1, 'count(吕蒙.hand) == 0', 'rules/standard/basic.sgs:171', t_basic_10_expect1_parts),
             ),
             logs=((True, '吕蒙 使用 桃(♥3) → 张辽', 'rules/standard/basic.sgs:172'),),
             loc='rules/standard/basic.sgs:163',
@@ -3267,8 +4562,8 @@ TABLES = T.Tables(
             deck=(), start=('xuchu', 'chupai'), turns=1,
             decides=(('xuchu', (('name', None, None, '杀'), ('name', None, None, '张辽'))),),
             expects=(
-                (t_basic_11_expect0, 'not 张辽.alive', 'rules/standard/basic.sgs:182'),
-                (t_basic_11_expect1, '桃 in 吕蒙.hand', 'rules/standard/basic.sgs:183'),
+                (t_basic_11_expect0, 'not 张辽.alive', 'rules/standard/basic.sgs:182', t_basic_11_expect0_parts),
+                (t_basic_11_expect1, '桃 in 吕蒙.hand', 'rules/standard/basic.sgs:183', t_basic_11_expect1_parts),
             ),
             logs=((True, '张辽 死亡', 'rules/standard/basic.sgs:184'),),
             loc='rules/standard/basic.sgs:175',
@@ -3284,8 +4579,8 @@ TABLES = T.Tables(
             deck=(), start=('xuchu', 'chupai'), turns=1,
             decides=(('xuchu', (('name', None, None, '决斗'), ('name', None, None, '吕蒙'), ('name', None, None, '杀'))), ('lvmeng', (('name', None, None, '杀'),))),
             expects=(
-                (t_basic_12_expect0, '吕蒙.hp == 3 and 许褚.hp == 4', 'rules/standard/basic.sgs:221'),
-                (t_basic_12_expect1, 'count(许褚.hand) == 0 and count(吕蒙.hand) == 0', 'rules/standard/basic.sgs:222'),
+                (t_basic_12_expect0, '吕蒙.hp == 3 and 许褚.hp == 4', 'rules/standard/basic.sgs:221', t_basic_12_expect0_parts),
+                (t_basic_12_expect1, 'count(许褚.hand) == 0 and count(吕蒙.hand) == 0', 'rules/standard/basic.sgs:222', t_basic_12_expect1_parts),
             ),
             logs=((True, '吕蒙 打出 杀(♠8)', 'rules/standard/basic.sgs:223'), (True, '许褚 打出 杀(♠7)', 'rules/standard/basic.sgs:224'), (True, '吕蒙 受到 1 点伤害 (来源 许褚，决斗(♠A))', 'rules/standard/basic.sgs:225')),
             loc='rules/standard/basic.sgs:213',
@@ -3299,8 +4594,8 @@ TABLES = T.Tables(
             deck=(), start=('xuchu', 'chupai'), turns=1,
             decides=(('xuchu', (('name', None, None, '决斗'), ('name', None, None, '张辽'))), ('zhangliao', (('name', 'spade', 8, '杀'),))),
             expects=(
-                (t_basic_13_expect0, '许褚.hp == 3 and 张辽.hp == 4', 'rules/standard/basic.sgs:234'),
-                (t_basic_13_expect1, '杀 in 许褚.hand and count(张辽.hand) == 1', 'rules/standard/basic.sgs:235'),
+                (t_basic_13_expect0, '许褚.hp == 3 and 张辽.hp == 4', 'rules/standard/basic.sgs:234', t_basic_13_expect0_parts),
+                (t_basic_13_expect1, '杀 in 许褚.hand and count(张辽.hand) == 1', 'rules/standard/basic.sgs:235', t_basic_13_expect1_parts),
             ),
             logs=((True, '许褚 受到 1 点伤害 (来源 张辽，决斗(♠A))', 'rules/standard/basic.sgs:236'),),
             loc='rules/standard/basic.sgs:228',
@@ -3316,8 +4611,8 @@ TABLES = T.Tables(
             deck=(), start=('xuchu', 'chupai'), turns=1,
             decides=(('xuchu', (('name', None, None, '过河拆桥'), ('name', None, None, '吕蒙'), ('name', None, None, '八卦阵'))),),
             expects=(
-                (t_basic_14_expect0, '吕蒙.armor == none and 吕蒙.minus_horse is 赤兔', 'rules/standard/basic.sgs:263'),
-                (t_basic_14_expect1, '闪 in 吕蒙.hand', 'rules/standard/basic.sgs:264'),
+                (t_basic_14_expect0, '吕蒙.armor == none and 吕蒙.minus_horse is 赤兔', 'rules/standard/basic.sgs:263', t_basic_14_expect0_parts),
+                (t_basic_14_expect1, '闪 in 吕蒙.hand', 'rules/standard/basic.sgs:264', t_basic_14_expect1_parts),
             ),
             logs=((True, '许褚 弃置 八卦阵(♠2)', 'rules/standard/basic.sgs:265'),),
             loc='rules/standard/basic.sgs:256',
@@ -3331,7 +4626,7 @@ TABLES = T.Tables(
             deck=(), start=('xuchu', 'chupai'), turns=1,
             decides=(('xuchu', (('name', None, None, '过河拆桥'), ('name', None, None, '张辽'), ('name', None, None, '乐不思蜀'))),),
             expects=(
-                (t_basic_15_expect0, 'count(张辽.judges) == 0 and count(张辽.hand) == 1', 'rules/standard/basic.sgs:273'),
+                (t_basic_15_expect0, 'count(张辽.judges) == 0 and count(张辽.hand) == 1', 'rules/standard/basic.sgs:273', t_basic_15_expect0_parts),
             ),
             logs=(),
             loc='rules/standard/basic.sgs:268',
@@ -3345,7 +4640,7 @@ TABLES = T.Tables(
             deck=(), start=('xuchu', 'chupai'), turns=1,
             decides=(('xuchu', (('name', None, None, '过河拆桥'), ('name', None, None, '张辽'), ('name', None, None, 'yes'))),),
             expects=(
-                (t_basic_16_expect0, 'count(张辽.hand) == 1 and 张辽.armor is 八卦阵', 'rules/standard/basic.sgs:283'),
+                (t_basic_16_expect0, 'count(张辽.hand) == 1 and 张辽.armor is 八卦阵', 'rules/standard/basic.sgs:283', t_basic_16_expect0_parts),
             ),
             logs=(),
             loc='rules/standard/basic.sgs:278',
@@ -3359,7 +4654,7 @@ TABLES = T.Tables(
             deck=(), start=('xuchu', 'chupai'), turns=1,
             decides=(('xuchu', (('name', None, None, '过河拆桥'), ('name', None, None, '张辽'))),),
             expects=(
-                (t_basic_17_expect0, 'count(张辽.hand) == 0 and count(许褚.hand) == 0', 'rules/standard/basic.sgs:291'),
+                (t_basic_17_expect0, 'count(张辽.hand) == 0 and count(许褚.hand) == 0', 'rules/standard/basic.sgs:291', t_basic_17_expect0_parts),
             ),
             logs=((True, '许褚 弃置 闪(♦2)', 'rules/standard/basic.sgs:292'),),
             loc='rules/standard/basic.sgs:286',
@@ -3389,8 +4684,8 @@ TABLES = T.Tables(
             deck=(), start=('xuchu', 'chupai'), turns=1,
             decides=(('xuchu', (('name', None, None, '顺手牵羊'), ('name', None, None, '张辽'), ('name', None, None, '赤兔'))),),
             expects=(
-                (t_basic_19_expect0, '赤兔 in 许褚.hand and 张辽.minus_horse == none', 'rules/standard/basic.sgs:329'),
-                (t_basic_19_expect1, '闪 in 张辽.hand', 'rules/standard/basic.sgs:330'),
+                (t_basic_19_expect0, '赤兔 in 许褚.hand and 张辽.minus_horse == none', 'rules/standard/basic.sgs:329', t_basic_19_expect0_parts),
+                (t_basic_19_expect1, '闪 in 张辽.hand', 'rules/standard/basic.sgs:330', t_basic_19_expect1_parts),
             ),
             logs=(),
             loc='rules/standard/basic.sgs:322',
@@ -3404,8 +4699,8 @@ TABLES = T.Tables(
             deck=(), start=('xuchu', 'chupai'), turns=1,
             decides=(('xuchu', (('name', None, None, '顺手牵羊'), ('name', None, None, '张辽'), ('name', None, None, 'yes'))),),
             expects=(
-                (t_basic_20_expect0, 'count(张辽.hand) == 1 and 张辽.minus_horse is 赤兔', 'rules/standard/basic.sgs:338'),
-                (t_basic_20_expect1, 'count(许褚.hand) == 1', 'rules/standard/basic.sgs:339'),
+                (t_basic_20_expect0, 'count(张辽.hand) == 1 and 张辽.minus_horse is 赤兔', 'rules/standard/basic.sgs:338', t_basic_20_expect0_parts),
+                (t_basic_20_expect1, 'count(许褚.hand) == 1', 'rules/standard/basic.sgs:339', t_basic_20_expect1_parts),
             ),
             logs=(),
             loc='rules/standard/basic.sgs:333',
@@ -3420,7 +4715,7 @@ TABLES = T.Tables(
             deck=(), start=('xuchu', 'chupai'), turns=1,
             decides=(('xuchu', (('name', None, None, '顺手牵羊'), ('name', None, None, '张辽'), ('name', None, None, '乐不思蜀'))),),
             expects=(
-                (t_basic_21_expect0, '乐不思蜀 in 许褚.hand and count(张辽.judges) == 0', 'rules/standard/basic.sgs:348'),
+                (t_basic_21_expect0, '乐不思蜀 in 许褚.hand and count(张辽.judges) == 0', 'rules/standard/basic.sgs:348', t_basic_21_expect0_parts),
             ),
             logs=(),
             loc='rules/standard/basic.sgs:342',
@@ -3436,8 +4731,8 @@ TABLES = T.Tables(
             deck=(), start=('xuchu', 'chupai'), turns=1,
             decides=(('xuchu', (('name', None, None, '顺手牵羊'),)),),
             expects=(
-                (t_basic_22_expect0, 'distance(许褚, 吕蒙) == 2', 'rules/standard/basic.sgs:360'),
-                (t_basic_22_expect1, '闪 in 吕蒙.hand and count(许褚.hand) == 1', 'rules/standard/basic.sgs:362'),
+                (t_basic_22_expect0, 'distance(许褚, 吕蒙) == 2', 'rules/standard/basic.sgs:360', t_basic_22_expect0_parts),
+                (t_basic_22_expect1, '闪 in 吕蒙.hand and count(许褚.hand) == 1', 'rules/standard/basic.sgs:362', t_basic_22_expect1_parts),
             ),
             logs=((True, '许褚 弃置 顺手牵羊(♠3)', 'rules/standard/basic.sgs:361'),),
             loc='rules/standard/basic.sgs:353',
@@ -3451,9 +4746,9 @@ TABLES = T.Tables(
             deck=(('heart', 13, 'shan'), ('spade', 13, 'nanman'), ('heart', 3, 'tao')), start=('xuchu', 'chupai'), turns=1,
             decides=(('xuchu', (('name', None, None, '无中生有'),)),),
             expects=(
-                (t_basic_23_expect0, 'count(许褚.hand) == 2', 'rules/standard/basic.sgs:379'),
-                (t_basic_23_expect1, '闪 in 许褚.hand and 南蛮入侵 in 许褚.hand and not (桃 in 许褚.hand)', 'rules/standard/basic.sgs:380'),
-                (t_basic_23_expect2, 'count(张辽.hand) == 0', 'rules/standard/basic.sgs:381'),
+                (t_basic_23_expect0, 'count(许褚.hand) == 2', 'rules/standard/basic.sgs:379', t_basic_23_expect0_parts),
+                (t_basic_23_expect1, '闪 in 许褚.hand and 南蛮入侵 in 许褚.hand and not (桃 in 许褚.hand)', 'rules/standard/basic.sgs:380', t_basic_23_expect1_parts),
+                (t_basic_23_expect2, 'count(张辽.hand) == 0', 'rules/standard/basic.sgs:381', t_basic_23_expect2_parts),
             ),
             logs=(),
             loc='rules/standard/basic.sgs:373',
@@ -3469,8 +4764,8 @@ TABLES = T.Tables(
             deck=(), start=('xuchu', 'chupai'), turns=1,
             decides=(('xuchu', (('name', None, None, '南蛮入侵'),)), ('zhangliao', (('name', None, None, '杀'),))),
             expects=(
-                (t_basic_24_expect0, '许褚.hp == 4 and 张辽.hp == 4 and 吕蒙.hp == 3 and 黄盖.hp == 3', 'rules/standard/basic.sgs:402'),
-                (t_basic_24_expect1, '杀 in 黄盖.hand', 'rules/standard/basic.sgs:404'),
+                (t_basic_24_expect0, '许褚.hp == 4 and 张辽.hp == 4 and 吕蒙.hp == 3 and 黄盖.hp == 3', 'rules/standard/basic.sgs:402', t_basic_24_expect0_parts),
+                (t_basic_24_expect1, '杀 in 黄盖.hand', 'rules/standard/basic.sgs:404', t_basic_24_expect1_parts),
             ),
             logs=((True, '张辽 打出 杀(♠8)', 'rules/standard/basic.sgs:403'), (True, '黄盖 受到 1 点伤害 (来源 许褚，南蛮入侵(♠7))', 'rules/standard/basic.sgs:405')),
             loc='rules/standard/basic.sgs:394',
@@ -3486,7 +4781,7 @@ TABLES = T.Tables(
             deck=(), start=('xuchu', 'chupai'), turns=1,
             decides=(('xuchu', (('name', None, None, '万箭齐发'),)), ('zhangliao', (('name', None, None, '闪'),))),
             expects=(
-                (t_basic_25_expect0, '许褚.hp == 4 and 张辽.hp == 4 and 吕蒙.hp == 3 and 黄盖.hp == 3', 'rules/standard/basic.sgs:426'),
+                (t_basic_25_expect0, '许褚.hp == 4 and 张辽.hp == 4 and 吕蒙.hp == 3 and 黄盖.hp == 3', 'rules/standard/basic.sgs:426', t_basic_25_expect0_parts),
             ),
             logs=((True, '张辽 使用 闪(♦2)', 'rules/standard/basic.sgs:427'), (True, '吕蒙 受到 1 点伤害 (来源 许褚，万箭齐发(♥A))', 'rules/standard/basic.sgs:428')),
             loc='rules/standard/basic.sgs:418',
@@ -3502,8 +4797,8 @@ TABLES = T.Tables(
             deck=(), start=('xuchu', 'chupai'), turns=1,
             decides=(('xuchu', (('name', None, None, '桃园结义'),)),),
             expects=(
-                (t_basic_26_expect0, '许褚.hp == 3 and 张辽.hp == 4 and 吕蒙.hp == 2 and 黄盖.hp == 4', 'rules/standard/basic.sgs:446'),
-                (t_basic_26_expect1, '张辽.max_hp == 4', 'rules/standard/basic.sgs:447'),
+                (t_basic_26_expect0, '许褚.hp == 3 and 张辽.hp == 4 and 吕蒙.hp == 2 and 黄盖.hp == 4', 'rules/standard/basic.sgs:446', t_basic_26_expect0_parts),
+                (t_basic_26_expect1, '张辽.max_hp == 4', 'rules/standard/basic.sgs:447', t_basic_26_expect1_parts),
             ),
             logs=((False, '张辽 回复', 'rules/standard/basic.sgs:448'),),
             loc='rules/standard/basic.sgs:439',
@@ -3519,9 +4814,9 @@ TABLES = T.Tables(
             deck=(('heart', 13, 'shan'), ('spade', 13, 'nanman'), ('heart', 4, 'tao'), ('diamond', 1, 'zhuge'), ('spade', 8, 'sha')), start=('xuchu', 'chupai'), turns=1,
             decides=(('xuchu', (('name', None, None, '五谷丰登'), ('name', None, None, '桃'))), ('zhangliao', (('name', None, None, '诸葛连弩'),)), ('lvmeng', (('name', None, None, '南蛮入侵'),))),
             expects=(
-                (t_basic_27_expect0, '桃 in 许褚.hand and count(许褚.hand) == 1', 'rules/standard/basic.sgs:481'),
-                (t_basic_27_expect1, '诸葛连弩 in 张辽.hand and 南蛮入侵 in 吕蒙.hand and 闪 in 黄盖.hand', 'rules/standard/basic.sgs:482'),
-                (t_basic_27_expect2, 'count(黄盖.hand) == 1', 'rules/standard/basic.sgs:483'),
+                (t_basic_27_expect0, '桃 in 许褚.hand and count(许褚.hand) == 1', 'rules/standard/basic.sgs:481', t_basic_27_expect0_parts),
+                (t_basic_27_expect1, '诸葛连弩 in 张辽.hand and 南蛮入侵 in 吕蒙.hand and 闪 in 黄盖.hand', 'rules/standard/basic.sgs:482', t_basic_27_expect1_parts),
+                (t_basic_27_expect2, 'count(黄盖.hand) == 1', 'rules/standard/basic.sgs:483', t_basic_27_expect2_parts),
             ),
             logs=((True, '许褚 亮出 闪(♥K)、南蛮入侵(♠K)、桃(♥4)、诸葛连弩(♦A)', 'rules/standard/basic.sgs:479'), (False, '杀(♠8)', 'rules/standard/basic.sgs:480')),
             loc='rules/standard/basic.sgs:469',
@@ -3537,8 +4832,8 @@ TABLES = T.Tables(
             deck=(), start=('xuchu', 'chupai'), turns=1,
             decides=(('xuchu', (('name', None, None, '借刀杀人'), ('name', None, None, '张辽'), ('name', None, None, '吕蒙'))), ('zhangliao', (('name', None, None, '杀'),))),
             expects=(
-                (t_basic_28_expect0, '吕蒙.hp == 3 and 许褚.hp == 4', 'rules/standard/basic.sgs:508'),
-                (t_basic_28_expect1, '张辽.weapon is 青釭剑 and count(张辽.hand) == 0', 'rules/standard/basic.sgs:509'),
+                (t_basic_28_expect0, '吕蒙.hp == 3 and 许褚.hp == 4', 'rules/standard/basic.sgs:508', t_basic_28_expect0_parts),
+                (t_basic_28_expect1, '张辽.weapon is 青釭剑 and count(张辽.hand) == 0', 'rules/standard/basic.sgs:509', t_basic_28_expect1_parts),
             ),
             logs=((True, '张辽 使用 杀(♠8) → 吕蒙', 'rules/standard/basic.sgs:510'),),
             loc='rules/standard/basic.sgs:500',
@@ -3554,9 +4849,9 @@ TABLES = T.Tables(
             deck=(), start=('xuchu', 'chupai'), turns=1,
             decides=(('xuchu', (('name', None, None, '借刀杀人'), ('name', None, None, '张辽'), ('name', None, None, '吕蒙'))),),
             expects=(
-                (t_basic_29_expect0, '吕蒙.hp == 4', 'rules/standard/basic.sgs:520'),
-                (t_basic_29_expect1, '张辽.weapon == none and 杀 in 张辽.hand', 'rules/standard/basic.sgs:521'),
-                (t_basic_29_expect2, '青釭剑 in 许褚.hand', 'rules/standard/basic.sgs:522'),
+                (t_basic_29_expect0, '吕蒙.hp == 4', 'rules/standard/basic.sgs:520', t_basic_29_expect0_parts),
+                (t_basic_29_expect1, '张辽.weapon == none and 杀 in 张辽.hand', 'rules/standard/basic.sgs:521', t_basic_29_expect1_parts),
+                (t_basic_29_expect2, '青釭剑 in 许褚.hand', 'rules/standard/basic.sgs:522', t_basic_29_expect2_parts),
             ),
             logs=(),
             loc='rules/standard/basic.sgs:513',
@@ -3571,7 +4866,7 @@ TABLES = T.Tables(
             deck=(), start=('xuchu', 'chupai'), turns=1,
             decides=(('xuchu', (('name', None, None, '借刀杀人'),)),),
             expects=(
-                (t_basic_30_expect0, '张辽.weapon is 诸葛连弩', 'rules/standard/basic.sgs:535'),
+                (t_basic_30_expect0, '张辽.weapon is 诸葛连弩', 'rules/standard/basic.sgs:535', t_basic_30_expect0_parts),
             ),
             logs=((True, '许褚 弃置 借刀杀人(♣Q)', 'rules/standard/basic.sgs:534'),),
             loc='rules/standard/basic.sgs:528',
@@ -3587,8 +4882,8 @@ TABLES = T.Tables(
             deck=(), start=('xuchu', 'chupai'), turns=1,
             decides=(('xuchu', (('name', None, None, '南蛮入侵'),)), ('lvmeng', (('name', None, None, 'pass'), ('name', None, None, '无懈可击')))),
             expects=(
-                (t_basic_31_expect0, '张辽.hp == 3 and 吕蒙.hp == 4 and 黄盖.hp == 3', 'rules/standard/basic.sgs:549'),
-                (t_basic_31_expect1, 'count(吕蒙.hand) == 0', 'rules/standard/basic.sgs:552'),
+                (t_basic_31_expect0, '张辽.hp == 3 and 吕蒙.hp == 4 and 黄盖.hp == 3', 'rules/standard/basic.sgs:549', t_basic_31_expect0_parts),
+                (t_basic_31_expect1, 'count(吕蒙.hand) == 0', 'rules/standard/basic.sgs:552', t_basic_31_expect1_parts),
             ),
             logs=((True, '吕蒙 使用 无懈可击(♠J)', 'rules/standard/basic.sgs:550'), (True, '南蛮入侵(♠7) 对 吕蒙 的效果被抵消', 'rules/standard/basic.sgs:551')),
             loc='rules/standard/basic.sgs:541',
@@ -3602,7 +4897,7 @@ TABLES = T.Tables(
             deck=(), start=('xuchu', 'chupai'), turns=1,
             decides=(('xuchu', (('name', None, None, '过河拆桥'), ('name', None, None, '张辽'))), ('zhangliao', (('name', None, None, '无懈可击'),))),
             expects=(
-                (t_basic_32_expect0, '闪 in 张辽.hand and count(张辽.hand) == 1', 'rules/standard/basic.sgs:561'),
+                (t_basic_32_expect0, '闪 in 张辽.hand and count(张辽.hand) == 1', 'rules/standard/basic.sgs:561', t_basic_32_expect0_parts),
             ),
             logs=((False, '弃置', 'rules/standard/basic.sgs:562'),),
             loc='rules/standard/basic.sgs:555',
@@ -3617,8 +4912,8 @@ TABLES = T.Tables(
             deck=(), start=('xuchu', 'chupai'), turns=1,
             decides=(('xuchu', (('name', None, None, '乐不思蜀'), ('name', None, None, '吕蒙'))),),
             expects=(
-                (t_basic_33_expect0, '乐不思蜀 in 吕蒙.judges and count(许褚.hand) == 0', 'rules/standard/basic.sgs:581'),
-                (t_basic_33_expect1, '吕蒙.hp == 4', 'rules/standard/basic.sgs:582'),
+                (t_basic_33_expect0, '乐不思蜀 in 吕蒙.judges and count(许褚.hand) == 0', 'rules/standard/basic.sgs:581', t_basic_33_expect0_parts),
+                (t_basic_33_expect1, '吕蒙.hp == 4', 'rules/standard/basic.sgs:582', t_basic_33_expect1_parts),
             ),
             logs=(),
             loc='rules/standard/basic.sgs:575',
@@ -3632,8 +4927,8 @@ TABLES = T.Tables(
             deck=(('diamond', 6, 'sha'),), start=('zhangliao', 'panding'), turns=1,
             decides=(),
             expects=(
-                (t_basic_34_expect0, 'count(张辽.judges) == 0', 'rules/standard/basic.sgs:592'),
-                (t_basic_34_expect1, '无中生有 in 张辽.hand and count(张辽.hand) == 3', 'rules/standard/basic.sgs:593'),
+                (t_basic_34_expect0, 'count(张辽.judges) == 0', 'rules/standard/basic.sgs:592', t_basic_34_expect0_parts),
+                (t_basic_34_expect1, '无中生有 in 张辽.hand and count(张辽.hand) == 3', 'rules/standard/basic.sgs:593', t_basic_34_expect1_parts),
             ),
             logs=((True, '张辽 的乐不思蜀判定牌为 杀(♦6)', 'rules/standard/basic.sgs:590'), (True, '跳过出牌阶段', 'rules/standard/basic.sgs:591')),
             loc='rules/standard/basic.sgs:585',
@@ -3647,7 +4942,7 @@ TABLES = T.Tables(
             deck=(('heart', 13, 'shan'),), start=('zhangliao', 'panding'), turns=1,
             decides=(('zhangliao', (('name', None, None, '无中生有'),)),),
             expects=(
-                (t_basic_35_expect0, 'count(张辽.judges) == 0', 'rules/standard/basic.sgs:605'),
+                (t_basic_35_expect0, 'count(张辽.judges) == 0', 'rules/standard/basic.sgs:605', t_basic_35_expect0_parts),
             ),
             logs=((True, '张辽 的乐不思蜀判定牌为 闪(♥K)', 'rules/standard/basic.sgs:602'), (False, '跳过', 'rules/standard/basic.sgs:603'), (True, '张辽 使用 无中生有(♥7)', 'rules/standard/basic.sgs:604')),
             loc='rules/standard/basic.sgs:596',
@@ -3662,7 +4957,7 @@ TABLES = T.Tables(
             deck=(), start=('xuchu', 'chupai'), turns=1,
             decides=(('xuchu', (('name', None, None, '乐不思蜀'),)),),
             expects=(
-                (t_basic_36_expect0, 'count(张辽.judges) == 1 and count(吕蒙.judges) == 1', 'rules/standard/basic.sgs:617'),
+                (t_basic_36_expect0, 'count(张辽.judges) == 1 and count(吕蒙.judges) == 1', 'rules/standard/basic.sgs:617', t_basic_36_expect0_parts),
             ),
             logs=((True, '许褚 弃置 乐不思蜀(♣6)', 'rules/standard/basic.sgs:616'),),
             loc='rules/standard/basic.sgs:610',
@@ -3676,7 +4971,7 @@ TABLES = T.Tables(
             deck=(), start=('xuchu', 'chupai'), turns=1,
             decides=(('xuchu', (('name', None, None, '闪电'),)),),
             expects=(
-                (t_basic_37_expect0, '闪电 in 许褚.judges and count(张辽.judges) == 0', 'rules/standard/basic.sgs:644'),
+                (t_basic_37_expect0, '闪电 in 许褚.judges and count(张辽.judges) == 0', 'rules/standard/basic.sgs:644', t_basic_37_expect0_parts),
             ),
             logs=(),
             loc='rules/standard/basic.sgs:639',
@@ -3691,8 +4986,8 @@ TABLES = T.Tables(
             deck=(('spade', 2, 'cixiong'), ('diamond', 2, 'shan'), ('diamond', 3, 'shan'), ('spade', 9, 'sha')), start=('xuchu', 'panding'), turns=2,
             decides=(),
             expects=(
-                (t_basic_38_expect0, '许褚.hp == 1 and 张辽.hp == 1 and 吕蒙.hp == 4', 'rules/standard/basic.sgs:655'),
-                (t_basic_38_expect1, 'count(许褚.judges) == 0 and count(张辽.judges) == 0 and count(吕蒙.judges) == 0', 'rules/standard/basic.sgs:656'),
+                (t_basic_38_expect0, '许褚.hp == 1 and 张辽.hp == 1 and 吕蒙.hp == 4', 'rules/standard/basic.sgs:655', t_basic_38_expect0_parts),
+                (t_basic_38_expect1, 'count(许褚.judges) == 0 and count(张辽.judges) == 0 and count(吕蒙.judges) == 0', 'rules/standard/basic.sgs:656', t_basic_38_expect1_parts),
             ),
             logs=((True, '许褚 受到 3 点雷属性伤害 (来源 无，闪电(♠A))', 'rules/standard/basic.sgs:657'), (True, '张辽 受到 3 点雷属性伤害 (来源 无，闪电(♥Q))', 'rules/standard/basic.sgs:658')),
             loc='rules/standard/basic.sgs:648',
@@ -3708,8 +5003,8 @@ TABLES = T.Tables(
             deck=(('spade', 1, 'juedou'), ('diamond', 2, 'shan'), ('diamond', 3, 'shan'), ('spade', 10, 'sha'), ('diamond', 4, 'shan'), ('diamond', 5, 'shan'), ('club', 5, 'sha')), start=('xuchu', 'panding'), turns=3,
             decides=(),
             expects=(
-                (t_basic_39_expect0, '许褚.hp == 4 and 张辽.hp == 4 and 吕蒙.hp == 4 and 黄盖.hp == 4', 'rules/standard/basic.sgs:670'),
-                (t_basic_39_expect1, '闪电 in 黄盖.judges', 'rules/standard/basic.sgs:671'),
+                (t_basic_39_expect0, '许褚.hp == 4 and 张辽.hp == 4 and 吕蒙.hp == 4 and 黄盖.hp == 4', 'rules/standard/basic.sgs:670', t_basic_39_expect0_parts),
+                (t_basic_39_expect1, '闪电 in 黄盖.judges', 'rules/standard/basic.sgs:671', t_basic_39_expect1_parts),
             ),
             logs=((True, '许褚 的闪电判定牌为 决斗(♠A)', 'rules/standard/basic.sgs:672'), (True, '张辽 的闪电判定牌为 杀(♠10)', 'rules/standard/basic.sgs:673'), (True, '吕蒙 的闪电判定牌为 杀(♣5)', 'rules/standard/basic.sgs:674')),
             loc='rules/standard/basic.sgs:662',
@@ -3724,8 +5019,8 @@ TABLES = T.Tables(
             deck=(('heart', 13, 'shan'),), start=('xuchu', 'panding'), turns=1,
             decides=(),
             expects=(
-                (t_basic_40_expect0, 'count(张辽.judges) == 1 and 闪电 in 吕蒙.judges', 'rules/standard/basic.sgs:684'),
-                (t_basic_40_expect1, 'count(许褚.judges) == 0', 'rules/standard/basic.sgs:685'),
+                (t_basic_40_expect0, 'count(张辽.judges) == 1 and 闪电 in 吕蒙.judges', 'rules/standard/basic.sgs:684', t_basic_40_expect0_parts),
+                (t_basic_40_expect1, 'count(许褚.judges) == 0', 'rules/standard/basic.sgs:685', t_basic_40_expect1_parts),
             ),
             logs=(),
             loc='rules/standard/basic.sgs:678',
@@ -3741,9 +5036,9 @@ TABLES = T.Tables(
             deck=(), start=('xuchu', 'chupai'), turns=1,
             decides=(('xuchu', (('name', None, None, '杀'), ('name', None, None, '张辽'), ('name', None, None, '杀'), ('name', None, None, '张辽'), ('name', None, None, '杀'), ('name', None, None, '黄盖'))),),
             expects=(
-                (t_equipment_1_expect0, '张辽.hp == 2 and 黄盖.hp == 3 and 吕蒙.hp == 4', 'rules/standard/equipment.sgs:17'),
-                (t_equipment_1_expect1, 'count(许褚.hand) == 0', 'rules/standard/equipment.sgs:18'),
-                (t_equipment_1_expect2, 'attack_range(许褚) == 1', 'rules/standard/equipment.sgs:19'),
+                (t_equipment_1_expect0, '张辽.hp == 2 and 黄盖.hp == 3 and 吕蒙.hp == 4', 'rules/standard/equipment.sgs:17', t_equipment_1_expect0_parts),
+                (t_equipment_1_expect1, 'count(许褚.hand) == 0', 'rules/standard/equipment.sgs:18', t_equipment_1_expect1_parts),
+                (t_equipment_1_expect2, 'attack_range(许褚) == 1', 'rules/standard/equipment.sgs:19', t_equipment_1_expect2_parts),
             ),
             logs=(),
             loc='rules/standard/equipment.sgs:10',
@@ -3757,8 +5052,8 @@ TABLES = T.Tables(
             deck=(), start=('xuchu', 'chupai'), turns=1,
             decides=(('xuchu', (('name', None, None, '诸葛连弩'),)),),
             expects=(
-                (t_equipment_2_expect0, '许褚.weapon is 诸葛连弩 and count(许褚.hand) == 0', 'rules/standard/equipment.sgs:27'),
-                (t_equipment_2_expect1, 'not (青釭剑 in 许褚.hand)', 'rules/standard/equipment.sgs:28'),
+                (t_equipment_2_expect0, '许褚.weapon is 诸葛连弩 and count(许褚.hand) == 0', 'rules/standard/equipment.sgs:27', t_equipment_2_expect0_parts),
+                (t_equipment_2_expect1, 'not (青釭剑 in 许褚.hand)', 'rules/standard/equipment.sgs:28', t_equipment_2_expect1_parts),
             ),
             logs=((True, '许褚 装备 诸葛连弩(♣A)', 'rules/standard/equipment.sgs:29'),),
             loc='rules/standard/equipment.sgs:22',
@@ -3774,8 +5069,8 @@ TABLES = T.Tables(
             deck=(), start=('xuchu', 'chupai'), turns=1,
             decides=(('xuchu', (('name', None, None, '杀'), ('name', None, None, '吕蒙'))),),
             expects=(
-                (t_equipment_3_expect0, 'attack_range(许褚) == 2', 'rules/standard/equipment.sgs:45'),
-                (t_equipment_3_expect1, '吕蒙.hp == 3', 'rules/standard/equipment.sgs:46'),
+                (t_equipment_3_expect0, 'attack_range(许褚) == 2', 'rules/standard/equipment.sgs:45', t_equipment_3_expect0_parts),
+                (t_equipment_3_expect1, '吕蒙.hp == 3', 'rules/standard/equipment.sgs:46', t_equipment_3_expect1_parts),
             ),
             logs=((False, '无效', 'rules/standard/equipment.sgs:47'),),
             loc='rules/standard/equipment.sgs:38',
@@ -3791,7 +5086,7 @@ TABLES = T.Tables(
             deck=(('heart', 13, 'shan'),), start=('xuchu', 'chupai'), turns=1,
             decides=(('xuchu', (('name', None, None, '杀'), ('name', None, None, '吕蒙'), ('name', None, None, '万箭齐发'))), ('lvmeng', (('name', None, None, 'yes'),))),
             expects=(
-                (t_equipment_4_expect0, '吕蒙.hp == 3', 'rules/standard/equipment.sgs:62'),
+                (t_equipment_4_expect0, '吕蒙.hp == 3', 'rules/standard/equipment.sgs:62', t_equipment_4_expect0_parts),
             ),
             logs=((True, '吕蒙 受到 1 点伤害 (来源 许褚，杀(♠7))', 'rules/standard/equipment.sgs:63'), (True, '吕蒙 的八卦阵判定牌为 闪(♥K)', 'rules/standard/equipment.sgs:64'), (False, '吕蒙 受到 1 点伤害 (来源 许褚，万箭齐发', 'rules/standard/equipment.sgs:65')),
             loc='rules/standard/equipment.sgs:53',
@@ -3807,8 +5102,8 @@ TABLES = T.Tables(
             deck=(), start=('xuchu', 'chupai'), turns=1,
             decides=(('xuchu', (('name', None, None, '杀'), ('name', None, None, '甄姬'), ('name', None, None, 'yes'))), ('zhenji', (('text', '弃置一张手牌'), ('name', None, None, '南蛮入侵')))),
             expects=(
-                (t_equipment_5_expect0, '甄姬.hp == 2 and count(甄姬.hand) == 1 and 闪 in 甄姬.hand', 'rules/standard/equipment.sgs:93'),
-                (t_equipment_5_expect1, 'count(许褚.hand) == 0', 'rules/standard/equipment.sgs:94'),
+                (t_equipment_5_expect0, '甄姬.hp == 2 and count(甄姬.hand) == 1 and 闪 in 甄姬.hand', 'rules/standard/equipment.sgs:93', t_equipment_5_expect0_parts),
+                (t_equipment_5_expect1, 'count(许褚.hand) == 0', 'rules/standard/equipment.sgs:94', t_equipment_5_expect1_parts),
             ),
             logs=((True, '甄姬 弃置 南蛮入侵(♠K)', 'rules/standard/equipment.sgs:95'),),
             loc='rules/standard/equipment.sgs:85',
@@ -3822,8 +5117,8 @@ TABLES = T.Tables(
             deck=(('heart', 13, 'shan'),), start=('xuchu', 'chupai'), turns=1,
             decides=(('xuchu', (('name', None, None, '杀'), ('name', None, None, '甄姬'), ('name', None, None, 'yes'))), ('zhenji', (('text', '令其摸一张牌'), ('name', None, None, '闪')))),
             expects=(
-                (t_equipment_6_expect0, '甄姬.hp == 3 and count(甄姬.hand) == 0', 'rules/standard/equipment.sgs:105'),
-                (t_equipment_6_expect1, '闪 in 许褚.hand and count(许褚.hand) == 1', 'rules/standard/equipment.sgs:106'),
+                (t_equipment_6_expect0, '甄姬.hp == 3 and count(甄姬.hand) == 0', 'rules/standard/equipment.sgs:105', t_equipment_6_expect0_parts),
+                (t_equipment_6_expect1, '闪 in 许褚.hand and count(许褚.hand) == 1', 'rules/standard/equipment.sgs:106', t_equipment_6_expect1_parts),
             ),
             logs=(),
             loc='rules/standard/equipment.sgs:98',
@@ -3839,9 +5134,9 @@ TABLES = T.Tables(
             deck=(), start=('xuchu', 'chupai'), turns=1,
             decides=(('xuchu', (('name', 'spade', 7, '杀'), ('name', None, None, '吕蒙'), ('name', None, None, 'yes'), ('name', 'spade', 8, '杀'))), ('lvmeng', (('name', None, None, '闪'),))),
             expects=(
-                (t_equipment_7_expect0, 'distance(许褚, 吕蒙) == 3 and attack_range(许褚) == 3', 'rules/standard/equipment.sgs:129'),
-                (t_equipment_7_expect1, '吕蒙.hp == 3 and count(吕蒙.hand) == 0', 'rules/standard/equipment.sgs:130'),
-                (t_equipment_7_expect2, 'count(许褚.hand) == 0', 'rules/standard/equipment.sgs:131'),
+                (t_equipment_7_expect0, 'distance(许褚, 吕蒙) == 3 and attack_range(许褚) == 3', 'rules/standard/equipment.sgs:129', t_equipment_7_expect0_parts),
+                (t_equipment_7_expect1, '吕蒙.hp == 3 and count(吕蒙.hand) == 0', 'rules/standard/equipment.sgs:130', t_equipment_7_expect1_parts),
+                (t_equipment_7_expect2, 'count(许褚.hand) == 0', 'rules/standard/equipment.sgs:131', t_equipment_7_expect2_parts),
             ),
             logs=((True, '许褚 使用 杀(♠8) → 吕蒙', 'rules/standard/equipment.sgs:132'),),
             loc='rules/standard/equipment.sgs:121',
@@ -3855,8 +5150,8 @@ TABLES = T.Tables(
             deck=(('heart', 13, 'shan'),), start=('diaochan', 'chupai'), turns=1,
             decides=(('diaochan', (('name', 'spade', 7, '杀'), ('name', None, None, '诸葛亮'), ('name', None, None, 'yes'))), ('zhugeliang', (('name', None, None, '闪'),))),
             expects=(
-                (t_equipment_8_expect0, '诸葛亮.hp == 3 and count(诸葛亮.hand) == 0', 'rules/standard/equipment.sgs:144'),
-                (t_equipment_8_expect1, '杀 in 貂蝉.hand and 闪 in 貂蝉.hand', 'rules/standard/equipment.sgs:147'),
+                (t_equipment_8_expect0, '诸葛亮.hp == 3 and count(诸葛亮.hand) == 0', 'rules/standard/equipment.sgs:144', t_equipment_8_expect0_parts),
+                (t_equipment_8_expect1, '杀 in 貂蝉.hand and 闪 in 貂蝉.hand', 'rules/standard/equipment.sgs:147', t_equipment_8_expect1_parts),
             ),
             logs=((False, '发动 【青龙偃月刀】', 'rules/standard/equipment.sgs:145'), (True, '貂蝉 发动 【闭月】', 'rules/standard/equipment.sgs:146')),
             loc='rules/standard/equipment.sgs:137',
@@ -3872,8 +5167,8 @@ TABLES = T.Tables(
             deck=(), start=('xuchu', 'chupai'), turns=1,
             decides=(('xuchu', (('name', None, None, '丈八蛇矛'), ('many', (('name', 'diamond', 2, '闪'), ('name', 'heart', 3, '桃'))), ('name', None, None, '吕蒙'))),),
             expects=(
-                (t_equipment_9_expect0, 'distance(许褚, 吕蒙) == 3', 'rules/standard/equipment.sgs:162'),
-                (t_equipment_9_expect1, '吕蒙.hp == 3 and count(许褚.hand) == 0', 'rules/standard/equipment.sgs:163'),
+                (t_equipment_9_expect0, 'distance(许褚, 吕蒙) == 3', 'rules/standard/equipment.sgs:162', t_equipment_9_expect0_parts),
+                (t_equipment_9_expect1, '吕蒙.hp == 3 and count(许褚.hand) == 0', 'rules/standard/equipment.sgs:163', t_equipment_9_expect1_parts),
             ),
             logs=((True, '许褚 使用 杀(♦2♥3) → 吕蒙', 'rules/standard/equipment.sgs:164'),),
             loc='rules/standard/equipment.sgs:155',
@@ -3887,7 +5182,7 @@ TABLES = T.Tables(
             deck=(), start=('xuchu', 'chupai'), turns=1,
             decides=(('xuchu', (('name', None, None, '南蛮入侵'),)), ('zhangliao', (('name', None, None, '丈八蛇矛'), ('many', (('name', 'diamond', 2, '闪'), ('name', 'heart', 2, '闪')))))),
             expects=(
-                (t_equipment_10_expect0, '张辽.hp == 4 and count(张辽.hand) == 0', 'rules/standard/equipment.sgs:173'),
+                (t_equipment_10_expect0, '张辽.hp == 4 and count(张辽.hand) == 0', 'rules/standard/equipment.sgs:173', t_equipment_10_expect0_parts),
             ),
             logs=((True, '张辽 打出 杀(♦2♥2)', 'rules/standard/equipment.sgs:174'),),
             loc='rules/standard/equipment.sgs:167',
@@ -3901,7 +5196,7 @@ TABLES = T.Tables(
             deck=(), start=('xuchu', 'chupai'), turns=1,
             decides=(('xuchu', (('name', None, None, '南蛮入侵'),)), ('zhangliao', (('name', None, None, '丈八蛇矛'), ('many', (('name', None, None, '闪'), ('name', None, None, '闪')))))),
             expects=(
-                (t_equipment_11_expect0, '张辽.hp == 4 and count(张辽.hand) == 0', 'rules/standard/equipment.sgs:186'),
+                (t_equipment_11_expect0, '张辽.hp == 4 and count(张辽.hand) == 0', 'rules/standard/equipment.sgs:186', t_equipment_11_expect0_parts),
             ),
             logs=(),
             loc='rules/standard/equipment.sgs:180',
@@ -3917,8 +5212,8 @@ TABLES = T.Tables(
             deck=(), start=('xuchu', 'chupai'), turns=1,
             decides=(('xuchu', (('name', None, None, '杀'), ('name', None, None, '吕蒙'), ('name', None, None, 'yes'), ('many', (('name', 'diamond', 3, '闪'), ('name', 'heart', 3, '桃'))))), ('lvmeng', (('name', None, None, '闪'),))),
             expects=(
-                (t_equipment_12_expect0, '吕蒙.hp == 3 and count(吕蒙.hand) == 0', 'rules/standard/equipment.sgs:205'),
-                (t_equipment_12_expect1, 'count(许褚.hand) == 0 and 许褚.weapon is 贯石斧', 'rules/standard/equipment.sgs:206'),
+                (t_equipment_12_expect0, '吕蒙.hp == 3 and count(吕蒙.hand) == 0', 'rules/standard/equipment.sgs:205', t_equipment_12_expect0_parts),
+                (t_equipment_12_expect1, 'count(许褚.hand) == 0 and 许褚.weapon is 贯石斧', 'rules/standard/equipment.sgs:206', t_equipment_12_expect1_parts),
             ),
             logs=((True, '吕蒙 抵消了 杀(♠7)', 'rules/standard/equipment.sgs:207'), (True, '吕蒙 受到 1 点伤害 (来源 许褚，杀(♠7))', 'rules/standard/equipment.sgs:208')),
             loc='rules/standard/equipment.sgs:197',
@@ -3932,8 +5227,8 @@ TABLES = T.Tables(
             deck=(), start=('xuchu', 'chupai'), turns=1,
             decides=(('xuchu', (('name', 'spade', 7, '杀'), ('name', None, None, '张辽'), ('name', None, None, 'yes'), ('name', 'diamond', 3, '闪'))), ('zhangliao', (('name', None, None, '闪'),))),
             expects=(
-                (t_equipment_13_expect0, '张辽.hp == 3', 'rules/standard/equipment.sgs:222'),
-                (t_equipment_13_expect1, 'count(许褚.hand) == 1', 'rules/standard/equipment.sgs:225'),
+                (t_equipment_13_expect0, '张辽.hp == 3', 'rules/standard/equipment.sgs:222', t_equipment_13_expect0_parts),
+                (t_equipment_13_expect1, 'count(许褚.hand) == 1', 'rules/standard/equipment.sgs:225', t_equipment_13_expect1_parts),
             ),
             logs=((True, '许褚 弃置 桃(♥3)、杀(♣2)', 'rules/standard/equipment.sgs:223'), (True, '许褚 弃置 闪(♦3)', 'rules/standard/equipment.sgs:224')),
             loc='rules/standard/equipment.sgs:216',
@@ -3951,9 +5246,9 @@ TABLES = T.Tables(
             deck=(), start=('xuchu', 'chupai'), turns=1,
             decides=(('xuchu', (('name', None, None, '杀'), ('many', (('name', None, None, '张辽'), ('name', None, None, '吕蒙'), ('name', None, None, '黄盖'))))),),
             expects=(
-                (t_equipment_14_expect0, 'distance(许褚, 黄盖) == 4', 'rules/standard/equipment.sgs:243'),
-                (t_equipment_14_expect1, '张辽.hp == 3 and 吕蒙.hp == 3 and 黄盖.hp == 3', 'rules/standard/equipment.sgs:244'),
-                (t_equipment_14_expect2, '孙权.hp == 4 and 甘宁.hp == 4', 'rules/standard/equipment.sgs:245'),
+                (t_equipment_14_expect0, 'distance(许褚, 黄盖) == 4', 'rules/standard/equipment.sgs:243', t_equipment_14_expect0_parts),
+                (t_equipment_14_expect1, '张辽.hp == 3 and 吕蒙.hp == 3 and 黄盖.hp == 3', 'rules/standard/equipment.sgs:244', t_equipment_14_expect1_parts),
+                (t_equipment_14_expect2, '孙权.hp == 4 and 甘宁.hp == 4', 'rules/standard/equipment.sgs:245', t_equipment_14_expect2_parts),
             ),
             logs=(),
             loc='rules/standard/equipment.sgs:234',
@@ -3973,8 +5268,8 @@ TABLES = T.Tables(
             deck=(), start=('xuchu', 'chupai'), turns=1,
             decides=(('xuchu', (('name', None, None, '杀'), ('name', None, None, '孙权'), ('name', None, None, 'yes'), ('name', None, None, '绝影'))),),
             expects=(
-                (t_equipment_15_expect0, '孙权.hp == 3', 'rules/standard/equipment.sgs:267'),
-                (t_equipment_15_expect1, '孙权.plus_horse == none and 孙权.minus_horse is 赤兔', 'rules/standard/equipment.sgs:268'),
+                (t_equipment_15_expect0, '孙权.hp == 3', 'rules/standard/equipment.sgs:267', t_equipment_15_expect0_parts),
+                (t_equipment_15_expect1, '孙权.plus_horse == none and 孙权.minus_horse is 赤兔', 'rules/standard/equipment.sgs:268', t_equipment_15_expect1_parts),
             ),
             logs=((True, '许褚 弃置 绝影(♠5)', 'rules/standard/equipment.sgs:269'),),
             loc='rules/standard/equipment.sgs:256',
@@ -3988,7 +5283,7 @@ TABLES = T.Tables(
             deck=(('diamond', 13, 'sha'),), start=('xuchu', 'chupai'), turns=1,
             decides=(('xuchu', (('name', None, None, '杀'), ('name', None, None, '张辽'))), ('zhangliao', (('name', None, None, 'yes'),))),
             expects=(
-                (t_equipment_16_expect0, '张辽.hp == 4', 'rules/standard/equipment.sgs:288'),
+                (t_equipment_16_expect0, '张辽.hp == 4', 'rules/standard/equipment.sgs:288', t_equipment_16_expect0_parts),
             ),
             logs=((True, '张辽 的八卦阵判定牌为 杀(♦K)', 'rules/standard/equipment.sgs:289'), (True, '张辽 抵消了 杀(♠7)', 'rules/standard/equipment.sgs:290')),
             loc='rules/standard/equipment.sgs:281',
@@ -4002,7 +5297,7 @@ TABLES = T.Tables(
             deck=(('spade', 13, 'nanman'),), start=('xuchu', 'chupai'), turns=1,
             decides=(('xuchu', (('name', None, None, '杀'), ('name', None, None, '张辽'))), ('zhangliao', (('name', None, None, 'yes'), ('name', None, None, '闪')))),
             expects=(
-                (t_equipment_17_expect0, '张辽.hp == 4 and count(张辽.hand) == 0', 'rules/standard/equipment.sgs:300'),
+                (t_equipment_17_expect0, '张辽.hp == 4 and count(张辽.hand) == 0', 'rules/standard/equipment.sgs:300', t_equipment_17_expect0_parts),
             ),
             logs=((True, '张辽 的八卦阵判定牌为 南蛮入侵(♠K)', 'rules/standard/equipment.sgs:301'), (True, '张辽 使用 闪(♦2)', 'rules/standard/equipment.sgs:302')),
             loc='rules/standard/equipment.sgs:293',
@@ -4016,7 +5311,7 @@ TABLES = T.Tables(
             deck=(('club', 13, 'jiedao'),), start=('xuchu', 'chupai'), turns=1,
             decides=(('xuchu', (('name', None, None, '杀'), ('name', None, None, '张辽'))), ('zhangliao', (('name', None, None, 'yes'),))),
             expects=(
-                (t_equipment_18_expect0, '张辽.hp == 3', 'rules/standard/equipment.sgs:312'),
+                (t_equipment_18_expect0, '张辽.hp == 3', 'rules/standard/equipment.sgs:312', t_equipment_18_expect0_parts),
             ),
             logs=((True, '张辽 的八卦阵判定牌为 借刀杀人(♣K)', 'rules/standard/equipment.sgs:313'),),
             loc='rules/standard/equipment.sgs:305',
@@ -4032,8 +5327,8 @@ TABLES = T.Tables(
             deck=(), start=('xuchu', 'chupai'), turns=1,
             decides=(('xuchu', (('name', None, None, '杀'),)),),
             expects=(
-                (t_equipment_19_expect0, 'distance(许褚, 张辽) == 2 and distance(张辽, 许褚) == 1', 'rules/standard/equipment.sgs:327'),
-                (t_equipment_19_expect1, '张辽.hp == 4 and 黄盖.hp == 4', 'rules/standard/equipment.sgs:329'),
+                (t_equipment_19_expect0, 'distance(许褚, 张辽) == 2 and distance(张辽, 许褚) == 1', 'rules/standard/equipment.sgs:327', t_equipment_19_expect0_parts),
+                (t_equipment_19_expect1, '张辽.hp == 4 and 黄盖.hp == 4', 'rules/standard/equipment.sgs:329', t_equipment_19_expect1_parts),
             ),
             logs=((True, '许褚 弃置 杀(♠7)', 'rules/standard/equipment.sgs:328'),),
             loc='rules/standard/equipment.sgs:320',
@@ -4048,8 +5343,8 @@ TABLES = T.Tables(
             deck=(), start=('xuchu', 'chupai'), turns=1,
             decides=(('xuchu', (('name', None, None, '顺手牵羊'),)),),
             expects=(
-                (t_equipment_20_expect0, 'distance(许褚, 张辽) == 2', 'rules/standard/equipment.sgs:341'),
-                (t_equipment_20_expect1, 'count(张辽.hand) == 1', 'rules/standard/equipment.sgs:343'),
+                (t_equipment_20_expect0, 'distance(许褚, 张辽) == 2', 'rules/standard/equipment.sgs:341', t_equipment_20_expect0_parts),
+                (t_equipment_20_expect1, 'count(张辽.hand) == 1', 'rules/standard/equipment.sgs:343', t_equipment_20_expect1_parts),
             ),
             logs=((True, '许褚 弃置 顺手牵羊(♠3)', 'rules/standard/equipment.sgs:342'),),
             loc='rules/standard/equipment.sgs:335',
@@ -4063,7 +5358,7 @@ TABLES = T.Tables(
             deck=(), start=('xuchu', 'chupai'), turns=1,
             decides=(('xuchu', (('name', None, None, '的卢'),)),),
             expects=(
-                (t_equipment_21_expect0, '许褚.plus_horse is 的卢 and count(许褚.hand) == 0', 'rules/standard/equipment.sgs:351'),
+                (t_equipment_21_expect0, '许褚.plus_horse is 的卢 and count(许褚.hand) == 0', 'rules/standard/equipment.sgs:351', t_equipment_21_expect0_parts),
             ),
             logs=((True, '许褚 装备 的卢(♣5)', 'rules/standard/equipment.sgs:352'),),
             loc='rules/standard/equipment.sgs:346',
@@ -4077,8 +5372,8 @@ TABLES = T.Tables(
             deck=(), start=('xuchu', 'chupai'), turns=1,
             decides=(('xuchu', (('name', None, None, '杀'), ('name', None, None, '张辽'))),),
             expects=(
-                (t_equipment_22_expect0, 'distance(许褚, 张辽) == 2 and distance(张辽, 许褚) == 1', 'rules/standard/equipment.sgs:363'),
-                (t_equipment_22_expect1, '张辽.hp == 3', 'rules/standard/equipment.sgs:364'),
+                (t_equipment_22_expect0, 'distance(许褚, 张辽) == 2 and distance(张辽, 许褚) == 1', 'rules/standard/equipment.sgs:363', t_equipment_22_expect0_parts),
+                (t_equipment_22_expect1, '张辽.hp == 3', 'rules/standard/equipment.sgs:364', t_equipment_22_expect1_parts),
             ),
             logs=(),
             loc='rules/standard/equipment.sgs:358',
@@ -4094,8 +5389,8 @@ TABLES = T.Tables(
             deck=(), start=('xuchu', 'chupai'), turns=1,
             decides=(('xuchu', (('name', None, None, '杀'), ('name', None, None, '吕蒙'))),),
             expects=(
-                (t_equipment_23_expect0, 'distance(许褚, 吕蒙) == 1 and distance(吕蒙, 许褚) == 2', 'rules/standard/equipment.sgs:376'),
-                (t_equipment_23_expect1, '吕蒙.hp == 3', 'rules/standard/equipment.sgs:377'),
+                (t_equipment_23_expect0, 'distance(许褚, 吕蒙) == 1 and distance(吕蒙, 许褚) == 2', 'rules/standard/equipment.sgs:376', t_equipment_23_expect0_parts),
+                (t_equipment_23_expect1, '吕蒙.hp == 3', 'rules/standard/equipment.sgs:377', t_equipment_23_expect1_parts),
             ),
             logs=(),
             loc='rules/standard/equipment.sgs:369',
@@ -4111,8 +5406,8 @@ TABLES = T.Tables(
             deck=(), start=('xuchu', 'chupai'), turns=1,
             decides=(('xuchu', (('name', None, None, '顺手牵羊'), ('name', None, None, '吕蒙'))),),
             expects=(
-                (t_equipment_24_expect0, 'distance(许褚, 吕蒙) == 1', 'rules/standard/equipment.sgs:390'),
-                (t_equipment_24_expect1, '闪 in 许褚.hand and count(吕蒙.hand) == 0', 'rules/standard/equipment.sgs:391'),
+                (t_equipment_24_expect0, 'distance(许褚, 吕蒙) == 1', 'rules/standard/equipment.sgs:390', t_equipment_24_expect0_parts),
+                (t_equipment_24_expect1, '闪 in 许褚.hand and count(吕蒙.hand) == 0', 'rules/standard/equipment.sgs:391', t_equipment_24_expect1_parts),
             ),
             logs=(),
             loc='rules/standard/equipment.sgs:383',
@@ -4128,8 +5423,8 @@ TABLES = T.Tables(
             deck=(), start=('xuchu', 'chupai'), turns=1,
             decides=(('xuchu', (('name', None, None, '杀'), ('name', None, None, '张辽'))),),
             expects=(
-                (t_equipment_25_expect0, 'distance(许褚, 张辽) == 1 and distance(许褚, 吕蒙) == 1 and distance(许褚, 黄盖) == 1', 'rules/standard/equipment.sgs:404'),
-                (t_equipment_25_expect1, '张辽.hp == 3', 'rules/standard/equipment.sgs:405'),
+                (t_equipment_25_expect0, 'distance(许褚, 张辽) == 1 and distance(许褚, 吕蒙) == 1 and distance(许褚, 黄盖) == 1', 'rules/standard/equipment.sgs:404', t_equipment_25_expect0_parts),
+                (t_equipment_25_expect1, '张辽.hp == 3', 'rules/standard/equipment.sgs:405', t_equipment_25_expect1_parts),
             ),
             logs=(),
             loc='rules/standard/equipment.sgs:397',
@@ -4144,7 +5439,7 @@ TABLES = T.Tables(
             deck=(), start=('guanyu', 'chupai'), turns=1,
             decides=(('guanyu', (('name', None, None, '杀'), ('name', None, None, '张飞'))), ('huatuo', (('name', None, None, '急救'),))),
             expects=(
-                (t_jijiu_1_expect0, '张飞.alive and 张飞.hp == 1 and 杀 in 华佗.hand and 华佗.hand_count == 1', 'rules/standard/heroes_qun.sgs:16'),
+                (t_jijiu_1_expect0, '张飞.alive and 张飞.hp == 1 and 杀 in 华佗.hand and 华佗.hand_count == 1', 'rules/standard/heroes_qun.sgs:16', t_jijiu_1_expect0_parts),
             ),
             logs=((True, '华佗 使用 桃(♥7)', 'rules/standard/heroes_qun.sgs:17'),),
             loc='rules/standard/heroes_qun.sgs:8',
@@ -4158,7 +5453,7 @@ TABLES = T.Tables(
             deck=(), start=('huatuo', 'chupai'), turns=2,
             decides=(('huatuo', (('name', None, None, '急救'),)), ('guanyu', (('name', None, None, '杀'), ('name', None, None, '华佗')))),
             expects=(
-                (t_jijiu_2_expect0, '华佗.alive and 华佗.hp == 1', 'rules/standard/heroes_qun.sgs:27'),
+                (t_jijiu_2_expect0, '华佗.alive and 华佗.hp == 1', 'rules/standard/heroes_qun.sgs:27', t_jijiu_2_expect0_parts),
             ),
             logs=((True, '[第2回合 出牌阶段] 华佗 发动 【急救】', 'rules/standard/heroes_qun.sgs:28'),),
             loc='rules/standard/heroes_qun.sgs:19',
@@ -4172,7 +5467,7 @@ TABLES = T.Tables(
             deck=(), start=('huatuo', 'chupai'), turns=1,
             decides=(('huatuo', (('name', None, None, '青囊'), ('name', None, None, '杀'), ('name', None, None, '关羽'))),),
             expects=(
-                (t_qingnang_1_expect0, '关羽.hp == 4 and 华佗.hand_count == 0', 'rules/standard/heroes_qun.sgs:41'),
+                (t_qingnang_1_expect0, '关羽.hp == 4 and 华佗.hand_count == 0', 'rules/standard/heroes_qun.sgs:41', t_qingnang_1_expect0_parts),
             ),
             logs=(),
             loc='rules/standard/heroes_qun.sgs:36',
@@ -4187,7 +5482,7 @@ TABLES = T.Tables(
             deck=(), start=('huatuo', 'chupai'), turns=1,
             decides=(('huatuo', (('name', None, None, '青囊'),)),),
             expects=(
-                (t_qingnang_2_expect0, '张飞.hp == 4', 'rules/standard/heroes_qun.sgs:50'),
+                (t_qingnang_2_expect0, '张飞.hp == 4', 'rules/standard/heroes_qun.sgs:50', t_qingnang_2_expect0_parts),
             ),
             logs=(),
             loc='rules/standard/heroes_qun.sgs:43',
@@ -4214,7 +5509,7 @@ TABLES = T.Tables(
             deck=(), start=('lvbu', 'chupai'), turns=1,
             decides=(('lvbu', (('name', None, None, '杀'), ('name', None, None, '关羽'))), ('guanyu', (('name', None, None, '闪'),))),
             expects=(
-                (t_wushuang_1_expect0, '关羽.hp == 3 and 关羽.hand_count == 0', 'rules/standard/heroes_qun.sgs:75'),
+                (t_wushuang_1_expect0, '关羽.hp == 3 and 关羽.hand_count == 0', 'rules/standard/heroes_qun.sgs:75', t_wushuang_1_expect0_parts),
             ),
             logs=(),
             loc='rules/standard/heroes_qun.sgs:69',
@@ -4228,7 +5523,7 @@ TABLES = T.Tables(
             deck=(), start=('lvbu', 'chupai'), turns=1,
             decides=(('lvbu', (('name', None, None, '杀'), ('name', None, None, '关羽'))), ('guanyu', (('name', None, None, '闪'), ('name', None, None, '闪')))),
             expects=(
-                (t_wushuang_2_expect0, '关羽.hp == 4 and 关羽.hand_count == 0', 'rules/standard/heroes_qun.sgs:83'),
+                (t_wushuang_2_expect0, '关羽.hp == 4 and 关羽.hand_count == 0', 'rules/standard/heroes_qun.sgs:83', t_wushuang_2_expect0_parts),
             ),
             logs=((True, '关羽 抵消了 杀', 'rules/standard/heroes_qun.sgs:84'),),
             loc='rules/standard/heroes_qun.sgs:77',
@@ -4242,7 +5537,7 @@ TABLES = T.Tables(
             deck=(), start=('lvbu', 'chupai'), turns=1,
             decides=(('lvbu', (('name', None, None, '决斗'), ('name', None, None, '关羽'))), ('guanyu', (('name', None, None, '杀'),))),
             expects=(
-                (t_wushuang_3_expect0, '关羽.hp == 3 and 吕布.hp == 4', 'rules/standard/heroes_qun.sgs:92'),
+                (t_wushuang_3_expect0, '关羽.hp == 3 and 吕布.hp == 4', 'rules/standard/heroes_qun.sgs:92', t_wushuang_3_expect0_parts),
             ),
             logs=(),
             loc='rules/standard/heroes_qun.sgs:86',
@@ -4256,7 +5551,7 @@ TABLES = T.Tables(
             deck=(), start=('guanyu', 'chupai'), turns=1,
             decides=(('guanyu', (('name', None, None, '决斗'), ('name', None, None, '吕布'), ('name', None, None, '杀'))), ('lvbu', (('name', None, None, '杀'),))),
             expects=(
-                (t_wushuang_4_expect0, '关羽.hp == 3 and 吕布.hp == 4 and 关羽.hand_count == 0', 'rules/standard/heroes_qun.sgs:100'),
+                (t_wushuang_4_expect0, '关羽.hp == 3 and 吕布.hp == 4 and 关羽.hand_count == 0', 'rules/standard/heroes_qun.sgs:100', t_wushuang_4_expect0_parts),
             ),
             logs=(),
             loc='rules/standard/heroes_qun.sgs:94',
@@ -4270,7 +5565,7 @@ TABLES = T.Tables(
             deck=(), start=('lvbu', 'chupai'), turns=1,
             decides=(('lvbu', (('name', None, None, '决斗'), ('name', None, None, '关羽'), ('name', None, None, '杀'))), ('guanyu', (('name', None, None, '杀'), ('name', None, None, '杀')))),
             expects=(
-                (t_wushuang_5_expect0, '关羽.hp == 3 and 吕布.hp == 4', 'rules/standard/heroes_qun.sgs:108'),
+                (t_wushuang_5_expect0, '关羽.hp == 3 and 吕布.hp == 4', 'rules/standard/heroes_qun.sgs:108', t_wushuang_5_expect0_parts),
             ),
             logs=(),
             loc='rules/standard/heroes_qun.sgs:102',
@@ -4285,7 +5580,7 @@ TABLES = T.Tables(
             deck=(), start=('diaochan', 'chupai'), turns=1,
             decides=(('diaochan', (('name', None, None, '离间'), ('name', None, None, '杀'), ('many', (('name', None, None, '关羽'), ('name', None, None, '张飞'))), ('name', None, None, '张飞'))), ('zhangfei', (('name', None, None, '杀'),))),
             expects=(
-                (t_lijian_1_expect0, '关羽.hp == 3 and 张飞.hp == 4 and 貂蝉.hand_count == 0', 'rules/standard/heroes_qun.sgs:131'),
+                (t_lijian_1_expect0, '关羽.hp == 3 and 张飞.hp == 4 and 貂蝉.hand_count == 0', 'rules/standard/heroes_qun.sgs:131', t_lijian_1_expect0_parts),
             ),
             logs=((True, '关羽 使用 决斗 → 张飞', 'rules/standard/heroes_qun.sgs:132'),),
             loc='rules/standard/heroes_qun.sgs:124',
@@ -4301,7 +5596,7 @@ TABLES = T.Tables(
             deck=(), start=('diaochan', 'chupai'), turns=1,
             decides=(('diaochan', (('name', None, None, '离间'), ('name', None, None, '杀'), ('many', (('name', None, None, '关羽'), ('name', None, None, '张飞'))), ('name', None, None, '张飞'), ('name', None, None, '无中生有'))), ('daqiao', (('name', None, None, '无懈可击'),))),
             expects=(
-                (t_lijian_2_expect0, '张飞.hp == 3 and 貂蝉.hand_count == 0 and 大乔.hand_count == 0', 'rules/standard/heroes_qun.sgs:143'),
+                (t_lijian_2_expect0, '张飞.hp == 3 and 貂蝉.hand_count == 0 and 大乔.hand_count == 0', 'rules/standard/heroes_qun.sgs:143', t_lijian_2_expect0_parts),
             ),
             logs=(),
             loc='rules/standard/heroes_qun.sgs:134',
@@ -4317,7 +5612,7 @@ TABLES = T.Tables(
             deck=(), start=('diaochan', 'chupai'), turns=1,
             decides=(('diaochan', (('name', None, None, '离间'),)),),
             expects=(
-                (t_lijian_3_expect0, '大乔.hp == 3 and 关羽.hp + 张飞.hp == 7', 'rules/standard/heroes_qun.sgs:153'),
+                (t_lijian_3_expect0, '大乔.hp == 3 and 关羽.hp + 张飞.hp == 7', 'rules/standard/heroes_qun.sgs:153', t_lijian_3_expect0_parts),
             ),
             logs=(),
             loc='rules/standard/heroes_qun.sgs:145',
@@ -4332,7 +5627,7 @@ TABLES = T.Tables(
             deck=(), start=('diaochan', 'chupai'), turns=1,
             decides=(('diaochan', (('name', None, None, '离间'), ('many', (('name', None, None, '诸葛亮'), ('name', None, None, '关羽'))))),),
             expects=(
-                (t_lijian_4_expect0, '诸葛亮.hp == 3 and 关羽.hp == 3', 'rules/standard/heroes_qun.sgs:161'),
+                (t_lijian_4_expect0, '诸葛亮.hp == 3 and 关羽.hp == 3', 'rules/standard/heroes_qun.sgs:161', t_lijian_4_expect0_parts),
             ),
             logs=((True, '诸葛亮 使用 决斗 → 关羽', 'rules/standard/heroes_qun.sgs:162'),),
             loc='rules/standard/heroes_qun.sgs:155',
@@ -4360,7 +5655,7 @@ TABLES = T.Tables(
             deck=(), start=('diaochan', 'jieshu'), turns=1,
             decides=(('diaochan', (('name', None, None, 'yes'),)),),
             expects=(
-                (t_biyue_1_expect0, '貂蝉.hand_count == 1', 'rules/standard/heroes_qun.sgs:184'),
+                (t_biyue_1_expect0, '貂蝉.hand_count == 1', 'rules/standard/heroes_qun.sgs:184', t_biyue_1_expect0_parts),
             ),
             logs=((True, '[第1回合 结束阶段] 貂蝉 摸了1张牌', 'rules/standard/heroes_qun.sgs:185'),),
             loc='rules/standard/heroes_qun.sgs:179',
@@ -4374,7 +5669,7 @@ TABLES = T.Tables(
             deck=(), start=('liubei', 'chupai'), turns=1,
             decides=(('liubei', (('name', None, None, '仁德'), ('name', None, None, '关羽'), ('many', (('name', None, None, '杀'), ('name', None, None, '闪'))))),),
             expects=(
-                (t_rende_1_expect0, '刘备.hp == 4 and 刘备.hand_count == 0 and 关羽.hand_count == 2', 'rules/standard/heroes_shu.sgs:17'),
+                (t_rende_1_expect0, '刘备.hp == 4 and 刘备.hand_count == 0 and 关羽.hand_count == 2', 'rules/standard/heroes_shu.sgs:17', t_rende_1_expect0_parts),
             ),
             logs=(),
             loc='rules/standard/heroes_shu.sgs:12',
@@ -4389,7 +5684,7 @@ TABLES = T.Tables(
             deck=(), start=('liubei', 'chupai'), turns=1,
             decides=(('liubei', (('name', None, None, '仁德'), ('name', None, None, '关羽'), ('many', (('name', None, None, '杀'),)), ('name', None, None, '仁德'), ('name', None, None, '张飞'), ('many', (('name', None, None, '闪'),)), ('name', None, None, '仁德'), ('name', None, None, '关羽'), ('many', (('name', None, None, '桃'),)))),),
             expects=(
-                (t_rende_2_expect0, '刘备.hp == 3 and 关羽.hand_count == 2 and 张飞.hand_count == 1', 'rules/standard/heroes_shu.sgs:25'),
+                (t_rende_2_expect0, '刘备.hp == 3 and 关羽.hand_count == 2 and 张飞.hand_count == 1', 'rules/standard/heroes_shu.sgs:25', t_rende_2_expect0_parts),
             ),
             logs=(),
             loc='rules/standard/heroes_shu.sgs:19',
@@ -4403,7 +5698,7 @@ TABLES = T.Tables(
             deck=(), start=('liubei', 'chupai'), turns=1,
             decides=(('liubei', (('name', None, None, '仁德'), ('name', None, None, '关羽'), ('many', (('name', None, None, '杀'),)))),),
             expects=(
-                (t_rende_3_expect0, '刘备.hp == 3 and 关羽.hand_count == 1', 'rules/standard/heroes_shu.sgs:32'),
+                (t_rende_3_expect0, '刘备.hp == 3 and 关羽.hand_count == 1', 'rules/standard/heroes_shu.sgs:32', t_rende_3_expect0_parts),
             ),
             logs=(),
             loc='rules/standard/heroes_shu.sgs:27',
@@ -4418,8 +5713,8 @@ TABLES = T.Tables(
             deck=(), start=('liubei', 'chupai'), turns=1,
             decides=(('liubei', (('name', None, None, '激将'), ('name', None, None, '曹操'))), ('guanyu', (('name', None, None, '杀'),))),
             expects=(
-                (t_jijiang_1_expect0, '曹操.hp == 3', 'rules/standard/heroes_shu.sgs:55'),
-                (t_jijiang_1_expect1, 'count(关羽.hand) == 0', 'rules/standard/heroes_shu.sgs:56'),
+                (t_jijiang_1_expect0, '曹操.hp == 3', 'rules/standard/heroes_shu.sgs:55', t_jijiang_1_expect0_parts),
+                (t_jijiang_1_expect1, 'count(关羽.hand) == 0', 'rules/standard/heroes_shu.sgs:56', t_jijiang_1_expect1_parts),
             ),
             logs=((True, '刘备 使用 杀 → 曹操', 'rules/standard/heroes_shu.sgs:57'),),
             loc='rules/standard/heroes_shu.sgs:47',
@@ -4434,8 +5729,8 @@ TABLES = T.Tables(
             deck=(), start=('liubei', 'chupai'), turns=1,
             decides=(('liubei', (('name', None, None, '杀'), ('name', None, None, '曹操'), ('name', None, None, '激将', 'optional'), ('name', None, None, '曹操', 'optional'))), ('guanyu', (('name', None, None, '杀', 'optional'),))),
             expects=(
-                (t_jijiang_2_expect0, '曹操.hp == 3', 'rules/standard/heroes_shu.sgs:67'),
-                (t_jijiang_2_expect1, '杀 in 关羽.hand', 'rules/standard/heroes_shu.sgs:68'),
+                (t_jijiang_2_expect0, '曹操.hp == 3', 'rules/standard/heroes_shu.sgs:67', t_jijiang_2_expect0_parts),
+                (t_jijiang_2_expect1, '杀 in 关羽.hand', 'rules/standard/heroes_shu.sgs:68', t_jijiang_2_expect1_parts),
             ),
             logs=(),
             loc='rules/standard/heroes_shu.sgs:59',
@@ -4450,7 +5745,7 @@ TABLES = T.Tables(
             deck=(), start=('caocao', 'chupai'), turns=1,
             decides=(('caocao', (('name', None, None, '南蛮入侵'),)), ('liubei', (('name', None, None, 'yes'),)), ('guanyu', (('name', None, None, '杀'),))),
             expects=(
-                (t_jijiang_3_expect0, '刘备.hp == 4 and 关羽.hp == 3 and 关羽.hand_count == 0', 'rules/standard/heroes_shu.sgs:79'),
+                (t_jijiang_3_expect0, '刘备.hp == 4 and 关羽.hp == 3 and 关羽.hand_count == 0', 'rules/standard/heroes_shu.sgs:79', t_jijiang_3_expect0_parts),
             ),
             logs=((True, '关羽 打出 杀', 'rules/standard/heroes_shu.sgs:80'),),
             loc='rules/standard/heroes_shu.sgs:70',
@@ -4465,7 +5760,7 @@ TABLES = T.Tables(
             deck=(), start=('liubei', 'chupai'), turns=1,
             decides=(('liubei', (('name', None, None, '决斗'), ('name', None, None, '曹操'), ('name', None, None, 'yes'))), ('caocao', (('name', None, None, '杀'),)), ('zhangfei', (('name', None, None, '杀'),))),
             expects=(
-                (t_jijiang_4_expect0, '刘备.hp == 4 and 曹操.hp == 3 and 张飞.hand_count == 0', 'rules/standard/heroes_shu.sgs:91'),
+                (t_jijiang_4_expect0, '刘备.hp == 4 and 曹操.hp == 3 and 张飞.hand_count == 0', 'rules/standard/heroes_shu.sgs:91', t_jijiang_4_expect0_parts),
             ),
             logs=(),
             loc='rules/standard/heroes_shu.sgs:82',
@@ -4481,7 +5776,7 @@ TABLES = T.Tables(
             deck=(), start=('caocao', 'chupai'), turns=1,
             decides=(('caocao', (('name', None, None, '决斗'), ('name', None, None, '刘备'))), ('liubei', (('name', None, None, 'yes'),)), ('guanyu', (('name', None, None, 'no'),)), ('zhangfei', (('name', None, None, '杀'),))),
             expects=(
-                (t_jijiang_5_expect0, '曹操.hp == 3 and 刘备.hp == 4 and 张飞.hand_count == 0 and 关羽.hand_count == 1', 'rules/standard/heroes_shu.sgs:105'),
+                (t_jijiang_5_expect0, '曹操.hp == 3 and 刘备.hp == 4 and 张飞.hand_count == 0 and 关羽.hand_count == 1', 'rules/standard/heroes_shu.sgs:105', t_jijiang_5_expect0_parts),
             ),
             logs=(),
             loc='rules/standard/heroes_shu.sgs:93',
@@ -4495,7 +5790,7 @@ TABLES = T.Tables(
             deck=(), start=('guanyu', 'chupai'), turns=1,
             decides=(('guanyu', (('name', None, None, '武圣'), ('name', None, None, '曹操'))),),
             expects=(
-                (t_wusheng_1_expect0, '曹操.hp == 3 and 关羽.hand_count == 0', 'rules/standard/heroes_shu.sgs:118'),
+                (t_wusheng_1_expect0, '曹操.hp == 3 and 关羽.hand_count == 0', 'rules/standard/heroes_shu.sgs:118', t_wusheng_1_expect0_parts),
             ),
             logs=((True, '关羽 使用 杀(♥3) → 曹操', 'rules/standard/heroes_shu.sgs:119'),),
             loc='rules/standard/heroes_shu.sgs:113',
@@ -4509,7 +5804,7 @@ TABLES = T.Tables(
             deck=(), start=('guanyu', 'chupai'), turns=1,
             decides=(('guanyu', (('name', None, None, '武圣'), ('name', None, None, '赤兔'), ('name', None, None, '曹操'))),),
             expects=(
-                (t_wusheng_2_expect0, '曹操.hp == 3 and 关羽.minus_horse == none', 'rules/standard/heroes_shu.sgs:126'),
+                (t_wusheng_2_expect0, '曹操.hp == 3 and 关羽.minus_horse == none', 'rules/standard/heroes_shu.sgs:126', t_wusheng_2_expect0_parts),
             ),
             logs=(),
             loc='rules/standard/heroes_shu.sgs:121',
@@ -4526,7 +5821,7 @@ TABLES = T.Tables(
             deck=(), start=('guanyu', 'chupai'), turns=1,
             decides=(('guanyu', (('name', None, None, '武圣'), ('name', None, None, '赤兔'))),),
             expects=(
-                (t_wusheng_3_expect0, '马超.hp == 3 and 张飞.hp == 4', 'rules/standard/heroes_shu.sgs:138'),
+                (t_wusheng_3_expect0, '马超.hp == 3 and 张飞.hp == 4', 'rules/standard/heroes_shu.sgs:138', t_wusheng_3_expect0_parts),
             ),
             logs=(),
             loc='rules/standard/heroes_shu.sgs:128',
@@ -4540,7 +5835,7 @@ TABLES = T.Tables(
             deck=(), start=('guanyu', 'chupai'), turns=1,
             decides=(('guanyu', (('name', None, None, '武圣'),)),),
             expects=(
-                (t_wusheng_4_expect0, '曹操.hp == 3 and 关羽.hand_count == 1 and count(关羽.hand where it.black) == 1', 'rules/standard/heroes_shu.sgs:146'),
+                (t_wusheng_4_expect0, '曹操.hp == 3 and 关羽.hand_count == 1 and count(关羽.hand where it.black) == 1', 'rules/standard/heroes_shu.sgs:146', t_wusheng_4_expect0_parts),
             ),
             logs=(),
             loc='rules/standard/heroes_shu.sgs:140',
@@ -4554,7 +5849,7 @@ TABLES = T.Tables(
             deck=(), start=('caocao', 'chupai'), turns=1,
             decides=(('caocao', (('name', None, None, '南蛮入侵'),)), ('guanyu', (('name', None, None, '武圣'),))),
             expects=(
-                (t_wusheng_5_expect0, '关羽.hp == 4 and 关羽.hand_count == 0', 'rules/standard/heroes_shu.sgs:154'),
+                (t_wusheng_5_expect0, '关羽.hp == 4 and 关羽.hand_count == 0', 'rules/standard/heroes_shu.sgs:154', t_wusheng_5_expect0_parts),
             ),
             logs=((True, '关羽 打出 杀(♦7)', 'rules/standard/heroes_shu.sgs:155'),),
             loc='rules/standard/heroes_shu.sgs:148',
@@ -4568,7 +5863,7 @@ TABLES = T.Tables(
             deck=(), start=('zhangfei', 'chupai'), turns=1,
             decides=(('zhangfei', (('name', None, None, '杀'), ('name', None, None, '杀'), ('name', None, None, '杀'))),),
             expects=(
-                (t_paoxiao_1_expect0, '关羽.hp == 1 and 张飞.hand_count == 0', 'rules/standard/heroes_shu.sgs:168'),
+                (t_paoxiao_1_expect0, '关羽.hp == 1 and 张飞.hand_count == 0', 'rules/standard/heroes_shu.sgs:168', t_paoxiao_1_expect0_parts),
             ),
             logs=(),
             loc='rules/standard/heroes_shu.sgs:163',
@@ -4584,7 +5879,7 @@ TABLES = T.Tables(
             deck=(('heart', 2, 'shan'), ('heart', 3, 'tao'), ('heart', 4, 'tao'), ('diamond', 5, 'shan')), start=('zhugeliang', None), turns=1,
             decides=(('zhugeliang', (('name', None, None, 'yes'), ('many', (('name', 'heart', 3, '桃'),)), ('many', (('name', 'diamond', 5, '闪'), ('name', 'heart', 4, '桃'), ('name', 'heart', 2, '闪'))))),),
             expects=(
-                (t_guanxing_1_expect0, '诸葛亮.hand_count == 2 and count(诸葛亮.hand where it.rank == 5 or it.rank == 4) == 2', 'rules/standard/heroes_shu.sgs:191'),
+                (t_guanxing_1_expect0, '诸葛亮.hand_count == 2 and count(诸葛亮.hand where it.rank == 5 or it.rank == 4) == 2', 'rules/standard/heroes_shu.sgs:191', t_guanxing_1_expect0_parts),
             ),
             logs=(),
             loc='rules/standard/heroes_shu.sgs:182',
@@ -4598,7 +5893,7 @@ TABLES = T.Tables(
             deck=(('heart', 2, 'shan'), ('heart', 3, 'tao'), ('spade', 4, 'sha'), ('spade', 5, 'sha')), start=('zhugeliang', None), turns=1,
             decides=(('zhugeliang', (('name', None, None, 'yes'), ('many', (('name', 'heart', 2, '闪'), ('name', 'heart', 3, '桃'))))),),
             expects=(
-                (t_guanxing_2_expect0, '诸葛亮.hand_count == 2 and count(诸葛亮.hand where it is 杀) == 2', 'rules/standard/heroes_shu.sgs:199'),
+                (t_guanxing_2_expect0, '诸葛亮.hand_count == 2 and count(诸葛亮.hand where it is 杀) == 2', 'rules/standard/heroes_shu.sgs:199', t_guanxing_2_expect0_parts),
             ),
             logs=(),
             loc='rules/standard/heroes_shu.sgs:193',
@@ -4612,7 +5907,7 @@ TABLES = T.Tables(
             deck=(('heart', 2, 'shan'), ('heart', 3, 'tao'), ('spade', 4, 'sha'), ('spade', 5, 'sha')), start=('zhugeliang', None), turns=1,
             decides=(('zhugeliang', (('name', None, None, 'no'),)),),
             expects=(
-                (t_guanxing_3_expect0, '诸葛亮.hand_count == 2 and 闪 in 诸葛亮.hand and 桃 in 诸葛亮.hand', 'rules/standard/heroes_shu.sgs:207'),
+                (t_guanxing_3_expect0, '诸葛亮.hand_count == 2 and 闪 in 诸葛亮.hand and 桃 in 诸葛亮.hand', 'rules/standard/heroes_shu.sgs:207', t_guanxing_3_expect0_parts),
             ),
             logs=(),
             loc='rules/standard/heroes_shu.sgs:201',
@@ -4627,7 +5922,7 @@ TABLES = T.Tables(
             deck=(), start=('guanyu', 'chupai'), turns=1,
             decides=(('guanyu', (('name', None, None, '杀'),)),),
             expects=(
-                (t_kongcheng_1_expect0, '诸葛亮.hp == 3 and 张飞.hp == 3', 'rules/standard/heroes_shu.sgs:220'),
+                (t_kongcheng_1_expect0, '诸葛亮.hp == 3 and 张飞.hp == 3', 'rules/standard/heroes_shu.sgs:220', t_kongcheng_1_expect0_parts),
             ),
             logs=(),
             loc='rules/standard/heroes_shu.sgs:214',
@@ -4642,7 +5937,7 @@ TABLES = T.Tables(
             deck=(), start=('guanyu', 'chupai'), turns=1,
             decides=(('guanyu', (('name', None, None, '决斗'),)),),
             expects=(
-                (t_kongcheng_2_expect0, '诸葛亮.hp == 3 and 张飞.hp == 3', 'rules/standard/heroes_shu.sgs:228'),
+                (t_kongcheng_2_expect0, '诸葛亮.hp == 3 and 张飞.hp == 3', 'rules/standard/heroes_shu.sgs:228', t_kongcheng_2_expect0_parts),
             ),
             logs=(),
             loc='rules/standard/heroes_shu.sgs:222',
@@ -4657,7 +5952,7 @@ TABLES = T.Tables(
             deck=(), start=('guanyu', 'chupai'), turns=1,
             decides=(('guanyu', (('name', None, None, '杀'),)),),
             expects=(
-                (t_kongcheng_3_expect0, '诸葛亮.hp == 2 and 张飞.hp == 4', 'rules/standard/heroes_shu.sgs:236'),
+                (t_kongcheng_3_expect0, '诸葛亮.hp == 2 and 张飞.hp == 4', 'rules/standard/heroes_shu.sgs:236', t_kongcheng_3_expect0_parts),
             ),
             logs=(),
             loc='rules/standard/heroes_shu.sgs:230',
@@ -4672,7 +5967,7 @@ TABLES = T.Tables(
             deck=(), start=('guanyu', 'chupai'), turns=1,
             decides=(('guanyu', (('name', None, None, '过河拆桥'),)),),
             expects=(
-                (t_kongcheng_4_expect0, '诸葛亮.armor == none and 张飞.hand_count == 1', 'rules/standard/heroes_shu.sgs:244'),
+                (t_kongcheng_4_expect0, '诸葛亮.armor == none and 张飞.hand_count == 1', 'rules/standard/heroes_shu.sgs:244', t_kongcheng_4_expect0_parts),
             ),
             logs=(),
             loc='rules/standard/heroes_shu.sgs:238',
@@ -4686,7 +5981,7 @@ TABLES = T.Tables(
             deck=(), start=('zhaoyun', 'chupai'), turns=1,
             decides=(('zhaoyun', (('name', None, None, '龙胆'), ('name', None, None, '曹操'))),),
             expects=(
-                (t_longdan_1_expect0, '曹操.hp == 3 and 赵云.hand_count == 1 and 桃 in 赵云.hand', 'rules/standard/heroes_shu.sgs:259'),
+                (t_longdan_1_expect0, '曹操.hp == 3 and 赵云.hand_count == 1 and 桃 in 赵云.hand', 'rules/standard/heroes_shu.sgs:259', t_longdan_1_expect0_parts),
             ),
             logs=((True, '赵云 使用 杀(♦8) → 曹操', 'rules/standard/heroes_shu.sgs:260'),),
             loc='rules/standard/heroes_shu.sgs:253',
@@ -4700,7 +5995,7 @@ TABLES = T.Tables(
             deck=(), start=('caocao', 'chupai'), turns=1,
             decides=(('caocao', (('name', None, None, '杀'), ('name', None, None, '赵云'))), ('zhaoyun', (('name', None, None, '龙胆'),))),
             expects=(
-                (t_longdan_2_expect0, '赵云.hp == 4 and 赵云.hand_count == 0', 'rules/standard/heroes_shu.sgs:268'),
+                (t_longdan_2_expect0, '赵云.hp == 4 and 赵云.hand_count == 0', 'rules/standard/heroes_shu.sgs:268', t_longdan_2_expect0_parts),
             ),
             logs=((True, '赵云 使用 闪(♠9)', 'rules/standard/heroes_shu.sgs:269'),),
             loc='rules/standard/heroes_shu.sgs:262',
@@ -4714,7 +6009,7 @@ TABLES = T.Tables(
             deck=(), start=('caocao', 'chupai'), turns=1,
             decides=(('caocao', (('name', None, None, '南蛮入侵'),)), ('zhaoyun', (('name', None, None, '龙胆'),))),
             expects=(
-                (t_longdan_3_expect0, '赵云.hp == 4 and 赵云.hand_count == 0', 'rules/standard/heroes_shu.sgs:277'),
+                (t_longdan_3_expect0, '赵云.hp == 4 and 赵云.hand_count == 0', 'rules/standard/heroes_shu.sgs:277', t_longdan_3_expect0_parts),
             ),
             logs=((True, '赵云 打出 杀(♥2)', 'rules/standard/heroes_shu.sgs:278'),),
             loc='rules/standard/heroes_shu.sgs:271',
@@ -4730,7 +6025,7 @@ TABLES = T.Tables(
             deck=(), start=('machao', 'chupai'), turns=1,
             decides=(('machao', (('name', None, None, '杀'), ('name', None, None, '张飞'))),),
             expects=(
-                (t_mashu_1_expect0, '张飞.hp == 3', 'rules/standard/heroes_shu.sgs:293'),
+                (t_mashu_1_expect0, '张飞.hp == 3', 'rules/standard/heroes_shu.sgs:293', t_mashu_1_expect0_parts),
             ),
             logs=(),
             loc='rules/standard/heroes_shu.sgs:286',
@@ -4746,7 +6041,7 @@ TABLES = T.Tables(
             deck=(), start=('zhangfei', 'chupai'), turns=1,
             decides=(('zhangfei', (('name', None, None, '杀'),)),),
             expects=(
-                (t_mashu_2_expect0, '马超.hp == 4 and (关羽.hp == 3 or 赵云.hp == 3)', 'rules/standard/heroes_shu.sgs:303'),
+                (t_mashu_2_expect0, '马超.hp == 4 and (关羽.hp == 3 or 赵云.hp == 3)', 'rules/standard/heroes_shu.sgs:303', t_mashu_2_expect0_parts),
             ),
             logs=(),
             loc='rules/standard/heroes_shu.sgs:295',
@@ -4760,7 +6055,7 @@ TABLES = T.Tables(
             deck=(('heart', 5, 'tao'),), start=('machao', 'chupai'), turns=1,
             decides=(('machao', (('name', None, None, '杀'), ('name', None, None, '关羽'), ('name', None, None, 'yes'), ('name', None, None, '万箭齐发'))), ('guanyu', (('name', None, None, '闪'),))),
             expects=(
-                (t_tieqi_1_expect0, '关羽.hp == 3 and 关羽.hand_count == 0', 'rules/standard/heroes_shu.sgs:319'),
+                (t_tieqi_1_expect0, '关羽.hp == 3 and 关羽.hand_count == 0', 'rules/standard/heroes_shu.sgs:319', t_tieqi_1_expect0_parts),
             ),
             logs=((False, '抵消了 杀', 'rules/standard/heroes_shu.sgs:320'),),
             loc='rules/standard/heroes_shu.sgs:311',
@@ -4774,7 +6069,7 @@ TABLES = T.Tables(
             deck=(('spade', 5, 'sha'),), start=('machao', 'chupai'), turns=1,
             decides=(('machao', (('name', None, None, '杀'), ('name', None, None, '关羽'), ('name', None, None, 'yes'))), ('guanyu', (('name', None, None, '闪'),))),
             expects=(
-                (t_tieqi_2_expect0, '关羽.hp == 4 and 关羽.hand_count == 0', 'rules/standard/heroes_shu.sgs:329'),
+                (t_tieqi_2_expect0, '关羽.hp == 4 and 关羽.hand_count == 0', 'rules/standard/heroes_shu.sgs:329', t_tieqi_2_expect0_parts),
             ),
             logs=((True, '关羽 抵消了 杀', 'rules/standard/heroes_shu.sgs:330'),),
             loc='rules/standard/heroes_shu.sgs:322',
@@ -4788,7 +6083,7 @@ TABLES = T.Tables(
             deck=(), start=('huangyueying', 'chupai'), turns=1,
             decides=(('huangyueying', (('name', None, None, '无中生有'), ('name', None, None, 'yes'))),),
             expects=(
-                (t_jizhi_1_expect0, '黄月英.hand_count == 3', 'rules/standard/heroes_shu.sgs:343'),
+                (t_jizhi_1_expect0, '黄月英.hand_count == 3', 'rules/standard/heroes_shu.sgs:343', t_jizhi_1_expect0_parts),
             ),
             logs=(),
             loc='rules/standard/heroes_shu.sgs:338',
@@ -4802,7 +6097,7 @@ TABLES = T.Tables(
             deck=(), start=('caocao', 'chupai'), turns=1,
             decides=(('caocao', (('name', None, None, '过河拆桥'),)), ('huangyueying', (('name', None, None, '无懈可击'), ('name', None, None, 'yes')))),
             expects=(
-                (t_jizhi_2_expect0, '黄月英.hand_count == 1 and 曹操.hand_count == 0', 'rules/standard/heroes_shu.sgs:351'),
+                (t_jizhi_2_expect0, '黄月英.hand_count == 1 and 曹操.hand_count == 0', 'rules/standard/heroes_shu.sgs:351', t_jizhi_2_expect0_parts),
             ),
             logs=(),
             loc='rules/standard/heroes_shu.sgs:345',
@@ -4816,7 +6111,7 @@ TABLES = T.Tables(
             deck=(('heart', 6, 'tao'), ('spade', 2, 'shan'), ('spade', 3, 'shan'), ('heart', 9, 'tao')), start=('huangyueying', 'chupai'), turns=2,
             decides=(('huangyueying', (('name', None, None, '乐不思蜀'), ('name', None, None, '曹操'), ('name', None, None, 'yes'))), ('caocao', (('name', None, None, '杀'), ('name', None, None, '黄月英')))),
             expects=(
-                (t_jizhi_3_expect0, '黄月英.hp == 3 and 黄月英.hand_count == 0', 'rules/standard/heroes_shu.sgs:362'),
+                (t_jizhi_3_expect0, '黄月英.hp == 3 and 黄月英.hand_count == 0', 'rules/standard/heroes_shu.sgs:362', t_jizhi_3_expect0_parts),
             ),
             logs=(),
             loc='rules/standard/heroes_shu.sgs:353',
@@ -4832,7 +6127,7 @@ TABLES = T.Tables(
             deck=(), start=('huangyueying', 'chupai'), turns=1,
             decides=(('huangyueying', (('name', None, None, '顺手牵羊'), ('name', None, None, '张飞'))),),
             expects=(
-                (t_qicai_1_expect0, '桃 in 黄月英.hand and 张飞.hand_count == 0', 'rules/standard/heroes_shu.sgs:375'),
+                (t_qicai_1_expect0, '桃 in 黄月英.hand and 张飞.hand_count == 0', 'rules/standard/heroes_shu.sgs:375', t_qicai_1_expect0_parts),
             ),
             logs=(),
             loc='rules/standard/heroes_shu.sgs:368',
@@ -4846,7 +6141,7 @@ TABLES = T.Tables(
             deck=(), start=('guanyu', 'chupai'), turns=1,
             decides=(('guanyu', (('name', None, None, '杀'), ('name', None, None, '曹操'))), ('caocao', (('name', None, None, 'yes'),))),
             expects=(
-                (t_jianxiong_1_expect0, '曹操.hp == 2 and 杀 in 曹操.hand', 'rules/standard/heroes_wei.sgs:14'),
+                (t_jianxiong_1_expect0, '曹操.hp == 2 and 杀 in 曹操.hand', 'rules/standard/heroes_wei.sgs:14', t_jianxiong_1_expect0_parts),
             ),
             logs=((True, '曹操 发动 【奸雄】', 'rules/standard/heroes_wei.sgs:15'),),
             loc='rules/standard/heroes_wei.sgs:8',
@@ -4860,7 +6155,7 @@ TABLES = T.Tables(
             deck=(), start=('guanyu', 'chupai'), turns=1,
             decides=(('guanyu', (('name', None, None, '武圣'), ('name', None, None, '曹操'))), ('caocao', (('name', None, None, 'yes'),))),
             expects=(
-                (t_jianxiong_2_expect0, '曹操.hp == 3 and 闪 in 曹操.hand and 关羽.hand_count == 0', 'rules/standard/heroes_wei.sgs:23'),
+                (t_jianxiong_2_expect0, '曹操.hp == 3 and 闪 in 曹操.hand and 关羽.hand_count == 0', 'rules/standard/heroes_wei.sgs:23', t_jianxiong_2_expect0_parts),
             ),
             logs=(),
             loc='rules/standard/heroes_wei.sgs:17',
@@ -4874,7 +6169,7 @@ TABLES = T.Tables(
             deck=(), start=('zhouyu', 'chupai'), turns=1,
             decides=(('zhouyu', (('name', None, None, '反间'), ('name', None, None, '曹操'), ('name', None, None, '杀'), ('name', None, None, '曹操'))), ('caocao', (('name', None, None, 'yes'),))),
             expects=(
-                (t_jianxiong_3_expect0, '曹操.hp == 2 and 杀 in 曹操.hand and 闪 in 曹操.hand', 'rules/standard/heroes_wei.sgs:32'),
+                (t_jianxiong_3_expect0, '曹操.hp == 2 and 杀 in 曹操.hand and 闪 in 曹操.hand', 'rules/standard/heroes_wei.sgs:32', t_jianxiong_3_expect0_parts),
             ),
             logs=(),
             loc='rules/standard/heroes_wei.sgs:25',
@@ -4889,7 +6184,7 @@ TABLES = T.Tables(
             deck=(), start=('guanyu', 'chupai'), turns=1,
             decides=(('guanyu', (('name', None, None, '杀'), ('name', None, None, '曹操'))), ('caocao', (('name', None, None, 'yes'),)), ('simayi', (('name', None, None, '闪'),))),
             expects=(
-                (t_hujia_1_expect0, '曹操.hp == 4 and 司马懿.hand_count == 0', 'rules/standard/heroes_wei.sgs:56'),
+                (t_hujia_1_expect0, '曹操.hp == 4 and 司马懿.hand_count == 0', 'rules/standard/heroes_wei.sgs:56', t_hujia_1_expect0_parts),
             ),
             logs=((True, '司马懿 打出 闪', 'rules/standard/heroes_wei.sgs:57'),),
             loc='rules/standard/heroes_wei.sgs:47',
@@ -4905,7 +6200,7 @@ TABLES = T.Tables(
             deck=(), start=('guanyu', 'chupai'), turns=1,
             decides=(('guanyu', (('name', None, None, '杀'), ('name', None, None, '曹操'))), ('caocao', (('name', None, None, 'yes'),)), ('zhangliao', (('name', None, None, 'no'),)), ('xiahoudun', (('name', None, None, '闪'),))),
             expects=(
-                (t_hujia_2_expect0, '曹操.hp == 4 and 张辽.hand_count == 1 and 夏侯惇.hand_count == 0', 'rules/standard/heroes_wei.sgs:71'),
+                (t_hujia_2_expect0, '曹操.hp == 4 and 张辽.hand_count == 1 and 夏侯惇.hand_count == 0', 'rules/standard/heroes_wei.sgs:71', t_hujia_2_expect0_parts),
             ),
             logs=(),
             loc='rules/standard/heroes_wei.sgs:59',
@@ -4920,7 +6215,7 @@ TABLES = T.Tables(
             deck=(), start=('guanyu', 'chupai'), turns=1,
             decides=(('guanyu', (('name', None, None, '杀'), ('name', None, None, '曹操'))), ('caocao', (('name', None, None, 'yes'),))),
             expects=(
-                (t_hujia_3_expect0, '曹操.hp == 3 and 杀 in 曹操.hand and 司马懿.hand_count == 1', 'rules/standard/heroes_wei.sgs:82'),
+                (t_hujia_3_expect0, '曹操.hp == 3 and 杀 in 曹操.hand and 司马懿.hand_count == 1', 'rules/standard/heroes_wei.sgs:82', t_hujia_3_expect0_parts),
             ),
             logs=(),
             loc='rules/standard/heroes_wei.sgs:73',
@@ -4935,7 +6230,7 @@ TABLES = T.Tables(
             deck=(), start=('guanyu', 'chupai'), turns=1,
             decides=(('guanyu', (('name', None, None, '杀'), ('name', None, None, '曹操'))), ('caocao', (('name', None, None, 'yes'),))),
             expects=(
-                (t_hujia_4_expect0, '曹操.hp == 3 and 杀 in 曹操.hand and 刘备.hand_count == 1', 'rules/standard/heroes_wei.sgs:92'),
+                (t_hujia_4_expect0, '曹操.hp == 3 and 杀 in 曹操.hand and 刘备.hand_count == 1', 'rules/standard/heroes_wei.sgs:92', t_hujia_4_expect0_parts),
             ),
             logs=(),
             loc='rules/standard/heroes_wei.sgs:84',
@@ -4949,7 +6244,7 @@ TABLES = T.Tables(
             deck=(), start=('guanyu', 'chupai'), turns=1,
             decides=(('guanyu', (('name', None, None, '杀'), ('name', None, None, '司马懿'))), ('simayi', (('name', None, None, 'yes'),))),
             expects=(
-                (t_fankui_1_expect0, '司马懿.hp == 2 and 桃 in 司马懿.hand and 关羽.hand_count == 0', 'rules/standard/heroes_wei.sgs:108'),
+                (t_fankui_1_expect0, '司马懿.hp == 2 and 桃 in 司马懿.hand and 关羽.hand_count == 0', 'rules/standard/heroes_wei.sgs:108', t_fankui_1_expect0_parts),
             ),
             logs=(),
             loc='rules/standard/heroes_wei.sgs:102',
@@ -4963,7 +6258,7 @@ TABLES = T.Tables(
             deck=(), start=('guanyu', 'chupai'), turns=1,
             decides=(('guanyu', (('name', None, None, '杀'), ('name', None, None, '司马懿'))), ('simayi', (('name', None, None, 'yes'), ('name', None, None, '青龙偃月刀')))),
             expects=(
-                (t_fankui_2_expect0, '关羽.weapon == none and 青龙偃月刀 in 司马懿.hand and 桃 in 关羽.hand', 'rules/standard/heroes_wei.sgs:116'),
+                (t_fankui_2_expect0, '关羽.weapon == none and 青龙偃月刀 in 司马懿.hand and 桃 in 关羽.hand', 'rules/standard/heroes_wei.sgs:116', t_fankui_2_expect0_parts),
             ),
             logs=(),
             loc='rules/standard/heroes_wei.sgs:110',
@@ -4977,7 +6272,7 @@ TABLES = T.Tables(
             deck=(('spade', 2, 'shan'),), start=('guanyu', 'chupai'), turns=2,
             decides=(('guanyu', (('name', None, None, '杀'), ('name', None, None, '司马懿'))), ('simayi', (('name', None, None, 'yes'),))),
             expects=(
-                (t_fankui_3_expect0, '司马懿.hp == 2 and count(司马懿.judges) == 0', 'rules/standard/heroes_wei.sgs:127'),
+                (t_fankui_3_expect0, '司马懿.hp == 2 and count(司马懿.judges) == 0', 'rules/standard/heroes_wei.sgs:127', t_fankui_3_expect0_parts),
             ),
             logs=((False, '跳过出牌阶段', 'rules/standard/heroes_wei.sgs:128'),),
             loc='rules/standard/heroes_wei.sgs:118',
@@ -4991,7 +6286,7 @@ TABLES = T.Tables(
             deck=(('spade', 2, 'shan'),), start=('simayi', 'panding'), turns=1,
             decides=(('simayi', (('name', None, None, 'yes'),)),),
             expects=(
-                (t_guicai_1_expect0, '司马懿.hand_count == 2 and 桃 not in 司马懿.hand and count(司马懿.judges) == 0', 'rules/standard/heroes_wei.sgs:147'),
+                (t_guicai_1_expect0, '司马懿.hand_count == 2 and 桃 not in 司马懿.hand and count(司马懿.judges) == 0', 'rules/standard/heroes_wei.sgs:147', t_guicai_1_expect0_parts),
             ),
             logs=((True, '司马懿 打出 桃(♥9) 代替判定牌 闪(♠2)', 'rules/standard/heroes_wei.sgs:148'), (False, '跳过出牌阶段', 'rules/standard/heroes_wei.sgs:149')),
             loc='rules/standard/heroes_wei.sgs:141',
@@ -5005,7 +6300,7 @@ TABLES = T.Tables(
             deck=(('heart', 2, 'shan'),), start=('simayi', 'chupai'), turns=1,
             decides=(('simayi', (('name', None, None, '杀'), ('name', None, None, '关羽'), ('name', None, None, 'yes'), ('name', None, None, '南蛮入侵'))), ('guanyu', (('name', None, None, 'yes'),))),
             expects=(
-                (t_guicai_2_expect0, '关羽.hp == 3 and 司马懿.hand_count == 0', 'rules/standard/heroes_wei.sgs:158'),
+                (t_guicai_2_expect0, '关羽.hp == 3 and 司马懿.hand_count == 0', 'rules/standard/heroes_wei.sgs:158', t_guicai_2_expect0_parts),
             ),
             logs=(),
             loc='rules/standard/heroes_wei.sgs:151',
@@ -5019,7 +6314,7 @@ TABLES = T.Tables(
             deck=(('club', 3, 'sha'),), start=('guanyu', 'chupai'), turns=1,
             decides=(('guanyu', (('name', None, None, '杀'), ('name', None, None, '夏侯惇'))), ('xiahoudun', (('name', None, None, 'yes'),))),
             expects=(
-                (t_ganglie_1_expect0, '关羽.hp == 3 and 夏侯惇.hp == 3 and 关羽.hand_count == 1', 'rules/standard/heroes_wei.sgs:184'),
+                (t_ganglie_1_expect0, '关羽.hp == 3 and 夏侯惇.hp == 3 and 关羽.hand_count == 1', 'rules/standard/heroes_wei.sgs:184', t_ganglie_1_expect0_parts),
             ),
             logs=(),
             loc='rules/standard/heroes_wei.sgs:177',
@@ -5033,7 +6328,7 @@ TABLES = T.Tables(
             deck=(('spade', 3, 'sha'),), start=('guanyu', 'chupai'), turns=1,
             decides=(('guanyu', (('name', None, None, '杀'), ('name', None, None, '夏侯惇'), ('text', '弃置两张手牌'))), ('xiahoudun', (('name', None, None, 'yes'),))),
             expects=(
-                (t_ganglie_2_expect0, '关羽.hp == 4 and 关羽.hand_count == 0', 'rules/standard/heroes_wei.sgs:193'),
+                (t_ganglie_2_expect0, '关羽.hp == 4 and 关羽.hand_count == 0', 'rules/standard/heroes_wei.sgs:193', t_ganglie_2_expect0_parts),
             ),
             logs=(),
             loc='rules/standard/heroes_wei.sgs:186',
@@ -5047,7 +6342,7 @@ TABLES = T.Tables(
             deck=(('heart', 3, 'tao'),), start=('guanyu', 'chupai'), turns=1,
             decides=(('guanyu', (('name', None, None, '杀'), ('name', None, None, '夏侯惇'))), ('xiahoudun', (('name', None, None, 'yes'),))),
             expects=(
-                (t_ganglie_3_expect0, '关羽.hp == 4 and 关羽.hand_count == 1 and 夏侯惇.hp == 3', 'rules/standard/heroes_wei.sgs:202'),
+                (t_ganglie_3_expect0, '关羽.hp == 4 and 关羽.hand_count == 1 and 夏侯惇.hp == 3', 'rules/standard/heroes_wei.sgs:202', t_ganglie_3_expect0_parts),
             ),
             logs=(),
             loc='rules/standard/heroes_wei.sgs:195',
@@ -5062,8 +6357,8 @@ TABLES = T.Tables(
             deck=(), start=('zhangliao', 'mopai'), turns=1,
             decides=(('zhangliao', (('name', None, None, 'yes'), ('many', (('name', None, None, '司马懿'), ('name', None, None, '郭嘉'))))),),
             expects=(
-                (t_tuxi_1_expect0, '张辽.hand_count == 2 and 闪 in 张辽.hand and 桃 in 张辽.hand', 'rules/standard/heroes_wei.sgs:221'),
-                (t_tuxi_1_expect1, '司马懿.hand_count == 0 and 郭嘉.hand_count == 0', 'rules/standard/heroes_wei.sgs:222'),
+                (t_tuxi_1_expect0, '张辽.hand_count == 2 and 闪 in 张辽.hand and 桃 in 张辽.hand', 'rules/standard/heroes_wei.sgs:221', t_tuxi_1_expect0_parts),
+                (t_tuxi_1_expect1, '司马懿.hand_count == 0 and 郭嘉.hand_count == 0', 'rules/standard/heroes_wei.sgs:222', t_tuxi_1_expect1_parts),
             ),
             logs=(),
             loc='rules/standard/heroes_wei.sgs:215',
@@ -5078,7 +6373,7 @@ TABLES = T.Tables(
             deck=(), start=('zhangliao', 'mopai'), turns=1,
             decides=(('zhangliao', (('name', None, None, 'yes'), ('many', (('name', None, None, '郭嘉'),)))),),
             expects=(
-                (t_tuxi_2_expect0, '张辽.hand_count == 1 and 桃 in 张辽.hand and 司马懿.hand_count == 2', 'rules/standard/heroes_wei.sgs:230'),
+                (t_tuxi_2_expect0, '张辽.hand_count == 1 and 桃 in 张辽.hand and 司马懿.hand_count == 2', 'rules/standard/heroes_wei.sgs:230', t_tuxi_2_expect0_parts),
             ),
             logs=(),
             loc='rules/standard/heroes_wei.sgs:224',
@@ -5092,7 +6387,7 @@ TABLES = T.Tables(
             deck=(), start=('zhangliao', 'mopai'), turns=1,
             decides=(('zhangliao', (('name', None, None, 'no'),)),),
             expects=(
-                (t_tuxi_3_expect0, '张辽.hand_count == 2 and 司马懿.hand_count == 1', 'rules/standard/heroes_wei.sgs:237'),
+                (t_tuxi_3_expect0, '张辽.hand_count == 2 and 司马懿.hand_count == 1', 'rules/standard/heroes_wei.sgs:237', t_tuxi_3_expect0_parts),
             ),
             logs=(),
             loc='rules/standard/heroes_wei.sgs:232',
@@ -5106,7 +6401,7 @@ TABLES = T.Tables(
             deck=(), start=('xuchu', 'mopai'), turns=1,
             decides=(('xuchu', (('name', None, None, 'yes'), ('name', None, None, '杀'), ('name', None, None, '关羽'))),),
             expects=(
-                (t_luoyi_1_expect0, '许褚.hand_count == 1 and 关羽.hp == 2', 'rules/standard/heroes_wei.sgs:255'),
+                (t_luoyi_1_expect0, '许褚.hand_count == 1 and 关羽.hp == 2', 'rules/standard/heroes_wei.sgs:255', t_luoyi_1_expect0_parts),
             ),
             logs=(),
             loc='rules/standard/heroes_wei.sgs:250',
@@ -5120,7 +6415,7 @@ TABLES = T.Tables(
             deck=(), start=('xuchu', 'mopai'), turns=1,
             decides=(('xuchu', (('name', None, None, 'yes'), ('name', None, None, '决斗'))),),
             expects=(
-                (t_luoyi_2_expect0, '关羽.hp == 2', 'rules/standard/heroes_wei.sgs:262'),
+                (t_luoyi_2_expect0, '关羽.hp == 2', 'rules/standard/heroes_wei.sgs:262', t_luoyi_2_expect0_parts),
             ),
             logs=(),
             loc='rules/standard/heroes_wei.sgs:257',
@@ -5134,7 +6429,7 @@ TABLES = T.Tables(
             deck=(), start=('xuchu', 'mopai'), turns=1,
             decides=(('xuchu', (('name', None, None, 'yes'), ('name', None, None, '南蛮入侵'))),),
             expects=(
-                (t_luoyi_3_expect0, '关羽.hp == 3', 'rules/standard/heroes_wei.sgs:269'),
+                (t_luoyi_3_expect0, '关羽.hp == 3', 'rules/standard/heroes_wei.sgs:269', t_luoyi_3_expect0_parts),
             ),
             logs=(),
             loc='rules/standard/heroes_wei.sgs:264',
@@ -5148,7 +6443,7 @@ TABLES = T.Tables(
             deck=(), start=('xuchu', 'mopai'), turns=1,
             decides=(('xuchu', (('name', None, None, 'no'), ('name', None, None, '杀'))),),
             expects=(
-                (t_luoyi_4_expect0, '许褚.hand_count == 2 and 关羽.hp == 3', 'rules/standard/heroes_wei.sgs:276'),
+                (t_luoyi_4_expect0, '许褚.hand_count == 2 and 关羽.hp == 3', 'rules/standard/heroes_wei.sgs:276', t_luoyi_4_expect0_parts),
             ),
             logs=(),
             loc='rules/standard/heroes_wei.sgs:271',
@@ -5162,7 +6457,7 @@ TABLES = T.Tables(
             deck=((None, None, 'shan'), (None, None, 'shan'), (None, None, 'shan'), (None, None, 'shan')), start=('xuchu', 'mopai'), turns=2,
             decides=(('xuchu', (('name', None, None, 'yes'), ('name', None, None, 'pass'), ('name', None, None, '杀'))), ('guanyu', (('name', None, None, '决斗'),))),
             expects=(
-                (t_luoyi_5_expect0, '关羽.hp == 3', 'rules/standard/heroes_wei.sgs:287'),
+                (t_luoyi_5_expect0, '关羽.hp == 3', 'rules/standard/heroes_wei.sgs:287', t_luoyi_5_expect0_parts),
             ),
             logs=(),
             loc='rules/standard/heroes_wei.sgs:278',
@@ -5176,7 +6471,7 @@ TABLES = T.Tables(
             deck=(('spade', 3, 'sha'), ('heart', 7, 'tao'), ('heart', 8, 'tao')), start=('guojia', 'panding'), turns=1,
             decides=(('guojia', (('name', None, None, 'yes'),)),),
             expects=(
-                (t_tiandu_1_expect0, '郭嘉.hand_count == 3 and 杀 in 郭嘉.hand', 'rules/standard/heroes_wei.sgs:301'),
+                (t_tiandu_1_expect0, '郭嘉.hand_count == 3 and 杀 in 郭嘉.hand', 'rules/standard/heroes_wei.sgs:301', t_tiandu_1_expect0_parts),
             ),
             logs=((True, '跳过出牌阶段', 'rules/standard/heroes_wei.sgs:302'),),
             loc='rules/standard/heroes_wei.sgs:295',
@@ -5190,7 +6485,7 @@ TABLES = T.Tables(
             deck=(('heart', 13, 'shan'), ('club', 2, 'sha'), ('club', 3, 'sha'), ('diamond', 4, 'shan'), ('diamond', 5, 'shan')), start=('guanyu', 'panding'), turns=1,
             decides=(('guanyu', (('name', None, None, '杀'), ('name', None, None, '郭嘉'))), ('guojia', (('name', None, None, 'yes'), ('name', None, None, '郭嘉'), ('name', None, None, '郭嘉')))),
             expects=(
-                (t_tiandu_2_expect0, '郭嘉.hand_count == 2 and count(郭嘉.hand where it.suit == ♦) == 2', 'rules/standard/heroes_wei.sgs:312'),
+                (t_tiandu_2_expect0, '郭嘉.hand_count == 2 and count(郭嘉.hand where it.suit == ♦) == 2', 'rules/standard/heroes_wei.sgs:312', t_tiandu_2_expect0_parts),
             ),
             logs=(),
             loc='rules/standard/heroes_wei.sgs:304',
@@ -5204,7 +6499,7 @@ TABLES = T.Tables(
             deck=(('diamond', 2, 'shan'), ('heart', 3, 'tao')), start=('guanyu', 'chupai'), turns=1,
             decides=(('guanyu', (('name', None, None, '杀'), ('name', None, None, '郭嘉'))), ('guojia', (('name', None, None, 'yes'), ('name', None, None, '郭嘉'), ('name', None, None, '关羽')))),
             expects=(
-                (t_yiji_1_expect0, '郭嘉.hp == 2 and 郭嘉.hand_count == 1 and 闪 in 郭嘉.hand and 桃 in 关羽.hand', 'rules/standard/heroes_wei.sgs:332'),
+                (t_yiji_1_expect0, '郭嘉.hp == 2 and 郭嘉.hand_count == 1 and 闪 in 郭嘉.hand and 桃 in 关羽.hand', 'rules/standard/heroes_wei.sgs:332', t_yiji_1_expect0_parts),
             ),
             logs=(),
             loc='rules/standard/heroes_wei.sgs:325',
@@ -5218,7 +6513,7 @@ TABLES = T.Tables(
             deck=((None, None, 'shan'), ('diamond', 2, 'shan'), ('diamond', 3, 'shan'), ('diamond', 4, 'shan'), ('diamond', 5, 'shan')), start=('xuchu', 'mopai'), turns=1,
             decides=(('xuchu', (('name', None, None, 'yes'), ('name', None, None, '杀'), ('name', None, None, '郭嘉'))), ('guojia', (('name', None, None, 'yes'), ('name', None, None, '郭嘉'), ('name', None, None, '郭嘉'), ('name', None, None, 'yes'), ('name', None, None, '郭嘉'), ('name', None, None, '郭嘉')))),
             expects=(
-                (t_yiji_2_expect0, '郭嘉.hp == 1 and 郭嘉.hand_count == 4', 'rules/standard/heroes_wei.sgs:341'),
+                (t_yiji_2_expect0, '郭嘉.hp == 1 and 郭嘉.hand_count == 4', 'rules/standard/heroes_wei.sgs:341', t_yiji_2_expect0_parts),
             ),
             logs=(),
             loc='rules/standard/heroes_wei.sgs:334',
@@ -5232,7 +6527,7 @@ TABLES = T.Tables(
             deck=((None, None, 'shan'), ('diamond', 2, 'shan'), ('diamond', 3, 'shan'), ('diamond', 4, 'shan'), ('diamond', 5, 'shan')), start=('xuchu', 'mopai'), turns=1,
             decides=(('xuchu', (('name', None, None, 'yes'), ('name', None, None, '杀'), ('name', None, None, '郭嘉'))), ('guojia', (('name', None, None, 'yes'), ('name', None, None, '郭嘉'), ('name', None, None, '许褚'), ('name', None, None, 'no')))),
             expects=(
-                (t_yiji_3_expect0, '郭嘉.hp == 1 and 郭嘉.hand_count == 1 and 许褚.hand_count == 2', 'rules/standard/heroes_wei.sgs:350'),
+                (t_yiji_3_expect0, '郭嘉.hp == 1 and 郭嘉.hand_count == 1 and 许褚.hand_count == 2', 'rules/standard/heroes_wei.sgs:350', t_yiji_3_expect0_parts),
             ),
             logs=(),
             loc='rules/standard/heroes_wei.sgs:343',
@@ -5246,7 +6541,7 @@ TABLES = T.Tables(
             deck=(), start=('guanyu', 'chupai'), turns=1,
             decides=(('guanyu', (('name', None, None, '杀'), ('name', None, None, '甄姬'))), ('zhenji', (('name', None, None, '倾国'),))),
             expects=(
-                (t_qingguo_1_expect0, '甄姬.hp == 3 and 甄姬.hand_count == 0', 'rules/standard/heroes_wei.sgs:364'),
+                (t_qingguo_1_expect0, '甄姬.hp == 3 and 甄姬.hand_count == 0', 'rules/standard/heroes_wei.sgs:364', t_qingguo_1_expect0_parts),
             ),
             logs=((True, '甄姬 发动 【倾国】', 'rules/standard/heroes_wei.sgs:365'),),
             loc='rules/standard/heroes_wei.sgs:358',
@@ -5260,7 +6555,7 @@ TABLES = T.Tables(
             deck=(), start=('guanyu', 'chupai'), turns=1,
             decides=(('guanyu', (('name', None, None, '杀'), ('name', None, None, '甄姬'))), ('zhenji', (('name', None, None, '倾国'),))),
             expects=(
-                (t_qingguo_2_expect0, '甄姬.hp == 3 and 桃 in 甄姬.hand and 甄姬.hand_count == 1', 'rules/standard/heroes_wei.sgs:374'),
+                (t_qingguo_2_expect0, '甄姬.hp == 3 and 桃 in 甄姬.hand and 甄姬.hand_count == 1', 'rules/standard/heroes_wei.sgs:374', t_qingguo_2_expect0_parts),
             ),
             logs=(),
             loc='rules/standard/heroes_wei.sgs:367',
@@ -5275,7 +6570,7 @@ TABLES = T.Tables(
             deck=(), start=('guanyu', 'chupai'), turns=1,
             decides=(('guanyu', (('name', None, None, '杀'), ('name', None, None, '曹操'))), ('caocao', (('name', None, None, 'yes'),)), ('zhenji', (('name', None, None, '倾国'),))),
             expects=(
-                (t_qingguo_3_expect0, '曹操.hp == 4 and 甄姬.hand_count == 0', 'rules/standard/heroes_wei.sgs:385'),
+                (t_qingguo_3_expect0, '曹操.hp == 4 and 甄姬.hand_count == 0', 'rules/standard/heroes_wei.sgs:385', t_qingguo_3_expect0_parts),
             ),
             logs=(),
             loc='rules/standard/heroes_wei.sgs:376',
@@ -5289,7 +6584,7 @@ TABLES = T.Tables(
             deck=(('spade', 5, 'sha'), ('club', 6, 'sha'), ('heart', 7, 'tao'), ('diamond', 2, 'shan'), ('diamond', 3, 'shan')), start=('zhenji', None), turns=1,
             decides=(('zhenji', (('name', None, None, 'yes'), ('name', None, None, 'yes'), ('name', None, None, 'yes'))),),
             expects=(
-                (t_luoshen_1_expect0, '甄姬.hand_count == 4 and count(甄姬.hand where it is 杀) == 2 and 桃 not in 甄姬.hand', 'rules/standard/heroes_wei.sgs:404'),
+                (t_luoshen_1_expect0, '甄姬.hand_count == 4 and count(甄姬.hand where it is 杀) == 2 and 桃 not in 甄姬.hand', 'rules/standard/heroes_wei.sgs:404', t_luoshen_1_expect0_parts),
             ),
             logs=(),
             loc='rules/standard/heroes_wei.sgs:398',
@@ -5303,7 +6598,7 @@ TABLES = T.Tables(
             deck=(('spade', 5, 'sha'), ('diamond', 2, 'shan'), ('diamond', 3, 'shan')), start=('zhenji', None), turns=1,
             decides=(('zhenji', (('name', None, None, 'yes'), ('name', None, None, 'no'))),),
             expects=(
-                (t_luoshen_2_expect0, '甄姬.hand_count == 3 and count(甄姬.hand where it is 杀) == 1', 'rules/standard/heroes_wei.sgs:412'),
+                (t_luoshen_2_expect0, '甄姬.hand_count == 3 and count(甄姬.hand where it is 杀) == 1', 'rules/standard/heroes_wei.sgs:412', t_luoshen_2_expect0_parts),
             ),
             logs=(),
             loc='rules/standard/heroes_wei.sgs:406',
@@ -5317,7 +6612,7 @@ TABLES = T.Tables(
             deck=(('heart', 5, 'tao'), ('spade', 6, 'sha'), ('diamond', 2, 'shan')), start=('zhenji', None), turns=1,
             decides=(('zhenji', (('name', None, None, 'yes'),)),),
             expects=(
-                (t_luoshen_3_expect0, '甄姬.hand_count == 2 and 桃 not in 甄姬.hand and 杀 in 甄姬.hand', 'rules/standard/heroes_wei.sgs:420'),
+                (t_luoshen_3_expect0, '甄姬.hand_count == 2 and 桃 not in 甄姬.hand and 杀 in 甄姬.hand', 'rules/standard/heroes_wei.sgs:420', t_luoshen_3_expect0_parts),
             ),
             logs=(),
             loc='rules/standard/heroes_wei.sgs:414',
@@ -5331,7 +6626,7 @@ TABLES = T.Tables(
             deck=(('heart', 3, 'tao'), ('heart', 4, 'tao')), start=('sunquan', 'chupai'), turns=1,
             decides=(('sunquan', (('name', None, None, '制衡'), ('many', (('name', None, None, '杀'), ('name', None, None, '闪'))))),),
             expects=(
-                (t_zhiheng_1_expect0, '孙权.hand_count == 3 and count(孙权.hand where it is 桃) == 3', 'rules/standard/heroes_wu.sgs:16'),
+                (t_zhiheng_1_expect0, '孙权.hand_count == 3 and count(孙权.hand where it is 桃) == 3', 'rules/standard/heroes_wu.sgs:16', t_zhiheng_1_expect0_parts),
             ),
             logs=(),
             loc='rules/standard/heroes_wu.sgs:10',
@@ -5345,7 +6640,7 @@ TABLES = T.Tables(
             deck=(), start=('sunquan', 'chupai'), turns=1,
             decides=(('sunquan', (('name', None, None, '制衡'), ('many', (('name', None, None, '赤兔'),)))),),
             expects=(
-                (t_zhiheng_2_expect0, '孙权.hand_count == 2 and 孙权.minus_horse == none', 'rules/standard/heroes_wu.sgs:23'),
+                (t_zhiheng_2_expect0, '孙权.hand_count == 2 and 孙权.minus_horse == none', 'rules/standard/heroes_wu.sgs:23', t_zhiheng_2_expect0_parts),
             ),
             logs=(),
             loc='rules/standard/heroes_wu.sgs:18',
@@ -5372,7 +6667,7 @@ TABLES = T.Tables(
             deck=(), start=('ganning', 'chupai'), turns=1,
             decides=(('ganning', (('name', None, None, '杀'), ('name', None, None, '孙权'), ('name', None, None, '桃'))),),
             expects=(
-                (t_jiuyuan_1_expect0, '孙权.hp == 2', 'rules/standard/heroes_wu.sgs:47'),
+                (t_jiuyuan_1_expect0, '孙权.hp == 2', 'rules/standard/heroes_wu.sgs:47', t_jiuyuan_1_expect0_parts),
             ),
             logs=((True, '孙权 发动 【救援】', 'rules/standard/heroes_wu.sgs:48'),),
             loc='rules/standard/heroes_wu.sgs:41',
@@ -5386,7 +6681,7 @@ TABLES = T.Tables(
             deck=(), start=('guanyu', 'chupai'), turns=1,
             decides=(('guanyu', (('name', None, None, '杀'), ('name', None, None, '孙权'), ('name', None, None, '桃'))),),
             expects=(
-                (t_jiuyuan_2_expect0, '孙权.hp == 1', 'rules/standard/heroes_wu.sgs:56'),
+                (t_jiuyuan_2_expect0, '孙权.hp == 1', 'rules/standard/heroes_wu.sgs:56', t_jiuyuan_2_expect0_parts),
             ),
             logs=(),
             loc='rules/standard/heroes_wu.sgs:50',
@@ -5400,7 +6695,7 @@ TABLES = T.Tables(
             deck=(), start=('ganning', 'chupai'), turns=1,
             decides=(('ganning', (('name', None, None, '杀'), ('name', None, None, '孙权'))), ('sunquan', (('name', None, None, '桃'),))),
             expects=(
-                (t_jiuyuan_3_expect0, '孙权.hp == 1', 'rules/standard/heroes_wu.sgs:65'),
+                (t_jiuyuan_3_expect0, '孙权.hp == 1', 'rules/standard/heroes_wu.sgs:65', t_jiuyuan_3_expect0_parts),
             ),
             logs=(),
             loc='rules/standard/heroes_wu.sgs:58',
@@ -5414,7 +6709,7 @@ TABLES = T.Tables(
             deck=(), start=('ganning', 'chupai'), turns=1,
             decides=(('ganning', (('name', None, None, '杀'), ('name', None, None, '孙权'), ('name', None, None, '桃'))),),
             expects=(
-                (t_jiuyuan_4_expect0, '孙权.hp == 1', 'rules/standard/heroes_wu.sgs:73'),
+                (t_jiuyuan_4_expect0, '孙权.hp == 1', 'rules/standard/heroes_wu.sgs:73', t_jiuyuan_4_expect0_parts),
             ),
             logs=(),
             loc='rules/standard/heroes_wu.sgs:67',
@@ -5428,7 +6723,7 @@ TABLES = T.Tables(
             deck=(), start=('ganning', 'chupai'), turns=1,
             decides=(('ganning', (('name', None, None, '奇袭'), ('name', None, None, '关羽'))),),
             expects=(
-                (t_qixi_1_expect0, '甘宁.hand_count == 0 and 关羽.hand_count == 0', 'rules/standard/heroes_wu.sgs:86'),
+                (t_qixi_1_expect0, '甘宁.hand_count == 0 and 关羽.hand_count == 0', 'rules/standard/heroes_wu.sgs:86', t_qixi_1_expect0_parts),
             ),
             logs=((True, '甘宁 使用 过河拆桥(♠7) → 关羽', 'rules/standard/heroes_wu.sgs:87'),),
             loc='rules/standard/heroes_wu.sgs:81',
@@ -5442,7 +6737,7 @@ TABLES = T.Tables(
             deck=(), start=('ganning', 'chupai'), turns=1,
             decides=(('ganning', (('name', None, None, '奇袭'), ('name', None, None, '八卦阵'), ('name', None, None, '关羽'))),),
             expects=(
-                (t_qixi_2_expect0, '甘宁.armor == none and 关羽.minus_horse == none', 'rules/standard/heroes_wu.sgs:94'),
+                (t_qixi_2_expect0, '甘宁.armor == none and 关羽.minus_horse == none', 'rules/standard/heroes_wu.sgs:94', t_qixi_2_expect0_parts),
             ),
             logs=(),
             loc='rules/standard/heroes_wu.sgs:89',
@@ -5456,7 +6751,7 @@ TABLES = T.Tables(
             deck=(), start=('ganning', 'chupai'), turns=1,
             decides=(('ganning', (('name', None, None, '奇袭'), ('name', None, None, '关羽'))),),
             expects=(
-                (t_qixi_3_expect0, '桃 in 甘宁.hand and 甘宁.hand_count == 1 and 关羽.hand_count == 0', 'rules/standard/heroes_wu.sgs:102'),
+                (t_qixi_3_expect0, '桃 in 甘宁.hand and 甘宁.hand_count == 1 and 关羽.hand_count == 0', 'rules/standard/heroes_wu.sgs:102', t_qixi_3_expect0_parts),
             ),
             logs=(),
             loc='rules/standard/heroes_wu.sgs:96',
@@ -5470,7 +6765,7 @@ TABLES = T.Tables(
             deck=(), start=('lvmeng', 'chupai'), turns=1,
             decides=(('lvmeng', (('name', None, None, 'yes'),)),),
             expects=(
-                (t_keji_1_expect0, '吕蒙.hand_count == 6', 'rules/standard/heroes_wu.sgs:117'),
+                (t_keji_1_expect0, '吕蒙.hand_count == 6', 'rules/standard/heroes_wu.sgs:117', t_keji_1_expect0_parts),
             ),
             logs=((True, '跳过弃牌阶段', 'rules/standard/heroes_wu.sgs:118'),),
             loc='rules/standard/heroes_wu.sgs:112',
@@ -5497,7 +6792,7 @@ TABLES = T.Tables(
             deck=(), start=('lvmeng', 'chupai'), turns=3,
             decides=(('lvmeng', (('name', None, None, '决斗'), ('name', None, None, '关羽'), ('name', None, None, '杀'), ('name', None, None, 'yes'))), ('guanyu', (('name', None, None, '杀'),))),
             expects=(
-                (t_keji_3_expect0, '关羽.hp == 3', 'rules/standard/heroes_wu.sgs:138'),
+                (t_keji_3_expect0, '关羽.hp == 3', 'rules/standard/heroes_wu.sgs:138', t_keji_3_expect0_parts),
             ),
             logs=((True, '[第1回合 弃牌阶段] 吕蒙 弃置', 'rules/standard/heroes_wu.sgs:139'), (True, '[第3回合 出牌阶段] 跳过弃牌阶段', 'rules/standard/heroes_wu.sgs:140')),
             loc='rules/standard/heroes_wu.sgs:130',
@@ -5511,7 +6806,7 @@ TABLES = T.Tables(
             deck=(), start=('huanggai', 'chupai'), turns=1,
             decides=(('huanggai', (('name', None, None, '苦肉'), ('name', None, None, '苦肉'))),),
             expects=(
-                (t_kurou_1_expect0, '黄盖.hp == 2 and 黄盖.hand_count == 2', 'rules/standard/heroes_wu.sgs:153'),
+                (t_kurou_1_expect0, '黄盖.hp == 2 and 黄盖.hand_count == 2', 'rules/standard/heroes_wu.sgs:153', t_kurou_1_expect0_parts),
             ),
             logs=((True, '[第1回合 弃牌阶段] 黄盖 弃置', 'rules/standard/heroes_wu.sgs:154'),),
             loc='rules/standard/heroes_wu.sgs:148',
@@ -5525,7 +6820,7 @@ TABLES = T.Tables(
             deck=(), start=('huanggai', 'chupai'), turns=1,
             decides=(('huanggai', (('name', None, None, '苦肉'), ('name', None, None, '桃'))),),
             expects=(
-                (t_kurou_2_expect0, '黄盖.hp == 1 and 黄盖.alive', 'rules/standard/heroes_wu.sgs:161'),
+                (t_kurou_2_expect0, '黄盖.hp == 1 and 黄盖.alive', 'rules/standard/heroes_wu.sgs:161', t_kurou_2_expect0_parts),
             ),
             logs=((True, '黄盖 摸了2张牌', 'rules/standard/heroes_wu.sgs:162'),),
             loc='rules/standard/heroes_wu.sgs:156',
@@ -5553,7 +6848,7 @@ TABLES = T.Tables(
             deck=(), start=('zhouyu', 'mopai'), turns=1,
             decides=(('zhouyu', (('name', None, None, 'yes'),)),),
             expects=(
-                (t_yingzi_1_expect0, '周瑜.hand_count == 3', 'rules/standard/heroes_wu.sgs:183'),
+                (t_yingzi_1_expect0, '周瑜.hand_count == 3', 'rules/standard/heroes_wu.sgs:183', t_yingzi_1_expect0_parts),
             ),
             logs=(),
             loc='rules/standard/heroes_wu.sgs:178',
@@ -5567,7 +6862,7 @@ TABLES = T.Tables(
             deck=(), start=('zhouyu', 'mopai'), turns=1,
             decides=(('zhouyu', (('name', None, None, 'no'),)),),
             expects=(
-                (t_yingzi_2_expect0, '周瑜.hand_count == 2', 'rules/standard/heroes_wu.sgs:190'),
+                (t_yingzi_2_expect0, '周瑜.hand_count == 2', 'rules/standard/heroes_wu.sgs:190', t_yingzi_2_expect0_parts),
             ),
             logs=(),
             loc='rules/standard/heroes_wu.sgs:185',
@@ -5581,7 +6876,7 @@ TABLES = T.Tables(
             deck=(), start=('zhouyu', 'chupai'), turns=1,
             decides=(('zhouyu', (('name', None, None, '反间'), ('name', None, None, '关羽'))), ('guanyu', (('text', '♥'),))),
             expects=(
-                (t_fanjian_1_expect0, '关羽.hp == 3 and 杀 in 关羽.hand and 周瑜.hand_count == 0', 'rules/standard/heroes_wu.sgs:208'),
+                (t_fanjian_1_expect0, '关羽.hp == 3 and 杀 in 关羽.hand and 周瑜.hand_count == 0', 'rules/standard/heroes_wu.sgs:208', t_fanjian_1_expect0_parts),
             ),
             logs=(),
             loc='rules/standard/heroes_wu.sgs:202',
@@ -5595,7 +6890,7 @@ TABLES = T.Tables(
             deck=(), start=('zhouyu', 'chupai'), turns=1,
             decides=(('zhouyu', (('name', None, None, '反间'), ('name', None, None, '关羽'))), ('guanyu', (('text', '♠'),))),
             expects=(
-                (t_fanjian_2_expect0, '关羽.hp == 4 and 杀 in 关羽.hand', 'rules/standard/heroes_wu.sgs:216'),
+                (t_fanjian_2_expect0, '关羽.hp == 4 and 杀 in 关羽.hand', 'rules/standard/heroes_wu.sgs:216', t_fanjian_2_expect0_parts),
             ),
             logs=(),
             loc='rules/standard/heroes_wu.sgs:210',
@@ -5622,7 +6917,7 @@ TABLES = T.Tables(
             deck=(('spade', 5, 'sha'),), start=('daqiao', 'chupai'), turns=2,
             decides=(('daqiao', (('name', None, None, '国色'), ('name', None, None, '关羽'))),),
             expects=(
-                (t_guose_1_expect0, '大乔.hand_count == 0 and count(关羽.judges) == 0', 'rules/standard/heroes_wu.sgs:242'),
+                (t_guose_1_expect0, '大乔.hand_count == 0 and count(关羽.judges) == 0', 'rules/standard/heroes_wu.sgs:242', t_guose_1_expect0_parts),
             ),
             logs=((True, '大乔 对 关羽 使用 乐不思蜀(♦3)', 'rules/standard/heroes_wu.sgs:243'), (True, '跳过出牌阶段', 'rules/standard/heroes_wu.sgs:244')),
             loc='rules/standard/heroes_wu.sgs:235',
@@ -5636,7 +6931,7 @@ TABLES = T.Tables(
             deck=(), start=('daqiao', 'chupai'), turns=1,
             decides=(('daqiao', (('name', None, None, '国色'), ('name', None, None, '关羽'))),),
             expects=(
-                (t_guose_2_expect0, '桃 in 大乔.hand and 大乔.hand_count == 1 and count(关羽.judges) == 1', 'rules/standard/heroes_wu.sgs:252'),
+                (t_guose_2_expect0, '桃 in 大乔.hand and 大乔.hand_count == 1 and count(关羽.judges) == 1', 'rules/standard/heroes_wu.sgs:252', t_guose_2_expect0_parts),
             ),
             logs=(),
             loc='rules/standard/heroes_wu.sgs:246',
@@ -5651,7 +6946,7 @@ TABLES = T.Tables(
             deck=(), start=('guanyu', 'chupai'), turns=1,
             decides=(('guanyu', (('name', None, None, '杀'), ('name', None, None, '大乔'))), ('daqiao', (('name', None, None, 'yes'),))),
             expects=(
-                (t_liuli_1_expect0, '张飞.hp == 3 and 大乔.hp == 3 and 关羽.hp == 4 and 大乔.hand_count == 0', 'rules/standard/heroes_wu.sgs:275'),
+                (t_liuli_1_expect0, '张飞.hp == 3 and 大乔.hp == 3 and 关羽.hp == 4 and 大乔.hand_count == 0', 'rules/standard/heroes_wu.sgs:275', t_liuli_1_expect0_parts),
             ),
             logs=((True, '大乔 将 杀', 'rules/standard/heroes_wu.sgs:276'),),
             loc='rules/standard/heroes_wu.sgs:268',
@@ -5668,7 +6963,7 @@ TABLES = T.Tables(
             deck=(), start=('guanyu', 'chupai'), turns=1,
             decides=(('guanyu', (('name', None, None, '杀'), ('name', None, None, '大乔'))), ('daqiao', (('name', None, None, 'yes'),))),
             expects=(
-                (t_liuli_2_expect0, '赵云.hp == 3 and 张飞.hp == 4 and 大乔.hp == 3', 'rules/standard/heroes_wu.sgs:288'),
+                (t_liuli_2_expect0, '赵云.hp == 3 and 张飞.hp == 4 and 大乔.hp == 3', 'rules/standard/heroes_wu.sgs:288', t_liuli_2_expect0_parts),
             ),
             logs=(),
             loc='rules/standard/heroes_wu.sgs:278',
@@ -5684,7 +6979,7 @@ TABLES = T.Tables(
             deck=(), start=('guanyu', 'chupai'), turns=1,
             decides=(('guanyu', (('name', None, None, '杀'), ('name', None, None, '大乔'))), ('daqiao', (('name', None, None, 'yes'),))),
             expects=(
-                (t_liuli_3_expect0, '诸葛亮.hp == 3 and 张飞.hp == 3 and 大乔.hp == 3', 'rules/standard/heroes_wu.sgs:298'),
+                (t_liuli_3_expect0, '诸葛亮.hp == 3 and 张飞.hp == 3 and 大乔.hp == 3', 'rules/standard/heroes_wu.sgs:298', t_liuli_3_expect0_parts),
             ),
             logs=(),
             loc='rules/standard/heroes_wu.sgs:290',
@@ -5700,7 +6995,7 @@ TABLES = T.Tables(
             deck=(), start=('guanyu', 'chupai'), turns=1,
             decides=(('guanyu', (('name', None, None, '杀'), ('many', (('name', None, None, '大乔'), ('name', None, None, '张飞'))))), ('daqiao', (('name', None, None, 'yes'),))),
             expects=(
-                (t_liuli_4_expect0, '大乔.hp == 3 and 张飞.hp == 3 and 赵云.hp == 3', 'rules/standard/heroes_wu.sgs:309'),
+                (t_liuli_4_expect0, '大乔.hp == 3 and 张飞.hp == 3 and 赵云.hp == 3', 'rules/standard/heroes_wu.sgs:309', t_liuli_4_expect0_parts),
             ),
             logs=(),
             loc='rules/standard/heroes_wu.sgs:300',
@@ -5715,7 +7010,7 @@ TABLES = T.Tables(
             deck=(), start=('guanyu', 'chupai'), turns=1,
             decides=(('guanyu', (('name', None, None, '决斗'), ('name', None, None, '大乔'), ('name', None, None, '杀'), ('name', None, None, '大乔'))), ('daqiao', (('name', None, None, 'yes'),))),
             expects=(
-                (t_liuli_5_expect0, '大乔.hp == 2 and 张飞.hp == 3', 'rules/standard/heroes_wu.sgs:319'),
+                (t_liuli_5_expect0, '大乔.hp == 2 and 张飞.hp == 3', 'rules/standard/heroes_wu.sgs:319', t_liuli_5_expect0_parts),
             ),
             logs=((True, '大乔 受到 1 点伤害 (来源 关羽，决斗', 'rules/standard/heroes_wu.sgs:320'),),
             loc='rules/standard/heroes_wu.sgs:311',
@@ -5730,7 +7025,7 @@ TABLES = T.Tables(
             deck=(), start=('ganning', 'chupai'), turns=1,
             decides=(('ganning', (('name', None, None, '顺手牵羊'),)),),
             expects=(
-                (t_qianxun_1_expect0, '陆逊.hand_count == 1 and 关羽.hand_count == 0 and 桃 in 甘宁.hand', 'rules/standard/heroes_wu.sgs:335'),
+                (t_qianxun_1_expect0, '陆逊.hand_count == 1 and 关羽.hand_count == 0 and 桃 in 甘宁.hand', 'rules/standard/heroes_wu.sgs:335', t_qianxun_1_expect0_parts),
             ),
             logs=(),
             loc='rules/standard/heroes_wu.sgs:329',
@@ -5745,7 +7040,7 @@ TABLES = T.Tables(
             deck=(), start=('ganning', 'chupai'), turns=1,
             decides=(('ganning', (('name', None, None, '乐不思蜀'),)),),
             expects=(
-                (t_qianxun_2_expect0, 'count(陆逊.judges) == 0 and count(关羽.judges) == 1', 'rules/standard/heroes_wu.sgs:343'),
+                (t_qianxun_2_expect0, 'count(陆逊.judges) == 0 and count(关羽.judges) == 1', 'rules/standard/heroes_wu.sgs:343', t_qianxun_2_expect0_parts),
             ),
             logs=(),
             loc='rules/standard/heroes_wu.sgs:337',
@@ -5760,7 +7055,7 @@ TABLES = T.Tables(
             deck=(), start=('ganning', 'chupai'), turns=1,
             decides=(('ganning', (('name', None, None, '过河拆桥'),)),),
             expects=(
-                (t_qianxun_3_expect0, '陆逊.hand_count == 0 and 关羽.hand_count == 1', 'rules/standard/heroes_wu.sgs:351'),
+                (t_qianxun_3_expect0, '陆逊.hand_count == 0 and 关羽.hand_count == 1', 'rules/standard/heroes_wu.sgs:351', t_qianxun_3_expect0_parts),
             ),
             logs=(),
             loc='rules/standard/heroes_wu.sgs:345',
@@ -5774,7 +7069,7 @@ TABLES = T.Tables(
             deck=(), start=('luxun', 'chupai'), turns=1,
             decides=(('luxun', (('name', None, None, '杀'), ('name', None, None, '关羽'), ('name', None, None, 'yes'))),),
             expects=(
-                (t_lianying_1_expect0, '关羽.hp == 3 and 陆逊.hand_count == 1', 'rules/standard/heroes_wu.sgs:362'),
+                (t_lianying_1_expect0, '关羽.hp == 3 and 陆逊.hand_count == 1', 'rules/standard/heroes_wu.sgs:362', t_lianying_1_expect0_parts),
             ),
             logs=(),
             loc='rules/standard/heroes_wu.sgs:357',
@@ -5788,7 +7083,7 @@ TABLES = T.Tables(
             deck=(), start=('guanyu', 'chupai'), turns=1,
             decides=(('guanyu', (('name', None, None, '过河拆桥'), ('name', None, None, '陆逊'))), ('luxun', (('name', None, None, 'yes'),))),
             expects=(
-                (t_lianying_2_expect0, '陆逊.hand_count == 1', 'rules/standard/heroes_wu.sgs:370'),
+                (t_lianying_2_expect0, '陆逊.hand_count == 1', 'rules/standard/heroes_wu.sgs:370', t_lianying_2_expect0_parts),
             ),
             logs=(),
             loc='rules/standard/heroes_wu.sgs:364',
@@ -5802,7 +7097,7 @@ TABLES = T.Tables(
             deck=(('spade', 2, 'sha'), ('spade', 3, 'sha'), ('heart', 4, 'tao')), start=('luxun', 'chupai'), turns=2,
             decides=(('luxun', (('name', None, None, '杀'), ('name', None, None, '关羽'), ('name', None, None, 'yes'))), ('guanyu', (('name', None, None, '杀'), ('name', None, None, '陆逊')))),
             expects=(
-                (t_lianying_3_expect0, '陆逊.hp == 3 and 关羽.hp == 3', 'rules/standard/heroes_wu.sgs:381'),
+                (t_lianying_3_expect0, '陆逊.hp == 3 and 关羽.hp == 3', 'rules/standard/heroes_wu.sgs:381', t_lianying_3_expect0_parts),
             ),
             logs=(),
             loc='rules/standard/heroes_wu.sgs:372',
@@ -5816,7 +7111,7 @@ TABLES = T.Tables(
             deck=(), start=('sunshangxiang', 'chupai'), turns=1,
             decides=(('sunshangxiang', (('name', None, None, '结姻'), ('many', (('name', None, None, '杀'), ('name', None, None, '闪'))), ('name', None, None, '刘备'))),),
             expects=(
-                (t_jieyin_1_expect0, '孙尚香.hp == 3 and 刘备.hp == 4 and 孙尚香.hand_count == 0', 'rules/standard/heroes_wu.sgs:399'),
+                (t_jieyin_1_expect0, '孙尚香.hp == 3 and 刘备.hp == 4 and 孙尚香.hand_count == 0', 'rules/standard/heroes_wu.sgs:399', t_jieyin_1_expect0_parts),
             ),
             logs=(),
             loc='rules/standard/heroes_wu.sgs:394',
@@ -5832,7 +7127,7 @@ TABLES = T.Tables(
             deck=(), start=('sunshangxiang', 'chupai'), turns=1,
             decides=(('sunshangxiang', (('name', None, None, '结姻'),)),),
             expects=(
-                (t_jieyin_2_expect0, '孙尚香.hp == 3 and 刘备.hp == 4 and 大乔.hp == 2', 'rules/standard/heroes_wu.sgs:409'),
+                (t_jieyin_2_expect0, '孙尚香.hp == 3 and 刘备.hp == 4 and 大乔.hp == 2', 'rules/standard/heroes_wu.sgs:409', t_jieyin_2_expect0_parts),
             ),
             logs=(),
             loc='rules/standard/heroes_wu.sgs:401',
@@ -5846,7 +7141,7 @@ TABLES = T.Tables(
             deck=(), start=('sunshangxiang', 'chupai'), turns=1,
             decides=(('sunshangxiang', (('name', None, None, '诸葛连弩'), ('name', None, None, 'yes'))),),
             expects=(
-                (t_xiaoji_1_expect0, '孙尚香.hand_count == 2 and 孙尚香.weapon != none', 'rules/standard/heroes_wu.sgs:427'),
+                (t_xiaoji_1_expect0, '孙尚香.hand_count == 2 and 孙尚香.weapon != none', 'rules/standard/heroes_wu.sgs:427', t_xiaoji_1_expect0_parts),
             ),
             logs=(),
             loc='rules/standard/heroes_wu.sgs:422',
@@ -5860,7 +7155,7 @@ TABLES = T.Tables(
             deck=(), start=('guanyu', 'chupai'), turns=1,
             decides=(('guanyu', (('name', None, None, '过河拆桥'), ('name', None, None, '孙尚香'))), ('sunshangxiang', (('name', None, None, 'yes'),))),
             expects=(
-                (t_xiaoji_2_expect0, '孙尚香.hand_count == 2 and 孙尚香.minus_horse == none', 'rules/standard/heroes_wu.sgs:435'),
+                (t_xiaoji_2_expect0, '孙尚香.hand_count == 2 and 孙尚香.minus_horse == none', 'rules/standard/heroes_wu.sgs:435', t_xiaoji_2_expect0_parts),
             ),
             logs=(),
             loc='rules/standard/heroes_wu.sgs:429',
@@ -5874,7 +7169,7 @@ TABLES = T.Tables(
             deck=(), start=('sunshangxiang', 'chupai'), turns=1,
             decides=(('sunshangxiang', (('name', None, None, '杀'), ('name', None, None, '关羽'), ('name', None, None, 'yes'), ('many', (('name', None, None, '赤兔'), ('name', None, None, '绝影'))), ('name', None, None, 'yes'), ('name', None, None, 'yes'))), ('guanyu', (('name', None, None, '闪'),))),
             expects=(
-                (t_xiaoji_3_expect0, '关羽.hp == 3 and 孙尚香.hand_count == 4 and 孙尚香.plus_horse == none', 'rules/standard/heroes_wu.sgs:444'),
+                (t_xiaoji_3_expect0, '关羽.hp == 3 and 孙尚香.hand_count == 4 and 孙尚香.plus_horse == none', 'rules/standard/heroes_wu.sgs:444', t_xiaoji_3_expect0_parts),
             ),
             logs=(),
             loc='rules/standard/heroes_wu.sgs:437',
@@ -5888,9 +7183,9 @@ TABLES = T.Tables(
             deck=(('heart', 13, 'shan'), ('club', 2, 'sha'), ('club', 3, 'sha')), start=('xuchu', None), turns=1,
             decides=(('xuchu', (('name', None, None, 'no'), ('name', 'spade', 7, '杀'), ('name', None, None, '张辽'), ('name', 'diamond', 2, '闪'))),),
             expects=(
-                (t_timing_1_expect0, '张辽.hp == 3', 'rules/standard/timing.sgs:16'),
-                (t_timing_1_expect1, 'count(许褚.judges) == 0 and count(许褚.hand) == 2', 'rules/standard/timing.sgs:17'),
-                (t_timing_1_expect2, 'not (闪 in 许褚.hand)', 'rules/standard/timing.sgs:18'),
+                (t_timing_1_expect0, '张辽.hp == 3', 'rules/standard/timing.sgs:16', t_timing_1_expect0_parts),
+                (t_timing_1_expect1, 'count(许褚.judges) == 0 and count(许褚.hand) == 2', 'rules/standard/timing.sgs:17', t_timing_1_expect1_parts),
+                (t_timing_1_expect2, 'not (闪 in 许褚.hand)', 'rules/standard/timing.sgs:18', t_timing_1_expect2_parts),
             ),
             logs=((True, '许褚 的乐不思蜀判定牌为 闪(♥K)', 'rules/standard/timing.sgs:19'), (True, '许褚 摸了2张牌', 'rules/standard/timing.sgs:20'), (True, '许褚 弃置 闪(♦2)', 'rules/standard/timing.sgs:21')),
             loc='rules/standard/timing.sgs:10',
@@ -5905,8 +7200,8 @@ TABLES = T.Tables(
             deck=(('spade', 13, 'nanman'), ('diamond', 2, 'shan'), ('diamond', 3, 'shan'), ('spade', 5, 'qinglong')), start=('xuchu', 'panding'), turns=2,
             decides=(),
             expects=(
-                (t_timing_2_expect0, '许褚.hp == 4 and 张辽.hp == 1 and 吕蒙.hp == 4', 'rules/standard/timing.sgs:32'),
-                (t_timing_2_expect1, 'count(许褚.judges) == 0 and count(张辽.judges) == 0 and count(吕蒙.judges) == 0', 'rules/standard/timing.sgs:36'),
+                (t_timing_2_expect0, '许褚.hp == 4 and 张辽.hp == 1 and 吕蒙.hp == 4', 'rules/standard/timing.sgs:32', t_timing_2_expect0_parts),
+                (t_timing_2_expect1, 'count(许褚.judges) == 0 and count(张辽.judges) == 0 and count(吕蒙.judges) == 0', 'rules/standard/timing.sgs:36', t_timing_2_expect1_parts),
             ),
             logs=((True, '许褚 的闪电判定牌为 南蛮入侵(♠K)', 'rules/standard/timing.sgs:33'), (True, '张辽 的闪电判定牌为 青龙偃月刀(♠5)', 'rules/standard/timing.sgs:34'), (True, '张辽 受到 3 点雷属性伤害 (来源 无，闪电(♠A))', 'rules/standard/timing.sgs:35')),
             loc='rules/standard/timing.sgs:25',
@@ -5921,9 +7216,9 @@ TABLES = T.Tables(
             deck=(('spade', 5, 'sha'),), start=('xuchu', 'panding'), turns=1,
             decides=(('zhangliao', (('name', None, None, '无懈可击'),)),),
             expects=(
-                (t_timing_3_expect0, '许褚.hp == 4', 'rules/standard/timing.sgs:48'),
-                (t_timing_3_expect1, '闪电 in 张辽.judges and count(许褚.judges) == 0', 'rules/standard/timing.sgs:49'),
-                (t_timing_3_expect2, 'count(许褚.hand where it.suit == ♠ and it.rank == 5) == 1', 'rules/standard/timing.sgs:52'),
+                (t_timing_3_expect0, '许褚.hp == 4', 'rules/standard/timing.sgs:48', t_timing_3_expect0_parts),
+                (t_timing_3_expect1, '闪电 in 张辽.judges and count(许褚.judges) == 0', 'rules/standard/timing.sgs:49', t_timing_3_expect1_parts),
+                (t_timing_3_expect2, 'count(许褚.hand where it.suit == ♠ and it.rank == 5) == 1', 'rules/standard/timing.sgs:52', t_timing_3_expect2_parts),
             ),
             logs=((True, '张辽 使用 无懈可击(♠J)', 'rules/standard/timing.sgs:50'), (False, '闪电判定牌', 'rules/standard/timing.sgs:51')),
             loc='rules/standard/timing.sgs:41',
@@ -5937,9 +7232,9 @@ TABLES = T.Tables(
             deck=(('spade', 13, 'nanman'), ('diamond', 2, 'shan'), ('diamond', 3, 'shan'), ('heart', 13, 'shan')), start=('xuchu', 'panding'), turns=2,
             decides=(('xuchu', (('name', None, None, '无中生有'),)), ('zhangliao', (('name', None, None, '无中生有'),))),
             expects=(
-                (t_timing_4_expect0, 'count(许褚.hand) == 2', 'rules/standard/timing.sgs:68'),
-                (t_timing_4_expect1, 'not (无中生有 in 张辽.hand)', 'rules/standard/timing.sgs:71'),
-                (t_timing_4_expect2, 'count(许褚.judges) == 0 and count(张辽.judges) == 0', 'rules/standard/timing.sgs:72'),
+                (t_timing_4_expect0, 'count(许褚.hand) == 2', 'rules/standard/timing.sgs:68', t_timing_4_expect0_parts),
+                (t_timing_4_expect1, 'not (无中生有 in 张辽.hand)', 'rules/standard/timing.sgs:71', t_timing_4_expect1_parts),
+                (t_timing_4_expect2, 'count(许褚.judges) == 0 and count(张辽.judges) == 0', 'rules/standard/timing.sgs:72', t_timing_4_expect2_parts),
             ),
             logs=((True, '许褚 的乐不思蜀判定牌为 南蛮入侵(♠K)', 'rules/standard/timing.sgs:65'), (True, '许褚 弃置 无中生有(♥7)', 'rules/standard/timing.sgs:66'), (False, '许褚 使用', 'rules/standard/timing.sgs:67'), (True, '张辽 的乐不思蜀判定牌为 闪(♥K)', 'rules/standard/timing.sgs:69'), (True, '张辽 使用 无中生有(♥8)', 'rules/standard/timing.sgs:70')),
             loc='rules/standard/timing.sgs:57',
@@ -5953,7 +7248,7 @@ TABLES = T.Tables(
             deck=(), start=('xuchu', 'chupai'), turns=1,
             decides=(('xuchu', (('name', None, None, '过河拆桥'), ('name', None, None, '张辽'), ('name', None, None, 'pass'), ('name', None, None, '无懈可击'))), ('zhangliao', (('name', None, None, '无懈可击'),))),
             expects=(
-                (t_timing_5_expect0, 'count(张辽.hand) == 0 and count(许褚.hand) == 0', 'rules/standard/timing.sgs:87'),
+                (t_timing_5_expect0, 'count(张辽.hand) == 0 and count(许褚.hand) == 0', 'rules/standard/timing.sgs:87', t_timing_5_expect0_parts),
             ),
             logs=((True, '张辽 使用 无懈可击(♣K)', 'rules/standard/timing.sgs:83'), (True, '许褚 使用 无懈可击(♠J)', 'rules/standard/timing.sgs:84'), (False, '的效果被抵消', 'rules/standard/timing.sgs:85'), (True, '许褚 弃置 闪(♦2)', 'rules/standard/timing.sgs:86')),
             loc='rules/standard/timing.sgs:77',
@@ -5969,8 +7264,8 @@ TABLES = T.Tables(
             deck=(), start=('xuchu', 'chupai'), turns=1,
             decides=(('xuchu', (('name', None, None, '杀'), ('name', None, None, '黄盖'), ('name', None, None, 'pass'))), ('zhangliao', (('name', None, None, '桃'),))),
             expects=(
-                (t_timing_6_expect0, '黄盖.alive and 黄盖.hp == 1', 'rules/standard/timing.sgs:100'),
-                (t_timing_6_expect1, '桃 in 许褚.hand and 桃 in 吕蒙.hand and count(张辽.hand) == 0', 'rules/standard/timing.sgs:103'),
+                (t_timing_6_expect0, '黄盖.alive and 黄盖.hp == 1', 'rules/standard/timing.sgs:100', t_timing_6_expect0_parts),
+                (t_timing_6_expect1, '桃 in 许褚.hand and 桃 in 吕蒙.hand and count(张辽.hand) == 0', 'rules/standard/timing.sgs:103', t_timing_6_expect1_parts),
             ),
             logs=((True, '黄盖 进入濒死状态', 'rules/standard/timing.sgs:101'), (True, '张辽 使用 桃(♥4) → 黄盖', 'rules/standard/timing.sgs:102')),
             loc='rules/standard/timing.sgs:92',
@@ -5986,8 +7281,8 @@ TABLES = T.Tables(
             deck=(), start=('xuchu', 'chupai'), turns=1,
             decides=(('xuchu', (('name', None, None, '杀'), ('name', None, None, '张辽'), ('name', None, None, 'pass'), ('name', None, None, '无中生有'))), ('huanggai', (('name', None, None, 'pass'),)), ('lvmeng', (('name', None, None, '桃'),))),
             expects=(
-                (t_timing_7_expect0, '张辽.alive and 张辽.hp == 1', 'rules/standard/timing.sgs:119'),
-                (t_timing_7_expect1, '桃 in 许褚.hand and 桃 in 黄盖.hand and count(吕蒙.hand) == 0', 'rules/standard/timing.sgs:121'),
+                (t_timing_7_expect0, '张辽.alive and 张辽.hp == 1', 'rules/standard/timing.sgs:119', t_timing_7_expect0_parts),
+                (t_timing_7_expect1, '桃 in 许褚.hand and 桃 in 黄盖.hand and count(吕蒙.hand) == 0', 'rules/standard/timing.sgs:121', t_timing_7_expect1_parts),
             ),
             logs=((True, '吕蒙 使用 桃(♥6) → 张辽', 'rules/standard/timing.sgs:120'), (True, '许褚 使用 无中生有(♥7)', 'rules/standard/timing.sgs:122')),
             loc='rules/standard/timing.sgs:110',
@@ -6001,7 +7296,7 @@ TABLES = T.Tables(
             deck=(), start=('xuchu', 'chupai'), turns=1,
             decides=(('xuchu', (('name', None, None, '杀'), ('name', None, None, '张辽'), ('name', None, None, 'yes'))),),
             expects=(
-                (t_timing_8_expect0, '张辽.hp == 4 and count(张辽.hand) == 0', 'rules/standard/timing.sgs:133'),
+                (t_timing_8_expect0, '张辽.hp == 4 and count(张辽.hand) == 0', 'rules/standard/timing.sgs:133', t_timing_8_expect0_parts),
             ),
             logs=((False, '受到 1 点伤害', 'rules/standard/timing.sgs:134'), (False, '· 受到伤害时', 'rules/standard/timing.sgs:135'), (False, '· 扣减体力时', 'rules/standard/timing.sgs:136'), (False, '· 扣减体力后', 'rules/standard/timing.sgs:137'), (False, '· 造成伤害后', 'rules/standard/timing.sgs:138'), (False, '· 受到伤害后', 'rules/standard/timing.sgs:139')),
             loc='rules/standard/timing.sgs:128',
@@ -6016,10 +7311,10 @@ TABLES = T.Tables(
             deck=(('heart', 13, 'shan'),), start=('xuchu', 'chupai'), turns=1,
             decides=(('xuchu', (('name', None, None, '杀'), ('name', None, None, '张辽'), ('name', None, None, '无中生有'))), ('zhangliao', (('name', None, None, '闪'),))),
             expects=(
-                (t_timing_9_expect0, 'count(许褚.hand) == 2', 'rules/standard/timing.sgs:163'),
-                (t_timing_9_expect1, 'count(许褚.hand where it.suit == ♥ and it.rank == 13) == 1', 'rules/standard/timing.sgs:164'),
-                (t_timing_9_expect2, 'count(许褚.hand where (it.suit == ♠ and it.rank == 7) or (it.suit == ♦ and it.rank == 2)) == 1', 'rules/standard/timing.sgs:165'),
-                (t_timing_9_expect3, '张辽.hp == 4', 'rules/standard/timing.sgs:166'),
+                (t_timing_9_expect0, 'count(许褚.hand) == 2', 'rules/standard/timing.sgs:163', t_timing_9_expect0_parts),
+                (t_timing_9_expect1, 'count(许褚.hand where it.suit == ♥ and it.rank == 13) == 1', 'rules/standard/timing.sgs:164', t_timing_9_expect1_parts),
+                (t_timing_9_expect2, 'count(许褚.hand where (it.suit == ♠ and it.rank == 7) or (it.suit == ♦ and it.rank == 2)) == 1', 'rules/standard/timing.sgs:165', t_timing_9_expect2_parts),
+                (t_timing_9_expect3, '张辽.hp == 4', 'rules/standard/timing.sgs:166', t_timing_9_expect3_parts),
             ),
             logs=((True, '弃牌堆洗混后作为新的牌堆', 'rules/standard/timing.sgs:162'),),
             loc='rules/standard/timing.sgs:145',
@@ -6033,8 +7328,8 @@ TABLES = T.Tables(
             deck=(), start=('xuchu', None), turns=2,
             decides=(),
             expects=(
-                (t_timing_10_expect0, 'not 许褚.flipped', 'rules/standard/timing.sgs:175'),
-                (t_timing_10_expect1, 'count(许褚.hand) == 0 and count(张辽.hand) == 2', 'rules/standard/timing.sgs:176'),
+                (t_timing_10_expect0, 'not 许褚.flipped', 'rules/standard/timing.sgs:175', t_timing_10_expect0_parts),
+                (t_timing_10_expect1, 'count(许褚.hand) == 0 and count(张辽.hand) == 2', 'rules/standard/timing.sgs:176', t_timing_10_expect1_parts),
             ),
             logs=((True, '许褚 的武将牌翻至正面朝上，跳过此回合', 'rules/standard/timing.sgs:177'), (False, '许褚 摸了', 'rules/standard/timing.sgs:178')),
             loc='rules/standard/timing.sgs:170',
@@ -6048,8 +7343,8 @@ TABLES = T.Tables(
             deck=(), start=('xuchu', 'qipai'), turns=2,
             decides=(('xuchu', (('many', (('name', None, None, '杀'),)), ('many', (('name', None, None, '闪'),)))),),
             expects=(
-                (t_timing_11_expect0, 'count(许褚.hand) == 2 and 南蛮入侵 in 许褚.hand and 无懈可击 in 许褚.hand', 'rules/standard/timing.sgs:191'),
-                (t_timing_11_expect1, 'count(张辽.hand) == 2', 'rules/standard/timing.sgs:195'),
+                (t_timing_11_expect0, 'count(许褚.hand) == 2 and 南蛮入侵 in 许褚.hand and 无懈可击 in 许褚.hand', 'rules/standard/timing.sgs:191', t_timing_11_expect0_parts),
+                (t_timing_11_expect1, 'count(张辽.hand) == 2', 'rules/standard/timing.sgs:195', t_timing_11_expect1_parts),
             ),
             logs=((True, '许褚 弃置 杀(♠7)', 'rules/standard/timing.sgs:192'), (True, '许褚 弃置 闪(♦2)', 'rules/standard/timing.sgs:193'), (False, '许褚 弃置 杀(♠7)、', 'rules/standard/timing.sgs:194'), (False, '张辽 弃置', 'rules/standard/timing.sgs:196')),
             loc='rules/standard/timing.sgs:185',
@@ -6063,8 +7358,8 @@ TABLES = T.Tables(
             deck=(('spade', 5, 'sha'), ('heart', 13, 'shan')), start=('xuchu', 'panding'), turns=1,
             decides=(),
             expects=(
-                (t_timing_12_expect0, '许褚.hp == 4', 'rules/standard/timing.sgs:206'),
-                (t_timing_12_expect1, '闪电 in 张辽.judges and count(许褚.judges) == 0', 'rules/standard/timing.sgs:210'),
+                (t_timing_12_expect0, '许褚.hp == 4', 'rules/standard/timing.sgs:206', t_timing_12_expect0_parts),
+                (t_timing_12_expect1, '闪电 in 张辽.judges and count(许褚.judges) == 0', 'rules/standard/timing.sgs:210', t_timing_12_expect1_parts),
             ),
             logs=((True, '许褚 的乐不思蜀判定牌为 杀(♠5)', 'rules/standard/timing.sgs:207'), (True, '许褚 的闪电判定牌为 闪(♥K)', 'rules/standard/timing.sgs:208'), (True, '跳过出牌阶段', 'rules/standard/timing.sgs:209')),
             loc='rules/standard/timing.sgs:201',

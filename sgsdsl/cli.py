@@ -223,10 +223,10 @@ def info(paths, as_json: bool) -> None:
 @click.option("--source", is_flag=True, help="Also print the generated Python of each row.")
 def explain(name: str, paths, source: bool) -> None:
     """Show the compiled trigger-table rows of a skill, card or window, with their rules file:line."""
-    from .tools.explain import explain_text
+    from .tools.explain import explain_everywhere
 
     rules = _rules(_paths(paths))
-    text = explain_text(rules, name, source)
+    text = explain_everywhere(rules, name, source)
     if text is None:
         from .lang.diagnostics import suggest
 

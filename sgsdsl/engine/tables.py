@@ -85,7 +85,30 @@ def is_card(c, name: str) -> bool:
     if c is None:
         return False
     cd = c.cdef  # (read once: through the card filters in play)
+    if cd is None:  # a card seen through a seat's view that does not know it
+        return False
     return cd.id == name or name in cd.family
+
+
+def winners_of(g, kind: str) -> list:
+    """`winners` in a test: the winning identities (a side of 1v1 is one), or the kingdoms of the winning
+    players (国战, whose players win by kingdom)."""
+    won = g.winners or ()
+    if kind != "kingdom":
+        return list(won)
+    seats = g.won_seats if g.won_seats is not None else {p.seat for p in g.players if (p.identity or p.name) in won}
+    return list(dict.fromkeys(p.kingdom for p in g.players if p.seat in seats and p.kingdom is not None))
+
+
+def card_fits(c, spec) -> bool:
+    """A test's `♣2 杀`: this card, of that suit and rank, named so (or counting as it)."""
+    suit, rank, name = spec
+    return c is not None and is_card(c, name) and c.suit == suit and c.rank == rank
+
+
+def holds_card(cards, spec) -> bool:
+    """`♣2 杀 in 刘备.hand`."""
+    return any(card_fits(c, spec) for c in cards)
 
 
 def same_suit(a, b) -> bool:
@@ -457,6 +480,12 @@ class TestDef:
     setup: bool = False  # the mode's setup runs, with the seats' heroes and identities
     turn_limit: int = 0
     options: tuple[tuple[str, object], ...] = ()  # the mode's options this test sets (by id)
+    variants: tuple[str, ...] = ()  # variant packages the test plays with (its mode's, its package's `use`)
+    # answers bound to one skill's or card's requests: (seat hero id or None for any seat, skill or card id, answers)
+    bound: tuple[tuple[str | None, str, tuple], ...] = ()
+    # `expect asked`: (seat hero id or None, skill or card id or None, the options offered or None, count or None, loc)
+    requests: tuple[tuple[str | None, str | None, tuple | None, int | None, str], ...] = ()
+    views: tuple[tuple, ...] = ()  # `expect view`: (seat index, fn, source text, loc[, operands fn])
 
 @table
 class Tables:

@@ -47,6 +47,15 @@ class SuitLit(Expr):
 
 
 @node
+class CardLit(Expr):
+    """`♣2 杀`, in a test's expect: any card of that name, suit and rank."""
+
+    suit: str  # one of ♠♥♣♦
+    rank: int
+    name: "Name"
+
+
+@node
 class ListLit(Expr):
     items: tuple[Expr, ...]
 
@@ -677,6 +686,13 @@ class TestDecl(Decl):
     setup: bool = False  # run the mode's setup with the seats' heroes and identities
     turn_limit: int = 0  # the game's time limit in turns (turn_limit())
     options: tuple[tuple[Name, Expr], ...] = ()  # `option aozhan_mode = true`: the mode's options this game sets
+    # `decide 刘备 八卦阵: …`: answers bound to one skill's or card's requests to one seat (decides holds the
+    # one-name form, a seat or a skill: the checker tells which)
+    bound: tuple[tuple[Name, Name, tuple[Decision, ...]], ...] = ()
+    # `expect asked 刘备 [八卦阵]: [杀, 闪] [== N]` and `expect asked 刘备 [八卦阵] == N`: (who, skill, options or
+    # None, count or None, span)
+    requests: tuple[tuple[Name, Name | None, tuple[Decision, ...] | None, int | None, Span], ...] = ()
+    views: tuple[tuple[Name, Expr], ...] = ()  # `expect view 座位2: EXPR`: EXPR read through that seat's view
 
 
 @node

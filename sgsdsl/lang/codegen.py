@@ -20,7 +20,7 @@ from .intent import analyze, facet_intents
 from .model import Model
 from .rulesof import own_allows, taken_from
 from .surface import SUIT_IDS
-from .typecheck import counter_default, elem, strip
+from .typecheck import counter_default, elem, package_scope, strip, view_seat
 
 TEMPLATES = Path(__file__).with_name("templates")
 SAFE_ID = re.compile(r"[a-z][a-z0-9_]*\Z")
@@ -64,6 +64,8 @@ class FunctionWriter:
                 return repr(e.value)
             case ast.SuitLit():
                 return repr(SUIT_IDS[e.value])
+            case ast.CardLit():
+                return n[e].py  # (suit id, rank, card id): checked by the type checker
             case ast.NameRef():
                 return n[e].py
             case ast.ListLit():
@@ -101,6 +103,12 @@ class FunctionWriter:
                 return "(" + f" {e.op} ".join(self.ex(x) for x in e.items) + ")"
             case ast.Compare():
                 left, right = self.ex(e.left), self.ex(e.right)
+                if "cardlit" in (n.get(("type", e.left)), n.get(("type", e.right))):
+                    neg = "not " if e.op in ("not in", "!=") else ""
+                    if e.op in ("in", "not in"):
+                        return f"({neg}T.holds_card({right}, {left}))"
+                    spec, card = (left, right) if n.get(("type", e.left)) == "cardlit" else (right, left)
+                    return f"({neg}T.card_fits({card}, {spec}))"
                 if e.op == "is":
                     return f"T.is_card({left}, {right})"
                 lt = strip(self.m.analysis.type_of(e.left))
@@ -375,6 +383,22 @@ class ModuleWriter:
         self.functions.append(w.source())
         return w.name
 
+    def operands_fn(self, name: str, doc: str, e: ast.Expr, whole: str) -> str | None:
+        """For a failed `expect`: a function giving each operand's text and a thunk of its value (each read on
+        its own, so that one that raises does not hide the others), as pytest shows an assertion's parts."""
+        parts = []
+        for x in _operands(e):
+            src = _source_text(self.m, x)
+            constant = isinstance(x, (ast.IntLit, ast.StrLit, ast.SuitLit, ast.CardLit)) or (
+                isinstance(x, ast.NameRef) and (x.text in self.m.values or x.text in ("none", "true", "false")))
+            if src and src != whole and src not in (p for p, _ in parts) and not constant:
+                parts.append((src, x))
+        if not parts:
+            return None
+        w = self.fn(name, "g", doc, e.span)
+        w.emit("return (" + "".join(f"({src!r}, lambda: {w.ex(x)}), " for src, x in parts) + ")")
+        return self.add(w)
+
     def expr_fn(self, name: str, params: str, doc: str, e: ast.Expr) -> str:
         w = self.fn(name, params, doc, e.span)
         w.ret(e)
@@ -384,9 +408,14 @@ class ModuleWriter:
     def build(self) -> None:
         for d in self.m.packages[self.pkg].decls:
             self.decl(d)
+        outer = self.m.scope
         for t in self.m.tests:
             if self.m.package_of(t) == self.pkg:
-                self.test(t)
+                self.m.scope = self.m.test_scope(t)
+                try:
+                    self.test(t)
+                finally:
+                    self.m.scope = outer
 
     def decl(self, d) -> None:  # noqa: C901
         L = self.loc(d.span)
@@ -820,8 +849,29 @@ class ModuleWriter:
         for i, e in enumerate(t.expects):
             fn = self.expr_fn(f"t_{k}_expect{i}", "g", f"test {t.title}", e)
             src = _source_text(self.m, e)
-            expects.append(f"({fn}, {src!r}, {self.loc(e.span)!r})")
-        decides = tuple((heroes.get(who.text, who.text), tuple(_decide_item(x) for x in ds)) for who, ds in t.decides)
+            parts = self.operands_fn(f"t_{k}_expect{i}_parts", f"test {t.title}: its operands", e, src)
+            expects.append(f"({fn}, {src!r}, {self.loc(e.span)!r}" + (f", {parts})" if parts else ")"))
+        def subject(n):  # a skill's or card's id
+            sym = self.m.values.get(n.text)
+            return sym.decl.id.text if sym is not None else n.text
+
+        views = []
+        for i, (who, e) in enumerate(t.views):
+            fn = self.expr_fn(f"t_{k}_view{i}", "g", f"test {t.title}: a seat's view", e)
+            src = _source_text(self.m, e)
+            parts = self.operands_fn(f"t_{k}_view{i}_parts", f"test {t.title}: its operands", e, src)
+            views.append(f"({view_seat(t, who.text, heroes)!r}, {fn}, {src!r}, {self.loc(e.span)!r}"
+                         + (f", {parts})" if parts else ")"))
+        decides = tuple((heroes[who.text], tuple(_decide_item(x) for x in ds)) for who, ds in t.decides
+                        if who.text in heroes)
+        bound = tuple((None, subject(who), tuple(_decide_item(x) for x in ds)) for who, ds in t.decides
+                      if who.text not in heroes) \
+            + tuple((heroes.get(who.text, who.text), subject(sk), tuple(_decide_item(x) for x in ds))
+                    for who, sk, ds in t.bound)
+        requests = tuple((heroes.get(who.text) if sk is not None or who.text in heroes else None,
+                          subject(sk) if sk is not None else (None if who.text in heroes else subject(who)),
+                          tuple(_decision(x) for x in offer) if offer is not None else None, n, self.loc(span))
+                         for who, sk, offer, n, span in t.requests)
         start = None
         if t.start is not None:
             who, ph = t.start
@@ -830,8 +880,11 @@ class ModuleWriter:
         logs = tuple((present, texts[0] if len(texts) == 1 else texts, self.loc(span))
                      for present, texts, span in t.logs)
         asked = tuple((tuple(heroes.get(w.text, w.text) for w in names), self.loc(span)) for names, span in t.asked)
-        extra = (f"    asked={asked!r},\n" if asked else "") + ("    setup=True,\n" if t.setup else "") \
-            + (f"    turn_limit={t.turn_limit!r},\n" if t.turn_limit else "")
+        extra = (f"    asked={asked!r},\n" if asked else "") + (f"    bound={bound!r},\n" if bound else "") \
+            + (f"    requests={requests!r},\n" if requests else "") \
+            + ("    views=(" + "".join(f"\n        {x}," for x in views) + "\n    ),\n" if views else "") + ("    setup=True,\n" if t.setup else "") \
+            + (f"    turn_limit={t.turn_limit!r},\n" if t.turn_limit else "") \
+            + (f"    variants={self.m.scope!r},\n" if self.m.scope else "")
         mode = self.m.modes[t.mode.text].id.text if t.mode and t.mode.text in self.m.modes else None
         if t.options and mode is not None:
             ids = {n: o.id.text for o in self.m.modes[t.mode.text].options for n in (o.id.text, o.name.text)}
@@ -868,6 +921,22 @@ def _decision(d: ast.Decision):
     return out + ("optional",) if d.optional else out
 
 
+def _operands(e: ast.Expr):
+    """The parts of an `expect` worth showing when it fails: the sides of each comparison, and each item of
+    an and/or/not that is no comparison."""
+    match e:
+        case ast.BoolOp():
+            for x in e.items:
+                yield from _operands(x)
+        case ast.Not():
+            yield from _operands(e.operand)
+        case ast.Compare():
+            yield e.left
+            yield e.right
+        case _:
+            yield e
+
+
 def _source_text(m: Model, e: ast.Expr) -> str:
     text = m.sources.get(e.span.file)
     if not text:
@@ -893,11 +962,12 @@ def generate(model: Model, package: str, rel) -> str:
     """The Python source of one package's module."""
     analyze(model)  # every choice's meaning, read with every package's names (before one package's overlay)
     model.current = package  # name lookups see a variant package's own declarations first
+    model.scope = package_scope(model, model.packages[package])
     try:
         w = ModuleWriter(model, package, rel)
         w.build()
     finally:
-        model.current = None
+        model.current, model.scope = None, ()
     pkg = model.packages[package]
     triggers = {k: tuple(dict.fromkeys(v)) for k, v in w.triggers.items()}
     return _env().get_template("module.py.j2").render(

@@ -69,6 +69,7 @@ RANGES: dict[str, Range] = {r.what: r for r in (
     Range("a test seat's max hp", 1, 99, "maxhp 3"),
     Range("a test seat's mark", 0, 1_000_000, "mark 忍 2"),
     Range("a test's number of turns", 0, 1_000, "turns 2"),
+    Range("a number of requests", 0, 100_000, "expect asked 刘备 == 2"),
     Range("a field's default", -1_000_000, 1_000_000, "amount: int = 1"),
 )}
 

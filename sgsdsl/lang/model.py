@@ -72,11 +72,35 @@ class Model:
     sources: dict[str, str] = attrs.Factory(dict)  # file path -> its text (the skills' texts are read there)
     overlays: dict[str, dict[str, dict]] = attrs.Factory(dict)  # variant package -> table -> name -> decl
     current: str | None = None  # the package being resolved, checked or generated
+    # Variant packages whose declarations show too, under the current package's own: those a test plays
+    # with (its mode's `with`, its package's `use`), so that a test seats any hero that ships.
+    scope: tuple[str, ...] = ()
 
     def _scoped(self, table: str):
         glob = getattr(self, "g_" + table)
-        over = self.overlays.get(self.current) if self.current else None
-        return ChainMap(over[table], glob) if over is not None else glob
+        # a later variant of the scope replaces an earlier one's declarations, as at run time
+        order = ((self.current,) if self.current else ()) + tuple(reversed(self.scope))
+        maps = [self.overlays[p][table] for p in dict.fromkeys(order) if p in self.overlays]
+        return ChainMap(*maps, glob) if maps else glob
+
+    def declared_in(self, name: str) -> list[str]:
+        """The variant packages that declare this name (and are not in view now): where a name not found lives."""
+        seen = {self.current, *self.scope}
+        return [p for p, over in self.overlays.items() if p not in seen and name in over["values"]]
+
+    def test_scope(self, t) -> tuple[str, ...]:
+        """The variant packages a test plays with, besides its own package: those its package `use`s and
+        those its mode plays with (`with guozhan_heroes`). Later ones win, as at run time (ruleset.select)."""
+        pkg = self.packages.get(self.package_of(t))
+        out = [u for u in (pkg.uses if pkg is not None else ()) if u in self.overlays]
+        if t.mode is not None:
+            saved, self.scope = self.scope, tuple(out)
+            try:
+                mode = self.modes.get(t.mode.text)
+            finally:
+                self.scope = saved
+            out += [v.text for v in (mode.variants if mode is not None else ()) if v.text in self.overlays]
+        return tuple(v for v in dict.fromkeys(out) if pkg is None or v != pkg.name)
 
     values = property(lambda self: self._scoped("values"))
     cards = property(lambda self: self._scoped("cards"))
@@ -122,3 +146,4 @@ class Model:
         is a value of the role's enum; else None."""
         sym = self.role_target(role)
         return sym.decl.id.text if isinstance(sym, Sym) and sym.type == ROLES[role].ret else None
+

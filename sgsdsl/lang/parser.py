@@ -608,7 +608,7 @@ class _Builder(Transformer):
     def test_decl(self, meta, c):
         title, *items = c
         d = {"mode": None, "seats": [], "deck": (), "start": None, "turns": 1, "decides": [], "expects": [], "logs": [],
-             "asked": [], "setup": False, "turn_limit": 0, "options": []}
+             "asked": [], "setup": False, "turn_limit": 0, "options": [], "bound": [], "requests": [], "views": []}
         for key, val in items:
             if isinstance(d[key], list):
                 d[key].append(val)
@@ -645,7 +645,25 @@ class _Builder(Transformer):
         return ("turns", self.num(c[0], "a test's number of turns"))
 
     def t_decide(self, c):
-        return ("decides", (self.nm(c[0]), tuple(c[1:])))
+        if c[1] is not None:  # `decide 刘备 八卦阵: …`
+            return ("bound", (self.nm(c[0]), self.nm(c[1]), tuple(c[2:])))
+        return ("decides", (self.nm(c[0]), tuple(c[2:])))
+
+    def offer_list(self, c):
+        return tuple(x for x in c if x is not None)
+
+    def t_expect_offered(self, c):
+        who, skill, offer, n = c
+        return ("requests", (self.nm(who), self.nm(skill) if skill is not None else None, offer,
+                             self.num(n, "a number of requests") if n is not None else None, _tok_span(self.path, who)))
+
+    def t_expect_view(self, c):
+        return ("views", (self.nm(c[0]), c[1]))
+
+    def t_expect_asked_count(self, c):
+        who, skill, n = c
+        return ("requests", (self.nm(who), self.nm(skill) if skill is not None else None, None,
+                             self.num(n, "a number of requests"), _tok_span(self.path, who)))
 
     def t_expect(self, c):
         return ("expects", c[0])
@@ -915,6 +933,12 @@ class _Builder(Transformer):
     @v_args(meta=True)
     def string(self, meta, c):
         return ast.StrLit(value=self.s(c[0]), span=_tok_span(self.path, c[0]))
+
+    def card_lit(self, c):
+        sr, name = c
+        a, b = _tok_span(self.path, sr), _tok_span(self.path, name)
+        return ast.CardLit(suit=str(sr)[0], rank=parse_rank(str(sr)[1:]), name=self.nm(name),
+                           span=Span(self.path, a.line, a.col, b.end_line, b.end_col))
 
     @v_args(meta=True)
     def suit(self, meta, c):

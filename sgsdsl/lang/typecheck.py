@@ -9,6 +9,7 @@ whose event lacks it is an error here.
 from __future__ import annotations
 
 import contextlib
+import re
 
 import attrs
 
@@ -26,6 +27,7 @@ from .surface import (
     EVENT_BUILTIN_FIELDS,
     FUNCS,
     ROLES,
+    SUIT_IDS,
     TYPE_ALIASES,
 )
 
@@ -126,7 +128,7 @@ class Checker:
         owner = self.m.package_of(decl)
         if owner in ("?", self.pkg):
             return
-        if owner not in self._reach(self.pkg):
+        if owner not in self._reach(self.pkg) and not any(owner in self._reach(v) for v in self.m.scope):
             self.err("SGS101", f"{what} is declared in package '{owner}', which this package does not use", span,
                      help=f"add `use {owner}` at the top of the file")
 
@@ -214,6 +216,19 @@ class Checker:
                 return "text"
             case ast.SuitLit():
                 return "suit"
+            case ast.CardLit():
+                sym = self.m.values.get(e.name.text)
+                if sym is None or sym.kind != "card":
+                    self.err("SGS105", f"unknown card '{e.name.text}'", e.name.span, help=self.lives_in(e.name.text)
+                             or suggest(e.name.text, [k for k, v in self.m.values.items() if v.kind == "card"]))
+                    return "error"
+                self.visible(sym.decl, e.name.span, f"'{e.name.text}'")
+                self.note(e, Ref(repr((SUIT_IDS[e.suit], e.rank, sym.decl.id.text))))
+                if env.test_heroes is None:  # a rule that named one printed card would hold for that card alone
+                    self.err("SGS201", "a card by suit and rank (`♣2 杀`) is written only in a test's `expect`",
+                             e.span, help="rules read a card's name, suit and rank: `c is 杀 and c.suit == ♣`")
+                    return "error"
+                return "cardlit"
             case ast.NameRef():
                 return self.name(e, env)
             case ast.ListLit():
@@ -382,8 +397,12 @@ class Checker:
             self.note(e, Ref(f"g.seat_of({env.test_heroes[n]!r})"))
             return "player"
         if env.test_heroes is not None and n in ("winner", "winners"):  # how the test's game ended
-            self.note(e, Ref("T.first(list(g.winners or ()))" if n == "winner" else "list(g.winners or ())"))
-            return "identity?" if n == "winner" else "list[identity]"
+            # a mode without an identity table (国战) is won by kingdoms; else by identities (1v1's sides too)
+            kind = "kingdom" if getattr(self, "test_mode", None) is not None and not self.test_mode.table \
+                else "identity"
+            won = f"T.winners_of(g, {kind!r})"
+            self.note(e, Ref(f"T.first({won})" if n == "winner" else won))
+            return f"{kind}?" if n == "winner" else f"list[{kind}]"
         sym = self.m.values.get(n)
         if sym is not None:
             self.visible(sym.decl, e.span, f"'{n}'")
@@ -402,7 +421,7 @@ class Checker:
         if n in self.m.windows:
             self.err("SGS201", f"'{n}' is a window; windows are only named after `on` and `open`", e.span)
             return "error"
-        self.err(code, f"unknown {what} '{n}'", e.span, help=suggest(n, pool) or _ctx_help(n, env)
+        self.err(code, f"unknown {what} '{n}'", e.span, help=self.lives_in(n) or suggest(n, pool) or _ctx_help(n, env)
                  or "a name is a `let` variable or something the rules declare: a card, skill, hero, enum value …")
         return "error"
 
@@ -469,6 +488,16 @@ class Checker:
 
     def compare(self, e: ast.Compare, env: Env) -> str:
         lt, rt = self.expr(e.left, env), self.expr(e.right, env)
+        if "cardlit" in (lt, rt):  # `♣2 杀 in 刘备.hand`, `刘备.hand[0] is ♣2 杀`
+            other, t = (rt, e.right) if lt == "cardlit" else (lt, e.left)
+            if e.op in ("in", "not in") and lt == "cardlit" and (is_list(rt) and compatible(elem(rt), "card")):
+                return "bool"
+            if e.op in ("is", "==", "!=") and compatible(other, "card") and not is_list(other) and other != "cardlit":
+                return "bool"
+            if "error" not in (lt, rt):
+                self.err("SGS201", f"a card by suit and rank is looked for in a list of cards (`in`) or compared with "
+                         f"a card (`is`, `==`), not with `{e.op}` and {_show(other)}", e.span)
+            return "bool"
         if env.test_heroes is not None:  # in a test, a hero's name is its seat, unless compared with heroes
             rt = self._as_hero(e.right, rt, lt, env)
             lt = self._as_hero(e.left, lt, rt, env)
@@ -502,10 +531,13 @@ class Checker:
             self.note(e, Ref(sym.py))
             self.m.analysis.types[e] = "hero"
             return "hero"
-        if wants and isinstance(e, ast.ListLit) and all(isinstance(x, ast.NameRef) and x.text in env.test_heroes
-                                                        for x in e.items):
+        # `[刘备, none]`: a seat's hero cards, one face down (as `expect view` sees them)
+        if wants and isinstance(e, ast.ListLit) and e.items and all(
+                isinstance(x, ast.NameRef) and (x.text in env.test_heroes or x.text == "none") for x in e.items) \
+                and any(x.text != "none" for x in e.items):
             for x in e.items:
-                self._as_hero(x, "player", "hero", env)
+                if x.text != "none":
+                    self._as_hero(x, "player", "hero", env)
             self.m.analysis.types[e] = "list[hero]"
             return "list[hero]"
         return t
@@ -827,6 +859,24 @@ def _ctx_help(n: str, env: Env) -> str | None:
 # ---- declarations ------------------------------------------------------------------------
 
 
+def view_seat(t: ast.TestDecl, who: str, heroes: dict) -> int | None:
+    """The seat (0-based) `expect view WHO` reads from: a seat's hero (any that names it), or 座位N."""
+    m = re.fullmatch(r"座位([1-9]\d*)", who)
+    if m is not None:
+        n = int(m.group(1)) - 1
+        return n if n < len(t.seats) else None
+    hero = heroes.get(who)
+    for i, s in enumerate(t.seats):
+        if hero is not None and hero in (s.hero.text, heroes.get(s.hero.text)):
+            return i
+    return None
+
+
+def package_scope(model: Model, pkg) -> tuple[str, ...]:
+    """The variant packages a non-variant package `use`s: their declarations are in view in it."""
+    return () if pkg.variant else tuple(u for u in pkg.uses if u in model.overlays)
+
+
 def check(model: Model) -> list[Diagnostic]:
     c = DeclChecker(model)
     c.run()
@@ -838,13 +888,16 @@ class DeclChecker(Checker):
         self.check_roles()
         for pkg in self.m.packages.values():
             self.pkg = self.m.current = pkg.name
+            self.m.scope = package_scope(self.m, pkg)
             for d in pkg.decls:
                 self.decl(d)
         for t in self.m.tests:
             self.pkg = self.m.current = self.m.package_of(t)
+            self.m.scope = ()
+            self.m.scope = self.m.test_scope(t)
             self.locals_taken = set()
             self.test(t)
-        self.m.current = None
+        self.m.current, self.m.scope = None, ()
         self.check_option_hints()
 
     def check_option_hints(self) -> None:
@@ -1011,11 +1064,22 @@ class DeclChecker(Checker):
         if not (n.text.isascii() and n.text.isidentifier()):
             self.err("SGS103", f"parameter names are ascii: '{n.text}'", n.span)
 
+    def lives_in(self, name: str) -> str | None:
+        """Where a name not in view is declared (a variant package), and how a file or a test brings it in."""
+        pkgs = self.m.declared_in(name)
+        if not pkgs:
+            return None
+        modes = [m.name.text for m in self.m.unique(self.m.g_modes)
+                 if any(v.text in pkgs for v in m.variants)]
+        how = f"`use {pkgs[0]}`" + (f", or in a test `mode {modes[0]}` (which plays with it)" if modes else "")
+        return (f"'{name}' is declared in the variant package {', '.join(pkgs)}, which is not selected here: "
+                f"add {how}")
+
     def value_of(self, n: ast.Name, typ: str, what: str, code: str = "SGS101"):
         sym = self.m.values.get(n.text)
         if sym is None or sym.type != typ:
             pool = [k for k, v in self.m.values.items() if v.type == typ]
-            self.err(code, f"unknown {what} '{n.text}'", n.span, help=suggest(n.text, pool))
+            self.err(code, f"unknown {what} '{n.text}'", n.span, help=self.lives_in(n.text) or suggest(n.text, pool))
             return None
         self.visible(sym.decl, n.span, f"'{n.text}'")
         return sym
@@ -1318,13 +1382,14 @@ class DeclChecker(Checker):
             self.skill(r, owner=False)
 
     def test(self, t: ast.TestDecl) -> None:
+        self.test_mode = self.m.modes.get(t.mode.text) if t.mode is not None else None
         self.test_options(t)
         heroes = {}
         for s in t.seats:
             h = self.m.heroes.get(s.hero.text)
             if h is None:
                 self.err("SGS112", f"unknown hero '{s.hero.text}'", s.hero.span,
-                         help=suggest(s.hero.text, [k for k, v in self.m.values.items() if v.kind == "hero"]))
+                         help=self.lives_in(s.hero.text) or suggest(s.hero.text, [k for k, v in self.m.values.items() if v.kind == "hero"]))
                 continue
             if h.name.text in heroes:
                 self.err("SGS211", f"hero '{h.name.text}' sits twice", s.hero.span)
@@ -1374,9 +1439,21 @@ class DeclChecker(Checker):
                 if sym is None or sym.type != "phase":
                     self.err("SGS101", f"'{ph.text}' is not a phase", ph.span,
                              help=suggest(ph.text, [k for k, v in self.m.values.items() if v.type == "phase"]))
-        for who, _ in t.decides:
+        for who, _ in t.decides:  # a seat, or a skill or card whose requests the answers are bound to
+            if who.text not in heroes and self.subject(who, quiet=True) is None:
+                self.err("SGS211", f"'{who.text}' has no seat in this test, and is no skill or card", who.span,
+                         help=self.lives_in(who.text) or "`decide HERO: …` scripts a seat's answers, `decide SKILL: …` "
+                         "(or `decide HERO SKILL: …`) the answers to one skill's or card's requests")
+        for who, skill, _ in t.bound:
             if who.text not in heroes:
                 self.err("SGS211", f"'{who.text}' has no seat in this test", who.span)
+            self.subject(skill)
+        for who, skill, offer, _, _ in t.requests:
+            if who.text not in heroes and (skill is not None or self.subject(who, quiet=True) is None):
+                self.err("SGS211", f"'{who.text}' has no seat in this test" + ("" if skill else ", and is no skill or card"),
+                         who.span)
+            if skill is not None:
+                self.subject(skill)
         for names, _ in t.asked:
             for who in names:
                 if who.text not in heroes:
@@ -1385,6 +1462,24 @@ class DeclChecker(Checker):
             self.err("SGS211", "`setup` runs a mode's setup: name the mode with `mode …`", t.span)
         for e in t.expects:
             self.expr(e, self.env(test_heroes=heroes))
+        for who, e in t.views:
+            if view_seat(t, who.text, heroes) is None:
+                self.err("SGS211", f"'{who.text}' names no seat of this test", who.span,
+                         help=f"a seat's hero, or 座位1 … 座位{len(t.seats)} (the seat's number, as the log names a "
+                         "seat whose heroes are face down)")
+            self.expr(e, self.env(test_heroes=heroes))
+
+    def subject(self, n: ast.Name, quiet: bool = False):
+        """A skill or card a test binds answers (or counts requests) to."""
+        sym = self.m.values.get(n.text)
+        if sym is not None and sym.kind in ("skill", "card"):
+            self.visible(sym.decl, n.span, f"'{n.text}'")
+            return sym
+        if not quiet:
+            pool = [k for k, v in self.m.values.items() if v.kind in ("skill", "card")]
+            self.err("SGS106", f"unknown skill or card '{n.text}'", n.span,
+                     help=self.lives_in(n.text) or suggest(n.text, pool))
+        return None
 
     def seat_heroes(self, s: ast.Seat, h: ast.HeroDecl, heroes: dict) -> None:
         """国战 seats: the deputy hero names the seat too; what is face down, pre-shown, the kingdom."""

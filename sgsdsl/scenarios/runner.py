@@ -50,26 +50,99 @@ class TestResult:
         return f"{self.test.title} ({self.test.loc})"
 
 
+@attrs.define
+class Asked:
+    """One request a test's game made: whom, for which skills or cards, what it offered, and the log's line."""
+
+    hero: str  # the seat's hero id
+    subjects: tuple[str, ...]  # the skill or card asking, innermost first
+    options: list
+    line: str
+
+
+@attrs.define
+class Bound:
+    """`decide 藏机: …` / `decide 刘备 八卦阵: …`: answers given only to that skill's or card's requests."""
+
+    hero: str | None  # the seat, or None: any seat the skill asks
+    subject: str  # as the test named it (a skill or card id)
+    ids: frozenset  # the ids its requests carry (a card's own skill too)
+    queue: deque
+    misfits: list = attrs.Factory(list)  # requests of it that the next answer did not fit
+
+
+class Script:
+    """What the scripted seats of one test share: the bound answers and every request made."""
+
+    def __init__(self, rules: Ruleset, bound=()):
+        self.bound = [Bound(hero, subject, subject_ids(rules, subject), deque(ds)) for hero, subject, ds in bound]
+        self.requests: list[Asked] = []
+
+    def claims(self, hero: str, subjects: tuple[str, ...]) -> list[Bound]:
+        """The bound answers that own a request: those of its innermost skill or card that has any."""
+        for s in subjects:
+            mine = [b for b in self.bound if s in b.ids and b.hero in (None, hero)]
+            if mine:
+                return mine
+        return []
+
+
+def subject_ids(rules: Ruleset, ident: str) -> frozenset:
+    card = rules.cards.get(ident)
+    return frozenset({ident} | ({card.skill.id} if card is not None and card.skill is not None else set()))
+
+
+def request_subjects(g, req: Request) -> tuple[str, ...]:
+    """The skills and cards a request answers, innermost first: the skill a yes/no question offers to fire, then
+    the skills and card effects settling on the stack."""
+    out = []
+    ctx = req.context
+    if hasattr(ctx, "skill") and hasattr(ctx, "trigger"):
+        out.append(ctx.skill.id)
+    out += [f.ident for f in reversed(g.stack) if f.kind in ("skill", "effect") and f.ident]
+    return tuple(dict.fromkeys(out))
+
+
 class ScriptedAgent(FirstAgent):
     name = "scripted"
     omniscient = True  # the test author scripts outcomes the table would leave to chance
 
-    def __init__(self, decisions=(), asked: list | None = None):
+    def __init__(self, decisions=(), asked: list | None = None, script: Script | None = None, hero: str = ""):
         self.queue = deque(decisions)
         self.asked = asked if asked is not None else []  # (hero id) of every request, shared by the seats
+        self.script = script
+        self.hero = hero
         self.failures: list[str] = []
         self.bot = None
 
     def decide(self, g, req: Request):
-        answer, how = self._answer(g, req)
+        subjects = request_subjects(g, req)
+        answer, how = self._answer(g, req, subjects)
         p = req.player
         self.asked.append(p.heroes[0].id if p.heroes else g.fixed_heroes.get(p.seat, ""))
+        line = f"? {req.player.name}「{req.prompt or req.kind}」{_options(g, req)} → {_label(g, answer)} ({how})"
         if g.log is not None:
-            g.log.request(g, f"? {req.player.name}「{req.prompt or req.kind}」{_options(g, req)} → "
-                             f"{_label(g, answer)} ({how})")
+            g.log.request(g, line)
+        if self.script is not None:
+            self.script.requests.append(Asked(self.hero, subjects, list(req.options),
+                                              g.log.requests[-1] if g.log is not None else line))
         return answer
 
-    def _answer(self, g, req: Request):
+    def _answer(self, g, req: Request, subjects=()):
+        claims = self.script.claims(self.hero, subjects) if self.script is not None else []
+        if claims:  # a skill the test binds answers to is answered by those alone
+            b = next((b for b in claims if b.queue), None)
+            name = _option_name(g, claims[0].subject)
+            if b is not None:
+                d = b.queue[0]
+                ok, answer = match(g, req, d[1] if d[0] == "bot" else d)
+                if ok:
+                    b.queue.popleft()
+                    if d[0] == "bot":
+                        return self.ask_bot(g, req, answer), f"机器人作答，须为 {show_decision(d[1])}"
+                    return answer, f"脚本 【{name}】: {show_decision(d)}"
+                b.misfits.append(len(self.script.requests))
+            return super().decide(g, req), f"默认：【{name}】的请求只用绑定给它的答案"
         if self.queue:
             d = self.queue[0]
             ok, answer = match(g, req, d[1] if d[0] == "bot" else d)
@@ -77,7 +150,10 @@ class ScriptedAgent(FirstAgent):
                 self.queue.popleft()
                 if d[0] == "bot":
                     return self.ask_bot(g, req, answer), f"机器人作答，须为 {show_decision(d[1])}"
-                return answer, f"脚本: {show_decision(d)}"
+                # an answer not bound to a skill says which skill's request took it (`decide 藏机: …` binds one)
+                named = _option_name(g, subjects[0]) if subjects else ""
+                asker = f"，答【{named}】" if named and named not in (req.prompt or "") else ""
+                return answer, f"脚本: {show_decision(d)}{asker}"
         return super().decide(g, req), "默认"
 
     def ask_bot(self, g, req: Request, expected):
@@ -286,9 +362,10 @@ def setup(rules: Ruleset, t: TestDef, log: GameLog) -> tuple[Game, list[Scripted
     mode = rules.modes.get(t.mode) if t.mode else None
     agents = []
     asked: list[str] = []
+    script = Script(rules, t.bound)
     for s in t.seats:
         decisions = [d for who, ds in t.decides if who == s.hero for d in ds]
-        agents.append(ScriptedAgent(decisions, asked))
+        agents.append(ScriptedAgent(decisions, asked, script, s.hero))
     seed = zlib.crc32(t.title.encode("utf-8"))
     g = Game(rules, players=len(t.seats), seed=seed, agents=agents, mode=mode, log=log, invariants=False,
              turn_cap=max(t.turns, 1) + 1)
@@ -361,14 +438,24 @@ def run_test(rules: Ruleset, t: TestDef, windows: bool = False, observer=None) -
                 g.play_turn(p)
                 p = g.extra_turns.pop(0) if g.extra_turns else g.next_alive(p)
         except GameOver as over:
-            g.over, g.winners, g.end_reason = True, over.winners, over.reason
+            g.over, g.winners, g.end_reason, g.won_seats = True, over.winners, over.reason, over.seats
             log.end(g, over)
-        for fn, src, loc in t.expects:
+        for fn, src, loc, *parts in t.expects:
             try:
                 if not fn(g):
-                    failures.append(f"{loc}: expected {src}")
+                    failures.append(f"{loc}: expected {src}" + _operand_values(g, parts[0] if parts else None))
             except Exception as e:  # a broken expectation is a failure, not a crash
-                failures.append(f"{loc}: expected {src}: {e.__class__.__name__}: {e}")
+                failures.append(f"{loc}: expected {src}: {e.__class__.__name__}: {e}"
+                                + _operand_values(g, parts[0] if parts else None))
+        for seat, fn, src, loc, *parts in t.views:
+            seen = ViewOfTable(g, seat)
+            who = f"座位{seat + 1}"
+            try:
+                if not fn(seen):
+                    failures.append(f"{loc}: expected, as {who} sees it, {src}"
+                                    + _operand_values(g, parts[0] if parts else None, seen))
+            except Exception as e:  # a part of the table the seat's view has no word for
+                failures.append(f"{loc}: expected, as {who} sees it, {src}: {e.__class__.__name__}: {e}")
         for present, texts, loc in t.logs:
             texts = (texts,) if isinstance(texts, str) else texts
             found = _in_order(texts, log.lines, lambda text, line: text in line)
@@ -382,18 +469,168 @@ def run_test(rules: Ruleset, t: TestDef, windows: bool = False, observer=None) -
             if not _in_order(heroes, agents[0].asked, lambda want, got: want == got):
                 names = "、".join(rules.heroes[h].name if h in rules.heroes else h for h in heroes)
                 failures.append(f"{loc}: the requests did not go to {names} in this order")
+        script = agents[0].script
+        for want in t.requests:
+            failures.extend(_check_requests(g, rules, script, *want))
         for seat, a in zip(t.seats, agents):
             failures.extend(f"{t.loc}: {f}" for f in a.failures)
             left = [show_decision(d) for d in a.queue if d[-1] != "optional"]
             if left:
-                name = rules.heroes[seat.hero].name if seat.hero in rules.heroes else seat.hero
-                failures.append(f"{t.loc}: answers of {name} never asked for: {', '.join(left)}")
+                name = _hero_name(rules, seat.hero)
+                failures.append(f"{t.loc}: answers of {name} never asked for: {', '.join(left)}"
+                                + _request_list(f"the requests to {name}", [r for r in script.requests
+                                                                             if r.hero == seat.hero]))
+        for b in script.bound:
+            left = [show_decision(d) for d in b.queue if d[-1] != "optional"]
+            if left:
+                name = f"【{_option_name(g, b.subject)}】" + (f" of {_hero_name(rules, b.hero)}" if b.hero else "")
+                mine = [r for r in script.requests if b.ids & set(r.subjects) and b.hero in (None, r.hero)]
+                why = (f"; the next one did not fit {len(b.misfits)} of its requests" if b.misfits else
+                       "" if mine else f"; {name} made no request")
+                failures.append(f"{t.loc}: answers bound to {name} never used: {', '.join(left)}{why}"
+                                + _request_list(f"the requests of {name}" if mine else "the requests",
+                                                mine or script.requests))
     except (RulesError, InvariantError) as e:
         failures.append(f"{t.loc}: {e}")
     except Exception as e:  # the rules broke at run time: say where
         loc = rules_location(e.__traceback__)
         failures.append(f"{t.loc}: {e.__class__.__name__}: {e}" + (f" (at {loc})" if loc else ""))
     return TestResult(t, not failures, failures, log)
+
+
+def _operand_values(g, parts, seen=None) -> str:
+    """Each operand of a failed `expect` with its value, one a line (those that read as written left out)."""
+    if parts is None:
+        return ""
+    out = []
+    for src, thunk in parts(g if seen is None else seen):
+        try:
+            shown = show_value(g, thunk())
+        except Exception as e:  # an operand that cannot be read says why, and the others are still shown
+            shown = f"({e.__class__.__name__}: {e})"
+        if shown != src:
+            out.append(f"\n         {src} = {shown}")
+    return "".join(out)
+
+
+class ViewOfTable:
+    """The table as `expect view SEAT: …` reads it: through SeatView, the view the seat's agent gets, so that
+    a face-down hero reads `none` and an unknown card has no name. The expression's code asks for players by
+    hero (`seat_of`) and for their hero ids; everything else is the view's own public attributes."""
+
+    def __init__(self, g, seat: int):
+        self._g = g
+        self._view = SeatView(g, seat)
+
+    def seat_of(self, hero: str):
+        return _PlayerSeen(self._view.wrap(self._g.seat_of(hero)))
+
+    def __getattr__(self, name):
+        value = getattr(self._view, name)  # AttributeError: the view has no such thing
+        return _seen(value)
+
+
+class _PlayerSeen:
+    """A PlayerView with the hero ids the generated code reads (`none` for a hero the seat cannot see)."""
+
+    def __init__(self, pv):
+        self._pv = pv
+
+    hero_ids = property(lambda s: [h.id if h is not None else None for h in s._pv.heroes])
+    hero_id = property(lambda s: s._pv.hero.id if s._pv.hero is not None else None)
+
+    def __getattr__(self, name):
+        return _seen(getattr(self._pv, name))
+
+    def __eq__(self, other):
+        return isinstance(other, _PlayerSeen) and other._pv is self._pv
+
+    def __hash__(self):
+        return hash(id(self._pv))
+
+    def __repr__(self):
+        return self._pv.name
+
+
+def _seen(value):
+    from ..engine.view import PlayerView
+
+    if isinstance(value, PlayerView):
+        return _PlayerSeen(value)
+    if isinstance(value, list):
+        return [_seen(x) for x in value]
+    return value
+
+
+def show_value(g, v) -> str:
+    """A value as the language writes it: true/false/none, a list in brackets, names for players and ids."""
+    if v is True or v is False:
+        return "true" if v else "false"
+    if v is None:
+        return "none"
+    if isinstance(v, (list, tuple, set, frozenset)) and not isinstance(v, str):
+        return "[" + ", ".join(show_value(g, x) for x in v) + "]"
+    return g.log.show(g, v) if g.log is not None else str(v)
+
+
+def _hero_name(rules: Ruleset, hero: str | None) -> str:
+    return rules.heroes[hero].name if hero in rules.heroes else str(hero)
+
+
+def _request_list(title: str, asked: list[Asked], most: int = 20) -> str:
+    """The requests a failure is about, as the log wrote them (the last `most`)."""
+    if not asked:
+        return f"\n       ({title}: none)"
+    skipped = f"\n         … {len(asked) - most} earlier" if len(asked) > most else ""
+    return f"\n       {title}:" + skipped + "".join(f"\n         {r.line}" for r in asked[-most:])
+
+
+def _check_requests(g, rules: Ruleset, script: Script, hero, subject, offer, count, loc) -> list[str]:
+    """`expect asked 刘备 [八卦阵]: [杀, 闪] [== N]` / `expect asked 刘备 [八卦阵] == N`."""
+    ids = subject_ids(rules, subject) if subject is not None else None
+    sel = [r for r in script.requests if (hero is None or r.hero == hero) and (ids is None or ids & set(r.subjects))]
+    scope = sel
+    if offer is not None:
+        sel = [r for r in sel if len(r.options) == len(offer) and all(_option_fits(g, o, x)
+                                                                         for o, x in zip(r.options, offer))]
+    if (len(sel) == count) if count is not None else sel:
+        return []
+    who = " and ".join(x for x in ((_hero_name(rules, hero) if hero else ""),
+                                   (f"【{_option_name(g, subject)}】" if subject else "")) if x)
+    plural = "s" if count is not None and count != 1 else ""
+    what = f"request{plural} {'to' if hero else 'of'} {who}"
+    offered = f" offering exactly [{', '.join(show_decision(x) for x in offer)}]" if offer is not None else ""
+    n = f"{count} " if count is not None else "a "
+    return [f"{loc}: expected {n}{what}{offered}; there {'was' if len(sel) == 1 else 'were'} {len(sel)}"
+            + _request_list(f"the requests {'to' if hero else 'of'} {who}", scope)]
+
+
+def _option_fits(g, o, item) -> bool:  # noqa: C901 - one case per kind of option
+    """Does a test's written option (as a `decide` answer is written) name this option of a request?"""
+    if item[0] == "many":
+        return isinstance(o, (tuple, list)) and not (len(o) == 2 and isinstance(o[0], str)) \
+            and _set_fits(list(o), item[1])
+    text = item[1] if item[0] == "text" else item[3]
+    if isinstance(o, Card):
+        return item[0] == "name" and _card_fits(o, item)
+    if isinstance(o, tuple) and len(o) == 2 and isinstance(o[0], str) and o[0] in ("card", "recast", "viewas",
+                                                                                  "active", "supply"):
+        kind, what = o
+        if kind == "card":
+            return item[0] == "name" and _card_fits(what, item)
+        if kind == "recast":
+            return text.split()[:1] == ["重铸"] and (len(text.split()) == 1 or text.split()[1] in _names(what))
+        return text in (what[0].skill.name, what[0].skill.id)
+    if hasattr(o, "skill") and hasattr(o, "trigger"):
+        return text in (o.skill.name, o.skill.id)
+    if hasattr(o, "heroes"):
+        return text in _names(o)
+    if o is True or o is False:
+        return text in (YES if o else NO)
+    if isinstance(o, str):
+        hero = g.rules.heroes.get(o)
+        return text in (o, _option_name(g, o)) or SYMBOL_SUIT.get(text) == o or (hero is not None and text == hero.name)
+    return False
 
 
 def _in_order(wanted, got, fits) -> bool:
@@ -420,7 +657,8 @@ def test_names(rules: Ruleset, t: TestDef) -> list[str]:
 
 
 def scenario_jobs(tables) -> list[tuple[Ruleset, TestDef]]:
-    """Every test with the ruleset it runs under: a variant package's tests with that variant selected."""
+    """Every test with the ruleset it runs under: a variant package's tests with that variant selected, and a
+    test with the variants it plays with (its mode's own versions of skills, its package's `use`)."""
     runs = [(Ruleset(tables), None)] + [(Ruleset(tables, (t.package,)), t.package) for t in tables if t.variant]
     jobs = []
     cache: dict[tuple, Ruleset] = {}
@@ -429,9 +667,9 @@ def scenario_jobs(tables) -> list[tuple[Ruleset, TestDef]]:
             pkg = rules.test_package.get(id(t))
             if pkg == variant or (variant is None and pkg not in rules.variants):
                 mode = rules.modes.get(t.mode) if t.mode else None
-                if mode is not None and any(v not in rules.variants for v in mode.variants):
-                    # a test of a mode plays with the mode's own versions of skills
-                    key = tuple(sorted(set(rules.variants) | set(mode.variants)))
+                wanted = tuple(t.variants) + (mode.variants if mode is not None else ())
+                if any(v not in rules.variants for v in wanted):
+                    key = tuple(sorted(set(rules.variants) | set(wanted)))
                     if key not in cache:
                         cache[key] = Ruleset(tables, key)
                     jobs.append((cache[key], _same_test(cache[key], t)))

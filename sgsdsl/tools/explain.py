@@ -179,3 +179,31 @@ def explain_text(rules: Ruleset, name: str, source: bool = False) -> str | None:
         d = getattr(rules, kind)[ident]
         out.append(f"{kind[:-1]} {d.name} {d.id}  ‹{d.loc}›")
     return "\n".join(line for line in out if line != "")
+
+
+def explain_everywhere(rules: Ruleset, name: str, source: bool = False) -> str | None:
+    """explain_text over every package that ships: the default rules, then each variant package not selected
+    (国战's 藏机, the first edition's skills …), each variant's own version under a line naming it."""
+    from ..engine.ruleset import Ruleset as _Ruleset
+
+    out, seen = [], set()
+    text = explain_text(rules, name, source)
+    if text is not None:
+        out.append(text)
+        hit = rules.lookup(name)
+        seen.add(getattr(getattr(rules, hit[0])[hit[1]], "loc", None))
+    for t in rules.all_tables:
+        if not t.variant or t.package in rules.variants:
+            continue
+        other = _Ruleset(rules.all_tables, rules.variants + (t.package,))
+        hit = other.lookup(name)
+        if hit is None:
+            continue
+        loc = getattr(getattr(other, hit[0])[hit[1]], "loc", None)
+        if loc in seen:  # the variant does not redeclare it
+            continue
+        seen.add(loc)
+        modes = [m.name for m in other.modes.values() if t.package in m.variants]
+        how = f"mode {'、'.join(modes)} plays with it" if modes else f"`use {t.package}` selects it"
+        out.append(f"in the variant package {t.package} ({how}):\n" + explain_text(other, name, source))
+    return "\n\n".join(out) if out else None

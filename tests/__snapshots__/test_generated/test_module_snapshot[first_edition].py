@@ -181,9 +181,19 @@ def t_heroes_1_expect0(g):
     return (g.seat_of('liubei').hp == 4)
 
 
+def t_heroes_1_expect0_parts(g):
+    # test 仁德：每分出两张手牌回复1点体力，五张回复2点: its operands — rules/first_edition/heroes.sgs:135
+    return (('刘备.hp', lambda: g.seat_of('liubei').hp), )
+
+
 def t_heroes_1_expect1(g):
     # test 仁德：每分出两张手牌回复1点体力，五张回复2点 — rules/first_edition/heroes.sgs:136
     return (len(g.seat_of('guanyu').hand) == 5)
+
+
+def t_heroes_1_expect1_parts(g):
+    # test 仁德：每分出两张手牌回复1点体力，五张回复2点: its operands — rules/first_edition/heroes.sgs:136
+    return (('count(关羽.hand)', lambda: len(g.seat_of('guanyu').hand)), )
 
 
 def t_heroes_2_expect0(g):
@@ -191,9 +201,19 @@ def t_heroes_2_expect0(g):
     return (g.seat_of('guanyu').hp == 2)
 
 
+def t_heroes_2_expect0_parts(g):
+    # test 飞将：出牌阶段可以出任意数量的杀: its operands — rules/first_edition/heroes.sgs:143
+    return (('关羽.hp', lambda: g.seat_of('guanyu').hp), )
+
+
 def t_heroes_3_expect0(g):
     # test 观星：摸牌阶段前观看三张牌，置于牌堆底的不会被摸到 — rules/first_edition/heroes.sgs:151
     return (('tao' in [c.name for c in g.seat_of('zhugeliang').hand]) and ('shan' in [c.name for c in g.seat_of('zhugeliang').hand]))
+
+
+def t_heroes_3_expect0_parts(g):
+    # test 观星：摸牌阶段前观看三张牌，置于牌堆底的不会被摸到: its operands — rules/first_edition/heroes.sgs:151
+    return (('诸葛亮.hand', lambda: g.seat_of('zhugeliang').hand), )
 
 
 def t_heroes_3_expect1(g):
@@ -201,9 +221,19 @@ def t_heroes_3_expect1(g):
     return ('sha' not in [c.name for c in g.seat_of('zhugeliang').hand])
 
 
+def t_heroes_3_expect1_parts(g):
+    # test 观星：摸牌阶段前观看三张牌，置于牌堆底的不会被摸到: its operands — rules/first_edition/heroes.sgs:152
+    return (('诸葛亮.hand', lambda: g.seat_of('zhugeliang').hand), )
+
+
 def t_heroes_4_expect0(g):
     # test 空城：无手牌时【杀】对其无效 — rules/first_edition/heroes.sgs:159
     return (g.seat_of('zhugeliang').hp == 3)
+
+
+def t_heroes_4_expect0_parts(g):
+    # test 空城：无手牌时【杀】对其无效: its operands — rules/first_edition/heroes.sgs:159
+    return (('诸葛亮.hp', lambda: g.seat_of('zhugeliang').hp), )
 
 
 def t_heroes_5_expect0(g):
@@ -211,9 +241,19 @@ def t_heroes_5_expect0(g):
     return (g.seat_of('machao').hp == 4)
 
 
+def t_heroes_5_expect0_parts(g):
+    # test 马术：其他角色计算与马超的距离+1: its operands — rules/first_edition/heroes.sgs:167
+    return (('马超.hp', lambda: g.seat_of('machao').hp), )
+
+
 def t_heroes_5_expect1(g):
     # test 马术：其他角色计算与马超的距离+1 — rules/first_edition/heroes.sgs:168
     return ('sha' in [c.name for c in g.seat_of('guanyu').hand])
+
+
+def t_heroes_5_expect1_parts(g):
+    # test 马术：其他角色计算与马超的距离+1: its operands — rules/first_edition/heroes.sgs:168
+    return (('关羽.hand', lambda: g.seat_of('guanyu').hand), )
 
 
 def t_heroes_6_expect0(g):
@@ -221,9 +261,19 @@ def t_heroes_6_expect0(g):
     return (len(g.seat_of('guanyu').judges) == 1)
 
 
+def t_heroes_6_expect0_parts(g):
+    # test 集智：使用延时类锦囊牌后也摸一张牌: its operands — rules/first_edition/heroes.sgs:175
+    return (('count(关羽.judges)', lambda: len(g.seat_of('guanyu').judges)), )
+
+
 def t_heroes_6_expect1(g):
     # test 集智：使用延时类锦囊牌后也摸一张牌 — rules/first_edition/heroes.sgs:176
     return (len(g.seat_of('huangyueying').hand) == 1)
+
+
+def t_heroes_6_expect1_parts(g):
+    # test 集智：使用延时类锦囊牌后也摸一张牌: its operands — rules/first_edition/heroes.sgs:176
+    return (('count(黄月英.hand)', lambda: len(g.seat_of('huangyueying').hand)), )
 
 
 def t_heroes_7_expect0(g):
@@ -231,14 +281,29 @@ def t_heroes_7_expect0(g):
     return (len(g.seat_of('sunquan').hand) == 4)
 
 
+def t_heroes_7_expect0_parts(g):
+    # test 制衡：弃牌阶段补充手牌到体力值，一回合一次: its operands — rules/first_edition/heroes.sgs:183
+    return (('count(孙权.hand)', lambda: len(g.seat_of('sunquan').hand)), )
+
+
 def t_heroes_8_expect0(g):
     # test 进献：吴国角色可以在其回合给主公一张手牌 — rules/first_edition/heroes.sgs:193
     return (('sha' in [c.name for c in g.seat_of('sunquan').hand]) and (g.seat_of('luxun').hand_count == 0))
 
 
+def t_heroes_8_expect0_parts(g):
+    # test 进献：吴国角色可以在其回合给主公一张手牌: its operands — rules/first_edition/heroes.sgs:193
+    return (('孙权.hand', lambda: g.seat_of('sunquan').hand), ('陆逊.hand_count', lambda: g.seat_of('luxun').hand_count), )
+
+
 def t_heroes_9_expect0(g):
     # test 铜铃：濒死时亮出身份，体力上限与体力各加一，一局一次 — rules/first_edition/heroes.sgs:203
     return (g.seat_of('ganning').alive and (g.seat_of('ganning').max_hp == 5) and (g.seat_of('ganning').hp == 1))
+
+
+def t_heroes_9_expect0_parts(g):
+    # test 铜铃：濒死时亮出身份，体力上限与体力各加一，一局一次: its operands — rules/first_edition/heroes.sgs:203
+    return (('甘宁.alive', lambda: g.seat_of('ganning').alive), ('甘宁.max_hp', lambda: g.seat_of('ganning').max_hp), ('甘宁.hp', lambda: g.seat_of('ganning').hp), )
 
 
 def t_heroes_9_expect1(g):
@@ -251,9 +316,19 @@ def t_heroes_10_expect0(g):
     return (len(g.seat_of('lvmeng').hand) == 5)
 
 
+def t_heroes_10_expect0_parts(g):
+    # test 克己：出牌阶段没有出杀，则此回合手牌无上限: its operands — rules/first_edition/heroes.sgs:210
+    return (('count(吕蒙.hand)', lambda: len(g.seat_of('lvmeng').hand)), )
+
+
 def t_heroes_11_expect0(g):
     # test 苦肉：仅剩一点体力时不能发动 — rules/first_edition/heroes.sgs:217
     return (g.seat_of('huanggai').alive and (len(g.seat_of('huanggai').hand) == 0))
+
+
+def t_heroes_11_expect0_parts(g):
+    # test 苦肉：仅剩一点体力时不能发动: its operands — rules/first_edition/heroes.sgs:217
+    return (('黄盖.alive', lambda: g.seat_of('huanggai').alive), ('count(黄盖.hand)', lambda: len(g.seat_of('huanggai').hand)), )
 
 
 def t_heroes_12_expect0(g):
@@ -261,9 +336,19 @@ def t_heroes_12_expect0(g):
     return (len(g.seat_of('zhouyu').hand) == 3)
 
 
+def t_heroes_12_expect0_parts(g):
+    # test 英姿：摸牌阶段摸三张牌: its operands — rules/first_edition/heroes.sgs:224
+    return (('count(周瑜.hand)', lambda: len(g.seat_of('zhouyu').hand)), )
+
+
 def t_heroes_13_expect0(g):
     # test 借刀：强制借用一名角色的武器 — rules/first_edition/heroes.sgs:232
     return ('qinglong' in [c.name for c in g.seat_of('zhouyu').hand])
+
+
+def t_heroes_13_expect0_parts(g):
+    # test 借刀：强制借用一名角色的武器: its operands — rules/first_edition/heroes.sgs:232
+    return (('周瑜.hand', lambda: g.seat_of('zhouyu').hand), )
 
 
 TABLES = T.Tables(
@@ -474,8 +559,8 @@ TABLES = T.Tables(
             deck=(), start=('liubei', 'chupai'), turns=1,
             decides=(('liubei', (('name', None, None, '仁德'), ('name', None, None, '关羽'), ('many', (('name', None, None, '杀'), ('name', None, None, '闪'), ('name', None, None, '桃'), ('name', None, None, '决斗'), ('name', None, None, '无中生有'))))),),
             expects=(
-                (t_heroes_1_expect0, '刘备.hp == 4', 'rules/first_edition/heroes.sgs:135'),
-                (t_heroes_1_expect1, 'count(关羽.hand) == 5', 'rules/first_edition/heroes.sgs:136'),
+                (t_heroes_1_expect0, '刘备.hp == 4', 'rules/first_edition/heroes.sgs:135', t_heroes_1_expect0_parts),
+                (t_heroes_1_expect1, 'count(关羽.hand) == 5', 'rules/first_edition/heroes.sgs:136', t_heroes_1_expect1_parts),
             ),
             logs=(),
             loc='rules/first_edition/heroes.sgs:130',
@@ -489,7 +574,7 @@ TABLES = T.Tables(
             deck=(), start=('zhangfei', 'chupai'), turns=1,
             decides=(('zhangfei', (('name', None, None, '杀'), ('name', None, None, '关羽'), ('name', None, None, '杀'), ('name', None, None, '关羽'))),),
             expects=(
-                (t_heroes_2_expect0, '关羽.hp == 2', 'rules/first_edition/heroes.sgs:143'),
+                (t_heroes_2_expect0, '关羽.hp == 2', 'rules/first_edition/heroes.sgs:143', t_heroes_2_expect0_parts),
             ),
             logs=(),
             loc='rules/first_edition/heroes.sgs:138',
@@ -503,8 +588,8 @@ TABLES = T.Tables(
             deck=(('spade', 7, 'sha'), ('heart', 3, 'tao'), ('diamond', 2, 'shan'), ('spade', 8, 'sha')), start=('zhugeliang', 'panding'), turns=1,
             decides=(('zhugeliang', (('name', None, None, 'yes'), ('many', (('name', 'spade', 7, '杀'),)), ('many', (('name', 'heart', 3, '桃'), ('name', 'diamond', 2, '闪'))))),),
             expects=(
-                (t_heroes_3_expect0, '桃 in 诸葛亮.hand and 闪 in 诸葛亮.hand', 'rules/first_edition/heroes.sgs:151'),
-                (t_heroes_3_expect1, 'not (杀 in 诸葛亮.hand)', 'rules/first_edition/heroes.sgs:152'),
+                (t_heroes_3_expect0, '桃 in 诸葛亮.hand and 闪 in 诸葛亮.hand', 'rules/first_edition/heroes.sgs:151', t_heroes_3_expect0_parts),
+                (t_heroes_3_expect1, 'not (杀 in 诸葛亮.hand)', 'rules/first_edition/heroes.sgs:152', t_heroes_3_expect1_parts),
             ),
             logs=(),
             loc='rules/first_edition/heroes.sgs:145',
@@ -518,7 +603,7 @@ TABLES = T.Tables(
             deck=(), start=('guanyu', 'chupai'), turns=1,
             decides=(('guanyu', (('name', None, None, '杀'), ('name', None, None, '诸葛亮'))),),
             expects=(
-                (t_heroes_4_expect0, '诸葛亮.hp == 3', 'rules/first_edition/heroes.sgs:159'),
+                (t_heroes_4_expect0, '诸葛亮.hp == 3', 'rules/first_edition/heroes.sgs:159', t_heroes_4_expect0_parts),
             ),
             logs=((True, '无效', 'rules/first_edition/heroes.sgs:160'),),
             loc='rules/first_edition/heroes.sgs:154',
@@ -532,8 +617,8 @@ TABLES = T.Tables(
             deck=(), start=('guanyu', 'chupai'), turns=1,
             decides=(('guanyu', (('name', None, None, '杀', 'optional'), ('name', None, None, '马超', 'optional'))),),
             expects=(
-                (t_heroes_5_expect0, '马超.hp == 4', 'rules/first_edition/heroes.sgs:167'),
-                (t_heroes_5_expect1, '杀 in 关羽.hand', 'rules/first_edition/heroes.sgs:168'),
+                (t_heroes_5_expect0, '马超.hp == 4', 'rules/first_edition/heroes.sgs:167', t_heroes_5_expect0_parts),
+                (t_heroes_5_expect1, '杀 in 关羽.hand', 'rules/first_edition/heroes.sgs:168', t_heroes_5_expect1_parts),
             ),
             logs=(),
             loc='rules/first_edition/heroes.sgs:162',
@@ -547,8 +632,8 @@ TABLES = T.Tables(
             deck=(), start=('huangyueying', 'chupai'), turns=1,
             decides=(('huangyueying', (('name', None, None, '乐不思蜀'), ('name', None, None, '关羽'), ('name', None, None, 'yes'))),),
             expects=(
-                (t_heroes_6_expect0, 'count(关羽.judges) == 1', 'rules/first_edition/heroes.sgs:175'),
-                (t_heroes_6_expect1, 'count(黄月英.hand) == 1', 'rules/first_edition/heroes.sgs:176'),
+                (t_heroes_6_expect0, 'count(关羽.judges) == 1', 'rules/first_edition/heroes.sgs:175', t_heroes_6_expect0_parts),
+                (t_heroes_6_expect1, 'count(黄月英.hand) == 1', 'rules/first_edition/heroes.sgs:176', t_heroes_6_expect1_parts),
             ),
             logs=(),
             loc='rules/first_edition/heroes.sgs:170',
@@ -562,7 +647,7 @@ TABLES = T.Tables(
             deck=(), start=('sunquan', 'qipai'), turns=1,
             decides=(('sunquan', (('name', None, None, 'yes'), ('many', (('name', None, None, '杀'),)))),),
             expects=(
-                (t_heroes_7_expect0, 'count(孙权.hand) == 4', 'rules/first_edition/heroes.sgs:183'),
+                (t_heroes_7_expect0, 'count(孙权.hand) == 4', 'rules/first_edition/heroes.sgs:183', t_heroes_7_expect0_parts),
             ),
             logs=((True, '孙权 发动 【制衡】', 'rules/first_edition/heroes.sgs:184'),),
             loc='rules/first_edition/heroes.sgs:178',
@@ -576,7 +661,7 @@ TABLES = T.Tables(
             deck=(), start=('luxun', 'chupai'), turns=1,
             decides=(('sunquan', (('name', None, None, 'yes'),)), ('luxun', (('name', None, None, 'yes'), ('name', None, None, '杀')))),
             expects=(
-                (t_heroes_8_expect0, '杀 in 孙权.hand and 陆逊.hand_count == 0', 'rules/first_edition/heroes.sgs:193'),
+                (t_heroes_8_expect0, '杀 in 孙权.hand and 陆逊.hand_count == 0', 'rules/first_edition/heroes.sgs:193', t_heroes_8_expect0_parts),
             ),
             logs=(),
             loc='rules/first_edition/heroes.sgs:186',
@@ -591,7 +676,7 @@ TABLES = T.Tables(
             deck=(), start=('guanyu', 'chupai'), turns=1,
             decides=(('guanyu', (('name', None, None, '杀'), ('name', None, None, '甘宁'))), ('ganning', (('name', None, None, 'yes'),))),
             expects=(
-                (t_heroes_9_expect0, '甘宁.alive and 甘宁.max_hp == 5 and 甘宁.hp == 1', 'rules/first_edition/heroes.sgs:203'),
+                (t_heroes_9_expect0, '甘宁.alive and 甘宁.max_hp == 5 and 甘宁.hp == 1', 'rules/first_edition/heroes.sgs:203', t_heroes_9_expect0_parts),
                 (t_heroes_9_expect1, '甘宁.identity_shown', 'rules/first_edition/heroes.sgs:204'),
             ),
             logs=(),
@@ -606,7 +691,7 @@ TABLES = T.Tables(
             deck=(), start=('lvmeng', 'qipai'), turns=1,
             decides=(),
             expects=(
-                (t_heroes_10_expect0, 'count(吕蒙.hand) == 5', 'rules/first_edition/heroes.sgs:210'),
+                (t_heroes_10_expect0, 'count(吕蒙.hand) == 5', 'rules/first_edition/heroes.sgs:210', t_heroes_10_expect0_parts),
             ),
             logs=(),
             loc='rules/first_edition/heroes.sgs:206',
@@ -620,7 +705,7 @@ TABLES = T.Tables(
             deck=(), start=('huanggai', 'chupai'), turns=1,
             decides=(('huanggai', (('name', None, None, '苦肉', 'optional'),)),),
             expects=(
-                (t_heroes_11_expect0, '黄盖.alive and count(黄盖.hand) == 0', 'rules/first_edition/heroes.sgs:217'),
+                (t_heroes_11_expect0, '黄盖.alive and count(黄盖.hand) == 0', 'rules/first_edition/heroes.sgs:217', t_heroes_11_expect0_parts),
             ),
             logs=(),
             loc='rules/first_edition/heroes.sgs:212',
@@ -634,7 +719,7 @@ TABLES = T.Tables(
             deck=(), start=('zhouyu', 'mopai'), turns=1,
             decides=(('zhouyu', (('name', None, None, 'yes'),)),),
             expects=(
-                (t_heroes_12_expect0, 'count(周瑜.hand) == 3', 'rules/first_edition/heroes.sgs:224'),
+                (t_heroes_12_expect0, 'count(周瑜.hand) == 3', 'rules/first_edition/heroes.sgs:224', t_heroes_12_expect0_parts),
             ),
             logs=(),
             loc='rules/first_edition/heroes.sgs:219',
@@ -649,7 +734,7 @@ TABLES = T.Tables(
             deck=(), start=('zhouyu', 'chupai'), turns=1,
             decides=(('zhouyu', (('name', None, None, '借刀'), ('name', None, None, '关羽'), ('name', None, None, '曹操'))),),
             expects=(
-                (t_heroes_13_expect0, '青龙偃月刀 in 周瑜.hand', 'rules/first_edition/heroes.sgs:232'),
+                (t_heroes_13_expect0, '青龙偃月刀 in 周瑜.hand', 'rules/first_edition/heroes.sgs:232', t_heroes_13_expect0_parts),
             ),
             logs=(),
             loc='rules/first_edition/heroes.sgs:226',

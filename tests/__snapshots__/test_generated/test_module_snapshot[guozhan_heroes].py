@@ -1878,9 +1878,19 @@ def t_jili_1_expect0(g):
     return (g.seat_of('shamoke').hand_count == 1)
 
 
+def t_jili_1_expect0_parts(g):
+    # test 攻击范围为1：使用本回合的第一张牌时摸一张牌: its operands — rules/guozhan_heroes/heroes_bian.sgs:29
+    return (('沙摩柯.hand_count', lambda: g.seat_of('shamoke').hand_count), )
+
+
 def t_jili_3_expect0(g):
     # test 打出牌也计数：回合外打出第一张牌时摸一张牌 — rules/guozhan_heroes/heroes_bian.sgs:45
     return ((g.seat_of('shamoke').hand_count == 1) and (g.seat_of('shamoke').hp == 4))
+
+
+def t_jili_3_expect0_parts(g):
+    # test 打出牌也计数：回合外打出第一张牌时摸一张牌: its operands — rules/guozhan_heroes/heroes_bian.sgs:45
+    return (('沙摩柯.hand_count', lambda: g.seat_of('shamoke').hand_count), ('沙摩柯.hp', lambda: g.seat_of('shamoke').hp), )
 
 
 def t_xuanlve_1_expect0(g):
@@ -1888,9 +1898,19 @@ def t_xuanlve_1_expect0(g):
     return ((g.seat_of('lingtong').minus_horse is None) and (g.seat_of('guanyu').hand_count == 0))
 
 
+def t_xuanlve_1_expect0_parts(g):
+    # test 失去装备区的牌后，弃置一名其他角色的一张牌: its operands — rules/guozhan_heroes/heroes_bian.sgs:62
+    return (('凌统.minus_horse', lambda: g.seat_of('lingtong').minus_horse), ('关羽.hand_count', lambda: g.seat_of('guanyu').hand_count), )
+
+
 def t_xuanlve_2_expect0(g):
     # test 失去手牌不能发动 — rules/guozhan_heroes/heroes_bian.sgs:69
     return (g.seat_of('guanyu').hand_count == 1)
+
+
+def t_xuanlve_2_expect0_parts(g):
+    # test 失去手牌不能发动: its operands — rules/guozhan_heroes/heroes_bian.sgs:69
+    return (('关羽.hand_count', lambda: g.seat_of('guanyu').hand_count), )
 
 
 def t_yongjin_1_expect0(g):
@@ -1898,9 +1918,19 @@ def t_yongjin_1_expect0(g):
     return ((len(g.seat_of('lingtong').equips) == 3) and (len(g.seat_of('guanyu').equips) == 0) and (len(g.seat_of('zhangfei').equips) == 0))
 
 
+def t_yongjin_1_expect0_parts(g):
+    # test 依次移动场上三张装备牌，每局游戏限一次: its operands — rules/guozhan_heroes/heroes_bian.sgs:100
+    return (('count(凌统.equips)', lambda: len(g.seat_of('lingtong').equips)), ('count(关羽.equips)', lambda: len(g.seat_of('guanyu').equips)), ('count(张飞.equips)', lambda: len(g.seat_of('zhangfei').equips)), )
+
+
 def t_yongjin_2_expect0(g):
     # test 可以只移动一张 — rules/guozhan_heroes/heroes_bian.sgs:107
     return ((g.seat_of('lingtong').minus_horse is not None) and (g.seat_of('guanyu').armor is not None))
+
+
+def t_yongjin_2_expect0_parts(g):
+    # test 可以只移动一张: its operands — rules/guozhan_heroes/heroes_bian.sgs:107
+    return (('凌统.minus_horse', lambda: g.seat_of('lingtong').minus_horse), ('关羽.armor', lambda: g.seat_of('guanyu').armor), )
 
 
 def t_quanji_1_expect0(g):
@@ -1908,9 +1938,19 @@ def t_quanji_1_expect0(g):
     return ((len(g.seat_of('zhonghui').pile('gz_quan')) == 1) and (g.seat_of('guanyu').hp == 2))
 
 
+def t_quanji_1_expect0_parts(g):
+    # test 造成伤害后摸一张牌，将一张牌置为“权”；每回合限一次: its operands — rules/guozhan_heroes/heroes_buchen.sgs:35
+    return (('count(钟会.gz_quan)', lambda: len(g.seat_of('zhonghui').pile('gz_quan'))), ('关羽.hp', lambda: g.seat_of('guanyu').hp), )
+
+
 def t_quanji_2_expect0(g):
     # test 受到伤害后也能发动；手牌上限+X — rules/guozhan_heroes/heroes_buchen.sgs:44
     return ((len(g.seat_of('zhonghui').pile('gz_quan')) == 2) and (g.seat_of('zhonghui').hand_count == 2) and (g.qf['hand_limit'](g, g.seat_of('zhonghui')) == 3))
+
+
+def t_quanji_2_expect0_parts(g):
+    # test 受到伤害后也能发动；手牌上限+X: its operands — rules/guozhan_heroes/heroes_buchen.sgs:44
+    return (('count(钟会.gz_quan)', lambda: len(g.seat_of('zhonghui').pile('gz_quan'))), ('钟会.hand_count', lambda: g.seat_of('zhonghui').hand_count), ('hand_limit(钟会)', lambda: g.qf['hand_limit'](g, g.seat_of('zhonghui'))), )
 
 
 def t_paiyi_1_expect0(g):
@@ -1918,9 +1958,19 @@ def t_paiyi_1_expect0(g):
     return ((g.seat_of('guanyu').hand_count == 2) and (g.seat_of('guanyu').hp == 3) and (len(g.seat_of('zhonghui').pile('gz_quan')) == 2))
 
 
+def t_paiyi_1_expect0_parts(g):
+    # test 其摸X张牌；手牌数大于你则受到1点伤害: its operands — rules/guozhan_heroes/heroes_buchen.sgs:60
+    return (('关羽.hand_count', lambda: g.seat_of('guanyu').hand_count), ('关羽.hp', lambda: g.seat_of('guanyu').hp), ('count(钟会.gz_quan)', lambda: len(g.seat_of('zhonghui').pile('gz_quan'))), )
+
+
 def t_paiyi_2_expect0(g):
     # test 对自己使用：摸牌而不受到伤害 — rules/guozhan_heroes/heroes_buchen.sgs:67
     return ((g.seat_of('zhonghui').hand_count == 1) and (g.seat_of('zhonghui').lost_hp == 0))
+
+
+def t_paiyi_2_expect0_parts(g):
+    # test 对自己使用：摸牌而不受到伤害: its operands — rules/guozhan_heroes/heroes_buchen.sgs:67
+    return (('钟会.hand_count', lambda: g.seat_of('zhonghui').hand_count), ('钟会.lost_hp', lambda: g.seat_of('zhonghui').lost_hp), )
 
 
 def t_suzhi_1_expect0(g):
@@ -1928,9 +1978,19 @@ def t_suzhi_1_expect0(g):
     return (g.seat_of('guanyu').hp == 2)
 
 
+def t_suzhi_1_expect0_parts(g):
+    # test 【杀】的伤害+1，使用锦囊牌摸一张牌；三次后失效: its operands — rules/guozhan_heroes/heroes_buchen.sgs:106
+    return (('关羽.hp', lambda: g.seat_of('guanyu').hp), )
+
+
 def t_suzhi_2_expect0(g):
     # test 使用非转化锦囊牌无距离限制 — rules/guozhan_heroes/heroes_buchen.sgs:117
     return (g.seat_of('guanyu').hand_count == 0)
+
+
+def t_suzhi_2_expect0_parts(g):
+    # test 使用非转化锦囊牌无距离限制: its operands — rules/guozhan_heroes/heroes_buchen.sgs:117
+    return (('关羽.hand_count', lambda: g.seat_of('guanyu').hand_count), )
 
 
 def t_suzhi_3_expect0(g):
@@ -1938,9 +1998,19 @@ def t_suzhi_3_expect0(g):
     return ((g.seat_of('guanyu').hand_count == 0) and ('sha' in [c.name for c in g.seat_of('simazhao').hand]))
 
 
+def t_suzhi_3_expect0_parts(g):
+    # test 其他角色的牌被弃置后，获得其一张牌: its operands — rules/guozhan_heroes/heroes_buchen.sgs:124
+    return (('关羽.hand_count', lambda: g.seat_of('guanyu').hand_count), ('司马昭.hand', lambda: g.seat_of('simazhao').hand), )
+
+
 def t_suzhi_4_expect0(g):
     # test 回合结束时获得【反馈】，直至回合开始 — rules/guozhan_heroes/heroes_buchen.sgs:134
     return (('shan' in [c.name for c in g.seat_of('simazhao').hand]) and g.has_skill(g.seat_of('simazhao'), 'fankui'))
+
+
+def t_suzhi_4_expect0_parts(g):
+    # test 回合结束时获得【反馈】，直至回合开始: its operands — rules/guozhan_heroes/heroes_buchen.sgs:134
+    return (('司马昭.hand', lambda: g.seat_of('simazhao').hand), ('has_skill(司马昭, 反馈)', lambda: g.has_skill(g.seat_of('simazhao'), 'fankui')), )
 
 
 def t_zhaoxin_1_expect0(g):
@@ -1948,9 +2018,19 @@ def t_zhaoxin_1_expect0(g):
     return ((g.seat_of('simazhao').hand_count == 1) and ('shan' in [c.name for c in g.seat_of('simazhao').hand]) and (g.seat_of('guanyu').hand_count == 2) and ('tao' in [c.name for c in g.seat_of('guanyu').hand]))
 
 
+def t_zhaoxin_1_expect0_parts(g):
+    # test 展示所有手牌，与手牌数不大于你的角色交换手牌: its operands — rules/guozhan_heroes/heroes_buchen.sgs:154
+    return (('司马昭.hand_count', lambda: g.seat_of('simazhao').hand_count), ('司马昭.hand', lambda: g.seat_of('simazhao').hand), ('关羽.hand_count', lambda: g.seat_of('guanyu').hand_count), ('关羽.hand', lambda: g.seat_of('guanyu').hand), )
+
+
 def t_shilu_1_expect0(g):
     # test 一名角色死亡：其所有武将牌成为“戮” — rules/guozhan_heroes/heroes_buchen.sgs:181
     return (g.seat_of('caocao').dead and (len(g.seat_of('sunchen').marks.get('gz_lu', [])) == 2) and ('caocao' in g.seat_of('sunchen').marks.get('gz_lu', [])) and ('xuchu' in g.seat_of('sunchen').marks.get('gz_lu', [])))
+
+
+def t_shilu_1_expect0_parts(g):
+    # test 一名角色死亡：其所有武将牌成为“戮”: its operands — rules/guozhan_heroes/heroes_buchen.sgs:181
+    return (('曹操.dead', lambda: g.seat_of('caocao').dead), ('count(孙綝.gz_lu)', lambda: len(g.seat_of('sunchen').marks.get('gz_lu', []))), ('孙綝.gz_lu', lambda: g.seat_of('sunchen').marks.get('gz_lu', [])), )
 
 
 def t_xiongnve_1_expect0(g):
@@ -1958,9 +2038,19 @@ def t_xiongnve_1_expect0(g):
     return (g.seat_of('caocao').hp == 2)
 
 
+def t_xiongnve_1_expect0_parts(g):
+    # test 移去一张“戮”：本回合对此势力的角色造成的伤害+1: its operands — rules/guozhan_heroes/heroes_buchen.sgs:226
+    return (('曹操.hp', lambda: g.seat_of('caocao').hp), )
+
+
 def t_huaiyi_1_expect0(g):
     # test 弃置一种颜色的手牌，获得至多X名角色的各一张牌，装备牌成为“异” — rules/guozhan_heroes/heroes_buchen.sgs:255
     return ((len(g.seat_of('gongsunyuan').pile('gz_yi')) == 1) and (g.seat_of('gongsunyuan').hand_count == 2) and ('shan' in [c.name for c in g.seat_of('gongsunyuan').hand]) and (g.seat_of('guanyu').minus_horse is None))
+
+
+def t_huaiyi_1_expect0_parts(g):
+    # test 弃置一种颜色的手牌，获得至多X名角色的各一张牌，装备牌成为“异”: its operands — rules/guozhan_heroes/heroes_buchen.sgs:255
+    return (('count(公孙渊.gz_yi)', lambda: len(g.seat_of('gongsunyuan').pile('gz_yi'))), ('公孙渊.hand_count', lambda: g.seat_of('gongsunyuan').hand_count), ('公孙渊.hand', lambda: g.seat_of('gongsunyuan').hand), ('关羽.minus_horse', lambda: g.seat_of('guanyu').minus_horse), )
 
 
 def t_huaiyi_2_expect0(g):
@@ -1968,9 +2058,19 @@ def t_huaiyi_2_expect0(g):
     return ((g.seat_of('gongsunyuan').hand_count == 2) and (g.seat_of('guanyu').hand_count == 1))
 
 
+def t_huaiyi_2_expect0_parts(g):
+    # test 手牌颜色均相同：不弃牌: its operands — rules/guozhan_heroes/heroes_buchen.sgs:262
+    return (('公孙渊.hand_count', lambda: g.seat_of('gongsunyuan').hand_count), ('关羽.hand_count', lambda: g.seat_of('guanyu').hand_count), )
+
+
 def t_zisui_1_expect0(g):
     # test 摸牌阶段多摸X张牌 — rules/guozhan_heroes/heroes_buchen.sgs:273
     return (g.seat_of('gongsunyuan').hand_count == 4)
+
+
+def t_zisui_1_expect0_parts(g):
+    # test 摸牌阶段多摸X张牌: its operands — rules/guozhan_heroes/heroes_buchen.sgs:273
+    return (('公孙渊.hand_count', lambda: g.seat_of('gongsunyuan').hand_count), )
 
 
 def t_zisui_2_expect0(g):
@@ -1983,9 +2083,19 @@ def t_xuanhuo_1_expect0(g):
     return (('shan' in [c.name for c in g.seat_of('fazheng').hand]) and (g.seat_of('zhangfei').hand_count == 0))
 
 
+def t_xuanhuo_1_expect0_parts(g):
+    # test 同势力的其他角色交给你一张手牌并弃置一张牌，于此回合内拥有所选的技能: its operands — rules/guozhan_heroes/heroes_quan.sgs:38
+    return (('法正.hand', lambda: g.seat_of('fazheng').hand), ('张飞.hand_count', lambda: g.seat_of('zhangfei').hand_count), )
+
+
 def t_xuanhuo_3_expect0(g):
     # test 不同势力的角色不能发动 — rules/guozhan_heroes/heroes_quan.sgs:57
     return (g.seat_of('fazheng').hand_count == 0)
+
+
+def t_xuanhuo_3_expect0_parts(g):
+    # test 不同势力的角色不能发动: its operands — rules/guozhan_heroes/heroes_quan.sgs:57
+    return (('法正.hand_count', lambda: g.seat_of('fazheng').hand_count), )
 
 
 def t_enyuan_1_expect0(g):
@@ -1993,9 +2103,19 @@ def t_enyuan_1_expect0(g):
     return ((g.seat_of('fazheng').hp == 1) and (g.seat_of('guanyu').hand_count == 1))
 
 
+def t_enyuan_1_expect0_parts(g):
+    # test 其他角色对你使用【桃】：其摸一张牌: its operands — rules/guozhan_heroes/heroes_quan.sgs:79
+    return (('法正.hp', lambda: g.seat_of('fazheng').hp), ('关羽.hand_count', lambda: g.seat_of('guanyu').hand_count), )
+
+
 def t_enyuan_2_expect0(g):
     # test 受到伤害后：来源交给你一张手牌 — rules/guozhan_heroes/heroes_quan.sgs:87
     return (('shan' in [c.name for c in g.seat_of('fazheng').hand]) and (g.seat_of('guanyu').hand_count == 0) and (g.seat_of('guanyu').lost_hp == 0))
+
+
+def t_enyuan_2_expect0_parts(g):
+    # test 受到伤害后：来源交给你一张手牌: its operands — rules/guozhan_heroes/heroes_quan.sgs:87
+    return (('法正.hand', lambda: g.seat_of('fazheng').hand), ('关羽.hand_count', lambda: g.seat_of('guanyu').hand_count), ('关羽.lost_hp', lambda: g.seat_of('guanyu').lost_hp), )
 
 
 def t_enyuan_3_expect0(g):
@@ -2003,9 +2123,19 @@ def t_enyuan_3_expect0(g):
     return ((g.seat_of('guanyu').hp == 3) and (g.seat_of('fazheng').hp == 2))
 
 
+def t_enyuan_3_expect0_parts(g):
+    # test 受到伤害后：来源没有手牌，失去1点体力: its operands — rules/guozhan_heroes/heroes_quan.sgs:94
+    return (('关羽.hp', lambda: g.seat_of('guanyu').hp), ('法正.hp', lambda: g.seat_of('fazheng').hp), )
+
+
 def t_keshou_1_expect0(g):
     # test 弃置两张颜色相同的牌，伤害-1；没有同势力的其他角色，判定为红色摸一张牌 — rules/guozhan_heroes/heroes_quan.sgs:118
     return ((g.seat_of('lukang').hp == 3) and (g.seat_of('lukang').hand_count == 1) and ('sha' in [c.name for c in g.seat_of('lukang').hand]))
+
+
+def t_keshou_1_expect0_parts(g):
+    # test 弃置两张颜色相同的牌，伤害-1；没有同势力的其他角色，判定为红色摸一张牌: its operands — rules/guozhan_heroes/heroes_quan.sgs:118
+    return (('陆抗.hp', lambda: g.seat_of('lukang').hp), ('陆抗.hand_count', lambda: g.seat_of('lukang').hand_count), ('陆抗.hand', lambda: g.seat_of('lukang').hand), )
 
 
 def t_keshou_2_expect0(g):
@@ -2013,9 +2143,19 @@ def t_keshou_2_expect0(g):
     return ((g.seat_of('lukang').hp == 3) and (g.seat_of('lukang').hand_count == 0))
 
 
+def t_keshou_2_expect0_parts(g):
+    # test 有同势力的其他角色：不判定: its operands — rules/guozhan_heroes/heroes_quan.sgs:127
+    return (('陆抗.hp', lambda: g.seat_of('lukang').hp), ('陆抗.hand_count', lambda: g.seat_of('lukang').hand_count), )
+
+
 def t_keshou_3_expect0(g):
     # test 颜色不同的两张牌不能发动 — rules/guozhan_heroes/heroes_quan.sgs:135
     return ((g.seat_of('lukang').hp == 2) and (g.seat_of('lukang').hand_count == 2))
+
+
+def t_keshou_3_expect0_parts(g):
+    # test 颜色不同的两张牌不能发动: its operands — rules/guozhan_heroes/heroes_quan.sgs:135
+    return (('陆抗.hp', lambda: g.seat_of('lukang').hp), ('陆抗.hand_count', lambda: g.seat_of('lukang').hand_count), )
 
 
 def t_zhuwei_1_expect0(g):
@@ -2023,9 +2163,19 @@ def t_zhuwei_1_expect0(g):
     return ((g.seat_of('guanyu').hp == 2) and ('tao' in [c.name for c in g.seat_of('lukang').hand]))
 
 
+def t_zhuwei_1_expect0_parts(g):
+    # test 获得判定牌，令当前回合角色使用【杀】的次数上限+1: its operands — rules/guozhan_heroes/heroes_quan.sgs:156
+    return (('关羽.hp', lambda: g.seat_of('guanyu').hp), ('陆抗.hand', lambda: g.seat_of('lukang').hand), )
+
+
 def t_zhuwei_2_expect0(g):
     # test 不令上限+1：只能使用一张【杀】 — rules/guozhan_heroes/heroes_quan.sgs:164
     return (g.seat_of('guanyu').hp == 3)
+
+
+def t_zhuwei_2_expect0_parts(g):
+    # test 不令上限+1：只能使用一张【杀】: its operands — rules/guozhan_heroes/heroes_quan.sgs:164
+    return (('关羽.hp', lambda: g.seat_of('guanyu').hp), )
 
 
 def t_fudi_1_expect0(g):
@@ -2033,9 +2183,19 @@ def t_fudi_1_expect0(g):
     return (('shan' in [c.name for c in g.seat_of('guanyu').hand]) and (g.seat_of('guanyu').hp == 2) and (g.seat_of('liubei').hp == 4))
 
 
+def t_fudi_1_expect0_parts(g):
+    # test 交给来源一张手牌，对与其势力相同的体力值最多的角色造成1点伤害: its operands — rules/guozhan_heroes/heroes_quan.sgs:189
+    return (('关羽.hand', lambda: g.seat_of('guanyu').hand), ('关羽.hp', lambda: g.seat_of('guanyu').hp), ('刘备.hp', lambda: g.seat_of('liubei').hp), )
+
+
 def t_fudi_2_expect0(g):
     # test 与其势力相同的角色体力值均小于你：不造成伤害 — rules/guozhan_heroes/heroes_quan.sgs:198
     return (('shan' in [c.name for c in g.seat_of('guanyu').hand]) and (g.seat_of('guanyu').hp == 1))
+
+
+def t_fudi_2_expect0_parts(g):
+    # test 与其势力相同的角色体力值均小于你：不造成伤害: its operands — rules/guozhan_heroes/heroes_quan.sgs:198
+    return (('关羽.hand', lambda: g.seat_of('guanyu').hand), ('关羽.hp', lambda: g.seat_of('guanyu').hp), )
 
 
 def t_congjian_1_expect0(g):
@@ -2043,9 +2203,19 @@ def t_congjian_1_expect0(g):
     return (g.seat_of('guanyu').hp == 2)
 
 
+def t_congjian_1_expect0_parts(g):
+    # test 回合外造成的伤害+1: its operands — rules/guozhan_heroes/heroes_quan.sgs:211
+    return (('关羽.hp', lambda: g.seat_of('guanyu').hp), )
+
+
 def t_congjian_2_expect0(g):
     # test 回合内受到的伤害+1 — rules/guozhan_heroes/heroes_quan.sgs:219
     return (g.seat_of('zhangxiu').hp == 2)
+
+
+def t_congjian_2_expect0_parts(g):
+    # test 回合内受到的伤害+1: its operands — rules/guozhan_heroes/heroes_quan.sgs:219
+    return (('张绣.hp', lambda: g.seat_of('zhangxiu').hp), )
 
 
 def t_luanji_1_expect0(g):
@@ -2053,9 +2223,19 @@ def t_luanji_1_expect0(g):
     return ((g.seat_of('ganning').hp == 1) and (g.seat_of('yuanshao').hand_count == 2))
 
 
+def t_luanji_1_expect0_parts(g):
+    # test 两张花色相同的手牌当【万箭齐发】使用: its operands — rules/guozhan_heroes/heroes_qun.sgs:30
+    return (('甘宁.hp', lambda: g.seat_of('ganning').hp), ('袁绍.hand_count', lambda: g.seat_of('yuanshao').hand_count), )
+
+
 def t_wansha_1_expect0(g):
     # test 其他角色于贾诩的回合内只能对自己使用【桃】救自己 — rules/guozhan_heroes/heroes_qun.sgs:46
     return ((g.seat_of('ganning').hp == 1) and (g.seat_of('huanggai').hand_count == 1))
+
+
+def t_wansha_1_expect0_parts(g):
+    # test 其他角色于贾诩的回合内只能对自己使用【桃】救自己: its operands — rules/guozhan_heroes/heroes_qun.sgs:46
+    return (('甘宁.hp', lambda: g.seat_of('ganning').hp), ('黄盖.hand_count', lambda: g.seat_of('huanggai').hand_count), )
 
 
 def t_luanwu_1_expect0(g):
@@ -2063,9 +2243,19 @@ def t_luanwu_1_expect0(g):
     return (g.seat_of('huanggai').dead and (g.seat_of('ganning').hp == 2))
 
 
+def t_luanwu_1_expect0_parts(g):
+    # test 使用【杀】或失去1点体力: its operands — rules/guozhan_heroes/heroes_qun.sgs:75
+    return (('黄盖.dead', lambda: g.seat_of('huanggai').dead), ('甘宁.hp', lambda: g.seat_of('ganning').hp), )
+
+
 def t_weimu_1_expect0(g):
     # test 黑色锦囊牌对贾诩的目标被取消 — rules/guozhan_heroes/heroes_qun.sgs:91
     return (g.seat_of('jiaxu').hand_count == 1)
+
+
+def t_weimu_1_expect0_parts(g):
+    # test 黑色锦囊牌对贾诩的目标被取消: its operands — rules/guozhan_heroes/heroes_qun.sgs:91
+    return (('贾诩.hand_count', lambda: g.seat_of('jiaxu').hand_count), )
 
 
 def t_weimu_2_expect0(g):
@@ -2073,9 +2263,19 @@ def t_weimu_2_expect0(g):
     return (g.seat_of('jiaxu').hand_count == 0)
 
 
+def t_weimu_2_expect0_parts(g):
+    # test 红色锦囊牌照常: its operands — rules/guozhan_heroes/heroes_qun.sgs:99
+    return (('贾诩.hand_count', lambda: g.seat_of('jiaxu').hand_count), )
+
+
 def t_weimu_3_expect0(g):
     # test 不能成为黑色延时锦囊牌的目标 — rules/guozhan_heroes/heroes_qun.sgs:107
     return ((len(g.seat_of('jiaxu').judges) == 0) and (len(g.seat_of('huanggai').judges) == 1))
+
+
+def t_weimu_3_expect0_parts(g):
+    # test 不能成为黑色延时锦囊牌的目标: its operands — rules/guozhan_heroes/heroes_qun.sgs:107
+    return (('count(贾诩.judges)', lambda: len(g.seat_of('jiaxu').judges)), ('count(黄盖.judges)', lambda: len(g.seat_of('huanggai').judges)), )
 
 
 def t_mengjin_1_expect0(g):
@@ -2083,9 +2283,19 @@ def t_mengjin_1_expect0(g):
     return ((g.seat_of('ganning').card_count == 0) and (g.seat_of('ganning').hp == 2))
 
 
+def t_mengjin_1_expect0_parts(g):
+    # test 【杀】被【闪】抵消时弃置其一张牌: its operands — rules/guozhan_heroes/heroes_qun.sgs:123
+    return (('甘宁.card_count', lambda: g.seat_of('ganning').card_count), ('甘宁.hp', lambda: g.seat_of('ganning').hp), )
+
+
 def t_leiji_1_expect0(g):
     # test 使用【闪】时令一名角色判定，♠：2点雷电伤害 — rules/guozhan_heroes/heroes_qun.sgs:143
     return ((g.seat_of('ganning').hp == 2) and (g.seat_of('zhangjiao').hp == 1))
+
+
+def t_leiji_1_expect0_parts(g):
+    # test 使用【闪】时令一名角色判定，♠：2点雷电伤害: its operands — rules/guozhan_heroes/heroes_qun.sgs:143
+    return (('甘宁.hp', lambda: g.seat_of('ganning').hp), ('张角.hp', lambda: g.seat_of('zhangjiao').hp), )
 
 
 def t_leiji_2_expect0(g):
@@ -2093,9 +2303,19 @@ def t_leiji_2_expect0(g):
     return (g.seat_of('ganning').hp == 2)
 
 
+def t_leiji_2_expect0_parts(g):
+    # test 判定结果不为♠：没有伤害: its operands — rules/guozhan_heroes/heroes_qun.sgs:153
+    return (('甘宁.hp', lambda: g.seat_of('ganning').hp), )
+
+
 def t_beige_1_expect0(g):
     # test ♥：受到伤害的角色回复1点体力 — rules/guozhan_heroes/heroes_qun.sgs:202
     return ((g.seat_of('huanggai').hp == 2) and (g.seat_of('caiwenji').hand_count == 0))
+
+
+def t_beige_1_expect0_parts(g):
+    # test ♥：受到伤害的角色回复1点体力: its operands — rules/guozhan_heroes/heroes_qun.sgs:202
+    return (('黄盖.hp', lambda: g.seat_of('huanggai').hp), ('蔡文姬.hand_count', lambda: g.seat_of('caiwenji').hand_count), )
 
 
 def t_beige_2_expect0(g):
@@ -2103,9 +2323,19 @@ def t_beige_2_expect0(g):
     return (g.seat_of('ganning').flipped and (g.seat_of('huanggai').hp == 1))
 
 
+def t_beige_2_expect0_parts(g):
+    # test ♠：来源将武将牌翻面: its operands — rules/guozhan_heroes/heroes_qun.sgs:212
+    return (('甘宁.flipped', lambda: g.seat_of('ganning').flipped), ('黄盖.hp', lambda: g.seat_of('huanggai').hp), )
+
+
 def t_duanchang_1_expect0(g):
     # test 杀死蔡文姬的角色失去其一张武将牌上的技能 — rules/guozhan_heroes/heroes_qun.sgs:231
     return (g.seat_of('caiwenji').dead and (not g.has_skill(g.seat_of('ganning'), 'yingzi')) and (not g.has_skill(g.seat_of('ganning'), 'fanjian')) and g.has_skill(g.seat_of('ganning'), 'qixi'))
+
+
+def t_duanchang_1_expect0_parts(g):
+    # test 杀死蔡文姬的角色失去其一张武将牌上的技能: its operands — rules/guozhan_heroes/heroes_qun.sgs:231
+    return (('蔡文姬.dead', lambda: g.seat_of('caiwenji').dead), ('has_skill(甘宁, 英姿)', lambda: g.has_skill(g.seat_of('ganning'), 'yingzi')), ('has_skill(甘宁, 反间)', lambda: g.has_skill(g.seat_of('ganning'), 'fanjian')), ('has_skill(甘宁, 奇袭)', lambda: g.has_skill(g.seat_of('ganning'), 'qixi')), )
 
 
 def t_xiongyi_1_expect0(g):
@@ -2113,9 +2343,19 @@ def t_xiongyi_1_expect0(g):
     return ((g.seat_of('mateng').hand_count == 3) and (g.seat_of('lvbu').hand_count == 3) and (g.seat_of('ganning').hand_count == 0) and (g.seat_of('mateng').hp == 4))
 
 
+def t_xiongyi_1_expect0_parts(g):
+    # test 与你势力相同的角色各摸三张牌；势力最少则回复1点体力: its operands — rules/guozhan_heroes/heroes_qun.sgs:252
+    return (('马腾.hand_count', lambda: g.seat_of('mateng').hand_count), ('吕布.hand_count', lambda: g.seat_of('lvbu').hand_count), ('甘宁.hand_count', lambda: g.seat_of('ganning').hand_count), ('马腾.hp', lambda: g.seat_of('mateng').hp), )
+
+
 def t_xiongyi_2_expect0(g):
     # test 不是角色数最少的势力：不回复 — rules/guozhan_heroes/heroes_qun.sgs:261
     return ((g.seat_of('mateng').hand_count == 3) and (g.seat_of('lvbu').hand_count == 3) and (g.seat_of('mateng').hp == 3))
+
+
+def t_xiongyi_2_expect0_parts(g):
+    # test 不是角色数最少的势力：不回复: its operands — rules/guozhan_heroes/heroes_qun.sgs:261
+    return (('马腾.hand_count', lambda: g.seat_of('mateng').hand_count), ('吕布.hand_count', lambda: g.seat_of('lvbu').hand_count), ('马腾.hp', lambda: g.seat_of('mateng').hp), )
 
 
 def t_mingshi_1_expect0(g):
@@ -2123,9 +2363,19 @@ def t_mingshi_1_expect0(g):
     return (g.seat_of('kongrong').hp == 3)
 
 
+def t_mingshi_1_expect0_parts(g):
+    # test 来源有暗置的武将牌：伤害-1: its operands — rules/guozhan_heroes/heroes_qun.sgs:275
+    return (('孔融.hp', lambda: g.seat_of('kongrong').hp), )
+
+
 def t_mingshi_2_expect0(g):
     # test 来源的武将牌均明置：伤害不减 — rules/guozhan_heroes/heroes_qun.sgs:283
     return (g.seat_of('kongrong').hp == 2)
+
+
+def t_mingshi_2_expect0_parts(g):
+    # test 来源的武将牌均明置：伤害不减: its operands — rules/guozhan_heroes/heroes_qun.sgs:283
+    return (('孔融.hp', lambda: g.seat_of('kongrong').hp), )
 
 
 def t_lirang_1_expect0(g):
@@ -2133,9 +2383,19 @@ def t_lirang_1_expect0(g):
     return ((g.seat_of('ganning').hand_count == 2) and (g.seat_of('kongrong').hand_count == 1))
 
 
+def t_lirang_1_expect0_parts(g):
+    # test 弃置的牌交给其他角色: its operands — rules/guozhan_heroes/heroes_qun.sgs:304
+    return (('甘宁.hand_count', lambda: g.seat_of('ganning').hand_count), ('孔融.hand_count', lambda: g.seat_of('kongrong').hand_count), )
+
+
 def t_shuangren_1_expect0(g):
     # test 赢：视为对与其势力相同的另一名角色使用【杀】 — rules/guozhan_heroes/heroes_qun.sgs:330
     return ((g.seat_of('huanggai').hp == 2) and (g.seat_of('ganning').hp == 4))
+
+
+def t_shuangren_1_expect0_parts(g):
+    # test 赢：视为对与其势力相同的另一名角色使用【杀】: its operands — rules/guozhan_heroes/heroes_qun.sgs:330
+    return (('黄盖.hp', lambda: g.seat_of('huanggai').hp), ('甘宁.hp', lambda: g.seat_of('ganning').hp), )
 
 
 def t_shuangren_2_expect0(g):
@@ -2143,9 +2403,19 @@ def t_shuangren_2_expect0(g):
     return ((g.seat_of('ganning').hp == 2) and (g.seat_of('jiling').hand_count == 1))
 
 
+def t_shuangren_2_expect0_parts(g):
+    # test 没赢：结束出牌阶段: its operands — rules/guozhan_heroes/heroes_qun.sgs:337
+    return (('甘宁.hp', lambda: g.seat_of('ganning').hp), ('纪灵.hand_count', lambda: g.seat_of('jiling').hand_count), )
+
+
 def t_sijian_1_expect0(g):
     # test 失去最后的手牌后弃置其他角色的一张牌 — rules/guozhan_heroes/heroes_qun.sgs:354
     return ((g.seat_of('ganning').card_count == 0) and (g.seat_of('ganning').hp == 1))
+
+
+def t_sijian_1_expect0_parts(g):
+    # test 失去最后的手牌后弃置其他角色的一张牌: its operands — rules/guozhan_heroes/heroes_qun.sgs:354
+    return (('甘宁.card_count', lambda: g.seat_of('ganning').card_count), ('甘宁.hp', lambda: g.seat_of('ganning').hp), )
 
 
 def t_suishi_1_expect0(g):
@@ -2153,9 +2423,19 @@ def t_suishi_1_expect0(g):
     return ((g.seat_of('tianfeng').hand_count == 1) and (g.seat_of('ganning').hp == 1))
 
 
+def t_suishi_1_expect0_parts(g):
+    # test 与你势力相同的来源令其他角色进入濒死：摸一张牌: its operands — rules/guozhan_heroes/heroes_qun.sgs:370
+    return (('田丰.hand_count', lambda: g.seat_of('tianfeng').hand_count), ('甘宁.hp', lambda: g.seat_of('ganning').hp), )
+
+
 def t_suishi_2_expect0(g):
     # test 与你势力相同的其他角色死亡：失去1点体力 — rules/guozhan_heroes/heroes_qun.sgs:380
     return (g.seat_of('lvbu').dead and (g.seat_of('tianfeng').hp == 2))
+
+
+def t_suishi_2_expect0_parts(g):
+    # test 与你势力相同的其他角色死亡：失去1点体力: its operands — rules/guozhan_heroes/heroes_qun.sgs:380
+    return (('吕布.dead', lambda: g.seat_of('lvbu').dead), ('田丰.hp', lambda: g.seat_of('tianfeng').hp), )
 
 
 def t_kuangfu_1_expect0(g):
@@ -2163,9 +2443,19 @@ def t_kuangfu_1_expect0(g):
     return (T.is_card(g.seat_of('panfeng').minus_horse, 'chitu') and (g.seat_of('ganning').minus_horse is None))
 
 
+def t_kuangfu_1_expect0_parts(g):
+    # test 将其装备置入你的装备区: its operands — rules/guozhan_heroes/heroes_qun.sgs:397
+    return (('潘凤.minus_horse', lambda: g.seat_of('panfeng').minus_horse), ('甘宁.minus_horse', lambda: g.seat_of('ganning').minus_horse), )
+
+
 def t_kuangfu_2_expect0(g):
     # test 弃置其装备 — rules/guozhan_heroes/heroes_qun.sgs:404
     return ((g.seat_of('panfeng').minus_horse is None) and (g.seat_of('ganning').minus_horse is None))
+
+
+def t_kuangfu_2_expect0_parts(g):
+    # test 弃置其装备: its operands — rules/guozhan_heroes/heroes_qun.sgs:404
+    return (('潘凤.minus_horse', lambda: g.seat_of('panfeng').minus_horse), ('甘宁.minus_horse', lambda: g.seat_of('ganning').minus_horse), )
 
 
 def t_fengshi_1_expect0(g):
@@ -2173,9 +2463,19 @@ def t_fengshi_1_expect0(g):
     return ((g.seat_of('ganning').minus_horse is None) and (g.seat_of('ganning').hp == 4))
 
 
+def t_fengshi_1_expect0_parts(g):
+    # test 围攻：被围攻角色弃置装备区里的一张牌: its operands — rules/guozhan_heroes/heroes_qun.sgs:424
+    return (('甘宁.minus_horse', lambda: g.seat_of('ganning').minus_horse), ('甘宁.hp', lambda: g.seat_of('ganning').hp), )
+
+
 def t_fengshi_2_expect0(g):
     # test 没有围攻关系则不生效 — rules/guozhan_heroes/heroes_qun.sgs:435
     return (g.seat_of('ganning').minus_horse is not None)
+
+
+def t_fengshi_2_expect0_parts(g):
+    # test 没有围攻关系则不生效: its operands — rules/guozhan_heroes/heroes_qun.sgs:435
+    return (('甘宁.minus_horse', lambda: g.seat_of('ganning').minus_horse), )
 
 
 def t_xunxun_1_expect0(g):
@@ -2183,9 +2483,19 @@ def t_xunxun_1_expect0(g):
     return ((g.seat_of('lidian').hand_count == 2) and ('shan' in [c.name for c in g.seat_of('lidian').hand]) and ('tao' in [c.name for c in g.seat_of('lidian').hand]))
 
 
+def t_xunxun_1_expect0_parts(g):
+    # test 放弃摸牌，获得牌堆顶四张中的两张，其余置于牌堆底: its operands — rules/guozhan_heroes/heroes_shi.sgs:32
+    return (('李典.hand_count', lambda: g.seat_of('lidian').hand_count), ('李典.hand', lambda: g.seat_of('lidian').hand), )
+
+
 def t_xunxun_1_expect1(g):
     # test 放弃摸牌，获得牌堆顶四张中的两张，其余置于牌堆底 — rules/guozhan_heroes/heroes_shi.sgs:33
     return ((T.first(g.cards_in('draw')).rank == 9) and (T.last(g.cards_in('draw')).rank in [2, 5]))
+
+
+def t_xunxun_1_expect1_parts(g):
+    # test 放弃摸牌，获得牌堆顶四张中的两张，其余置于牌堆底: its operands — rules/guozhan_heroes/heroes_shi.sgs:33
+    return (('first(cards_in(draw_pile)).rank', lambda: T.first(g.cards_in('draw')).rank), ('last(cards_in(draw_pile)).rank', lambda: T.last(g.cards_in('draw')).rank), ('[2, 5]', lambda: [2, 5]), )
 
 
 def t_wangxi_1_expect0(g):
@@ -2193,9 +2503,19 @@ def t_wangxi_1_expect0(g):
     return ((g.seat_of('lidian').hand_count == 1) and (g.seat_of('guanyu').hand_count == 1) and (g.seat_of('guanyu').hp == 3))
 
 
+def t_wangxi_1_expect0_parts(g):
+    # test 对其他角色造成伤害后，与其各摸一张牌: its operands — rules/guozhan_heroes/heroes_shi.sgs:59
+    return (('李典.hand_count', lambda: g.seat_of('lidian').hand_count), ('关羽.hand_count', lambda: g.seat_of('guanyu').hand_count), ('关羽.hp', lambda: g.seat_of('guanyu').hp), )
+
+
 def t_wangxi_2_expect0(g):
     # test 受到2点伤害：每点伤害发动一次 — rules/guozhan_heroes/heroes_shi.sgs:67
     return ((g.seat_of('lidian').hp == 2) and (g.seat_of('lidian').hand_count == 2) and (g.seat_of('guanyu').hand_count == 2))
+
+
+def t_wangxi_2_expect0_parts(g):
+    # test 受到2点伤害：每点伤害发动一次: its operands — rules/guozhan_heroes/heroes_shi.sgs:67
+    return (('李典.hp', lambda: g.seat_of('lidian').hp), ('李典.hand_count', lambda: g.seat_of('lidian').hand_count), ('关羽.hand_count', lambda: g.seat_of('guanyu').hand_count), )
 
 
 def t_hengjiang_1_expect0(g):
@@ -2203,9 +2523,19 @@ def t_hengjiang_1_expect0(g):
     return ((g.seat_of('guanyu').hand_count == 3) and (g.seat_of('zangba').hand_count == 0))
 
 
+def t_hengjiang_1_expect0_parts(g):
+    # test 当前回合角色的手牌上限-1：其于弃牌阶段弃牌，你不摸牌: its operands — rules/guozhan_heroes/heroes_shi.sgs:98
+    return (('关羽.hand_count', lambda: g.seat_of('guanyu').hand_count), ('臧霸.hand_count', lambda: g.seat_of('zangba').hand_count), )
+
+
 def t_hengjiang_2_expect0(g):
     # test 其未于弃牌阶段内弃置过牌：此回合结束时你摸一张牌 — rules/guozhan_heroes/heroes_shi.sgs:106
     return ((g.seat_of('guanyu').hand_count == 1) and (g.seat_of('zangba').hand_count == 1))
+
+
+def t_hengjiang_2_expect0_parts(g):
+    # test 其未于弃牌阶段内弃置过牌：此回合结束时你摸一张牌: its operands — rules/guozhan_heroes/heroes_shi.sgs:106
+    return (('关羽.hand_count', lambda: g.seat_of('guanyu').hand_count), ('臧霸.hand_count', lambda: g.seat_of('zangba').hand_count), )
 
 
 def t_qianxi_1_expect0(g):
@@ -2213,9 +2543,19 @@ def t_qianxi_1_expect0(g):
     return ((g.seat_of('guanyu').hp == 3) and (g.seat_of('guanyu').hand_count == 1))
 
 
+def t_qianxi_1_expect0_parts(g):
+    # test 判定为黑色：其不能使用黑色手牌: its operands — rules/guozhan_heroes/heroes_shi.sgs:132
+    return (('关羽.hp', lambda: g.seat_of('guanyu').hp), ('关羽.hand_count', lambda: g.seat_of('guanyu').hand_count), )
+
+
 def t_qianxi_2_expect0(g):
     # test 判定为红色：黑色手牌照常使用 — rules/guozhan_heroes/heroes_shi.sgs:141
     return ((g.seat_of('guanyu').hp == 4) and (g.seat_of('guanyu').hand_count == 0))
+
+
+def t_qianxi_2_expect0_parts(g):
+    # test 判定为红色：黑色手牌照常使用: its operands — rules/guozhan_heroes/heroes_shi.sgs:141
+    return (('关羽.hp', lambda: g.seat_of('guanyu').hp), ('关羽.hand_count', lambda: g.seat_of('guanyu').hand_count), )
 
 
 def t_jiang_2_expect0(g):
@@ -2223,9 +2563,19 @@ def t_jiang_2_expect0(g):
     return ((g.seat_of('sunce').hand_count == 1) and (g.seat_of('sunce').hp == 2))
 
 
+def t_jiang_2_expect0_parts(g):
+    # test 成为红色【杀】的目标后摸一张牌；黑色【杀】不能发动: its operands — rules/guozhan_heroes/heroes_shi.sgs:166
+    return (('孙策.hand_count', lambda: g.seat_of('sunce').hand_count), ('孙策.hp', lambda: g.seat_of('sunce').hp), )
+
+
 def t_yingyang_1_expect0(g):
     # test 拼点牌点数+3：赢 — rules/guozhan_heroes/heroes_shi.sgs:184
     return (g.seat_of('taishici').hand_count == 1)
+
+
+def t_yingyang_1_expect0_parts(g):
+    # test 拼点牌点数+3：赢: its operands — rules/guozhan_heroes/heroes_shi.sgs:184
+    return (('太史慈.hand_count', lambda: g.seat_of('taishici').hand_count), )
 
 
 def t_hunshang_1_expect0(g):
@@ -2233,9 +2583,19 @@ def t_hunshang_1_expect0(g):
     return (g.seat_of('ganning').max_hp == 3)
 
 
+def t_hunshang_1_expect0_parts(g):
+    # test 作为副将，体力值为1：于此回合内拥有英姿和英魂: its operands — rules/guozhan_heroes/heroes_shi.sgs:208
+    return (('甘宁.max_hp', lambda: g.seat_of('ganning').max_hp), )
+
+
 def t_hunshang_2_expect0(g):
     # test 作为主将：没有此技能 — rules/guozhan_heroes/heroes_shi.sgs:216
     return (g.seat_of('sunce').max_hp == 4)
+
+
+def t_hunshang_2_expect0_parts(g):
+    # test 作为主将：没有此技能: its operands — rules/guozhan_heroes/heroes_shi.sgs:216
+    return (('孙策.max_hp', lambda: g.seat_of('sunce').max_hp), )
 
 
 def t_duanxie_1_expect0(g):
@@ -2243,9 +2603,19 @@ def t_duanxie_1_expect0(g):
     return (g.seat_of('guanyu').chained and g.seat_of('chenwudongxi').chained)
 
 
+def t_duanxie_1_expect0_parts(g):
+    # test 令一名其他角色横置，然后你横置: its operands — rules/guozhan_heroes/heroes_shi.sgs:234
+    return (('关羽.chained', lambda: g.seat_of('guanyu').chained), ('陈武董袭.chained', lambda: g.seat_of('chenwudongxi').chained), )
+
+
 def t_duanxie_2_expect0(g):
     # test 已横置的角色不能选择 — rules/guozhan_heroes/heroes_shi.sgs:241
     return (not g.seat_of('chenwudongxi').chained)
+
+
+def t_duanxie_2_expect0_parts(g):
+    # test 已横置的角色不能选择: its operands — rules/guozhan_heroes/heroes_shi.sgs:241
+    return (('陈武董袭.chained', lambda: g.seat_of('chenwudongxi').chained), )
 
 
 def t_fenming_1_expect0(g):
@@ -2253,9 +2623,19 @@ def t_fenming_1_expect0(g):
     return ((g.seat_of('chenwudongxi').hand_count == 0) and (g.seat_of('guanyu').hand_count == 0) and (g.seat_of('zhangfei').hand_count == 1))
 
 
+def t_fenming_1_expect0_parts(g):
+    # test 弃置处于连环状态的每名角色的一张牌: its operands — rules/guozhan_heroes/heroes_shi.sgs:257
+    return (('陈武董袭.hand_count', lambda: g.seat_of('chenwudongxi').hand_count), ('关羽.hand_count', lambda: g.seat_of('guanyu').hand_count), ('张飞.hand_count', lambda: g.seat_of('zhangfei').hand_count), )
+
+
 def t_fenming_2_expect0(g):
     # test 不处于连环状态：不能发动 — rules/guozhan_heroes/heroes_shi.sgs:263
     return (g.seat_of('guanyu').hand_count == 1)
+
+
+def t_fenming_2_expect0_parts(g):
+    # test 不处于连环状态：不能发动: its operands — rules/guozhan_heroes/heroes_shi.sgs:263
+    return (('关羽.hand_count', lambda: g.seat_of('guanyu').hand_count), )
 
 
 def t_rende_1_expect0(g):
@@ -2263,9 +2643,19 @@ def t_rende_1_expect0(g):
     return ((g.seat_of('liubei').hp == 2) and (g.seat_of('guanyu').hand_count == 3) and (g.seat_of('zhangfei').hand_count == 1))
 
 
+def t_rende_1_expect0_parts(g):
+    # test 交出的手牌首次达到三张时回复1点体力: its operands — rules/guozhan_heroes/heroes_shu.sgs:31
+    return (('刘备.hp', lambda: g.seat_of('liubei').hp), ('关羽.hand_count', lambda: g.seat_of('guanyu').hand_count), ('张飞.hand_count', lambda: g.seat_of('zhangfei').hand_count), )
+
+
 def t_rende_2_expect0(g):
     # test 交出两张手牌不回复 — rules/guozhan_heroes/heroes_shu.sgs:38
     return ((g.seat_of('liubei').hp == 1) and (g.seat_of('guanyu').hand_count == 2))
+
+
+def t_rende_2_expect0_parts(g):
+    # test 交出两张手牌不回复: its operands — rules/guozhan_heroes/heroes_shu.sgs:38
+    return (('刘备.hp', lambda: g.seat_of('liubei').hp), ('关羽.hand_count', lambda: g.seat_of('guanyu').hand_count), )
 
 
 def t_guanxing_1_expect0(g):
@@ -2273,9 +2663,19 @@ def t_guanxing_1_expect0(g):
     return ((g.seat_of('zhugeliang').hand_count == 2) and (len([it for it in g.seat_of('zhugeliang').hand if ((it.rank == 5) or (it.rank == 4))]) == 2))
 
 
+def t_guanxing_1_expect0_parts(g):
+    # test 观看X张牌 (X为全场角色数)，一张置于牌堆底: its operands — rules/guozhan_heroes/heroes_shu.sgs:71
+    return (('诸葛亮.hand_count', lambda: g.seat_of('zhugeliang').hand_count), ('count(诸葛亮.hand where it.rank == 5 or it.rank == 4)', lambda: len([it for it in g.seat_of('zhugeliang').hand if ((it.rank == 5) or (it.rank == 4))])), )
+
+
 def t_jizhi_1_expect0(g):
     # test 使用【无中生有】时摸一张牌 — rules/guozhan_heroes/heroes_shu.sgs:86
     return (g.seat_of('huangyueying').hand_count == 3)
+
+
+def t_jizhi_1_expect0_parts(g):
+    # test 使用【无中生有】时摸一张牌: its operands — rules/guozhan_heroes/heroes_shu.sgs:86
+    return (('黄月英.hand_count', lambda: g.seat_of('huangyueying').hand_count), )
 
 
 def t_jizhi_2_expect0(g):
@@ -2283,9 +2683,19 @@ def t_jizhi_2_expect0(g):
     return ((g.seat_of('huangyueying').hand_count == 0) and g.seat_of('huangyueying').chained and g.seat_of('caocao').chained)
 
 
+def t_jizhi_2_expect0_parts(g):
+    # test 转化的锦囊牌不能发动: its operands — rules/guozhan_heroes/heroes_shu.sgs:96
+    return (('黄月英.hand_count', lambda: g.seat_of('huangyueying').hand_count), ('黄月英.chained', lambda: g.seat_of('huangyueying').chained), ('曹操.chained', lambda: g.seat_of('caocao').chained), )
+
+
 def t_liegong_1_expect0(g):
     # test 目标的手牌数不大于你的攻击范围：不能使用【闪】 — rules/guozhan_heroes/heroes_shu.sgs:114
     return ((g.seat_of('zhangfei').hp == 1) and (g.seat_of('zhangfei').hand_count == 1))
+
+
+def t_liegong_1_expect0_parts(g):
+    # test 目标的手牌数不大于你的攻击范围：不能使用【闪】: its operands — rules/guozhan_heroes/heroes_shu.sgs:114
+    return (('张飞.hp', lambda: g.seat_of('zhangfei').hp), ('张飞.hand_count', lambda: g.seat_of('zhangfei').hand_count), )
 
 
 def t_liegong_2_expect0(g):
@@ -2293,9 +2703,19 @@ def t_liegong_2_expect0(g):
     return ((g.seat_of('zhangfei').hp == 1) and (g.seat_of('zhangfei').hand_count == 3))
 
 
+def t_liegong_2_expect0_parts(g):
+    # test 目标的手牌数不小于你的体力值：不能使用【闪】: its operands — rules/guozhan_heroes/heroes_shu.sgs:122
+    return (('张飞.hp', lambda: g.seat_of('zhangfei').hp), ('张飞.hand_count', lambda: g.seat_of('zhangfei').hand_count), )
+
+
 def t_liegong_3_expect0(g):
     # test 两项均不满足：不能发动 — rules/guozhan_heroes/heroes_shu.sgs:131
     return ((g.seat_of('zhangfei').hp == 2) and (g.seat_of('zhangfei').hand_count == 1))
+
+
+def t_liegong_3_expect0_parts(g):
+    # test 两项均不满足：不能发动: its operands — rules/guozhan_heroes/heroes_shu.sgs:131
+    return (('张飞.hp', lambda: g.seat_of('zhangfei').hp), ('张飞.hand_count', lambda: g.seat_of('zhangfei').hand_count), )
 
 
 def t_kuanggu_1_expect0(g):
@@ -2303,9 +2723,19 @@ def t_kuanggu_1_expect0(g):
     return ((g.seat_of('weiyan').hp == 2) and (g.seat_of('zhangfei').hp == 1))
 
 
+def t_kuanggu_1_expect0_parts(g):
+    # test 对距离1的角色造成伤害后回复1点体力: its operands — rules/guozhan_heroes/heroes_shu.sgs:152
+    return (('魏延.hp', lambda: g.seat_of('weiyan').hp), ('张飞.hp', lambda: g.seat_of('zhangfei').hp), )
+
+
 def t_kuanggu_2_expect0(g):
     # test 距离大于1时不回复 — rules/guozhan_heroes/heroes_shu.sgs:162
     return ((g.seat_of('weiyan').hp == 1) and (g.seat_of('zhangfei').hp == 1))
+
+
+def t_kuanggu_2_expect0_parts(g):
+    # test 距离大于1时不回复: its operands — rules/guozhan_heroes/heroes_shu.sgs:162
+    return (('魏延.hp', lambda: g.seat_of('weiyan').hp), ('张飞.hp', lambda: g.seat_of('zhangfei').hp), )
 
 
 def t_lianhuan_1_expect0(g):
@@ -2313,9 +2743,19 @@ def t_lianhuan_1_expect0(g):
     return (g.seat_of('guanyu').chained and g.seat_of('zhangfei').chained and (g.seat_of('pangtong').hand_count == 0))
 
 
+def t_lianhuan_1_expect0_parts(g):
+    # test 将♣手牌当【铁索连环】使用: its operands — rules/guozhan_heroes/heroes_shu.sgs:177
+    return (('关羽.chained', lambda: g.seat_of('guanyu').chained), ('张飞.chained', lambda: g.seat_of('zhangfei').chained), ('庞统.hand_count', lambda: g.seat_of('pangtong').hand_count), )
+
+
 def t_lianhuan_2_expect0(g):
     # test 重铸♣手牌 — rules/guozhan_heroes/heroes_shu.sgs:185
     return ((g.seat_of('pangtong').hand_count == 2) and ('shan' in [c.name for c in g.seat_of('pangtong').hand]) and ('sha' not in [c.name for c in g.seat_of('pangtong').hand]))
+
+
+def t_lianhuan_2_expect0_parts(g):
+    # test 重铸♣手牌: its operands — rules/guozhan_heroes/heroes_shu.sgs:185
+    return (('庞统.hand_count', lambda: g.seat_of('pangtong').hand_count), ('庞统.hand', lambda: g.seat_of('pangtong').hand), )
 
 
 def t_niepan_1_expect0(g):
@@ -2323,9 +2763,19 @@ def t_niepan_1_expect0(g):
     return (g.seat_of('pangtong').alive and (g.seat_of('pangtong').hp == 3) and (g.seat_of('pangtong').hand_count == 3) and (g.seat_of('pangtong').armor is None) and (not g.seat_of('pangtong').chained))
 
 
+def t_niepan_1_expect0_parts(g):
+    # test 濒死时弃置所有牌，摸三张牌，回复至3点体力: its operands — rules/guozhan_heroes/heroes_shu.sgs:204
+    return (('庞统.alive', lambda: g.seat_of('pangtong').alive), ('庞统.hp', lambda: g.seat_of('pangtong').hp), ('庞统.hand_count', lambda: g.seat_of('pangtong').hand_count), ('庞统.armor', lambda: g.seat_of('pangtong').armor), ('庞统.chained', lambda: g.seat_of('pangtong').chained), )
+
+
 def t_bazhen_1_expect0(g):
     # test 没有防具：判定为红色，视为使用了一张【闪】 — rules/guozhan_heroes/heroes_shu.sgs:225
     return (g.seat_of('wolong').lost_hp == 0)
+
+
+def t_bazhen_1_expect0_parts(g):
+    # test 没有防具：判定为红色，视为使用了一张【闪】: its operands — rules/guozhan_heroes/heroes_shu.sgs:225
+    return (('卧龙.lost_hp', lambda: g.seat_of('wolong').lost_hp), )
 
 
 def t_huoji_1_expect0(g):
@@ -2333,9 +2783,19 @@ def t_huoji_1_expect0(g):
     return (g.seat_of('ganning').lost_hp == 1)
 
 
+def t_huoji_1_expect0_parts(g):
+    # test 将红色手牌当【火攻】使用: its operands — rules/guozhan_heroes/heroes_shu.sgs:246
+    return (('甘宁.lost_hp', lambda: g.seat_of('ganning').lost_hp), )
+
+
 def t_kanpo_1_expect0(g):
     # test 将黑色手牌当【无懈可击】使用 — rules/guozhan_heroes/heroes_shu.sgs:259
     return ((g.seat_of('wolong').minus_horse is not None) and (g.seat_of('wolong').hand_count == 0))
+
+
+def t_kanpo_1_expect0_parts(g):
+    # test 将黑色手牌当【无懈可击】使用: its operands — rules/guozhan_heroes/heroes_shu.sgs:259
+    return (('卧龙.minus_horse', lambda: g.seat_of('wolong').minus_horse), ('卧龙.hand_count', lambda: g.seat_of('wolong').hand_count), )
 
 
 def t_xiangle_1_expect0(g):
@@ -2343,9 +2803,19 @@ def t_xiangle_1_expect0(g):
     return ((g.seat_of('liushan').hp == 1) and (g.seat_of('guanyu').hand_count == 0))
 
 
+def t_xiangle_1_expect0_parts(g):
+    # test 使用者弃置一张基本牌，【杀】才生效: its operands — rules/guozhan_heroes/heroes_shu.sgs:282
+    return (('刘禅.hp', lambda: g.seat_of('liushan').hp), ('关羽.hand_count', lambda: g.seat_of('guanyu').hand_count), )
+
+
 def t_xiangle_2_expect0(g):
     # test 不弃置：此【杀】无效 — rules/guozhan_heroes/heroes_shu.sgs:289
     return ((g.seat_of('liushan').hp == 1) and (g.seat_of('guanyu').hand_count == 1))
+
+
+def t_xiangle_2_expect0_parts(g):
+    # test 不弃置：此【杀】无效: its operands — rules/guozhan_heroes/heroes_shu.sgs:289
+    return (('刘禅.hp', lambda: g.seat_of('liushan').hp), ('关羽.hand_count', lambda: g.seat_of('guanyu').hand_count), )
 
 
 def t_huoshou_1_expect0(g):
@@ -2353,9 +2823,19 @@ def t_huoshou_1_expect0(g):
     return ((g.seat_of('menghuo').hp == 2) and (g.seat_of('guanyu').hp == 1))
 
 
+def t_huoshou_1_expect0_parts(g):
+    # test 【南蛮入侵】对你无效，你成为其造成的伤害的来源: its operands — rules/guozhan_heroes/heroes_shu.sgs:331
+    return (('孟获.hp', lambda: g.seat_of('menghuo').hp), ('关羽.hp', lambda: g.seat_of('guanyu').hp), )
+
+
 def t_zaiqi_1_expect0(g):
     # test 亮出已损失体力值张牌：♥牌回复体力，其余获得 — rules/guozhan_heroes/heroes_shu.sgs:344
     return ((g.seat_of('menghuo').hp == 3) and (g.seat_of('menghuo').hand_count == 1) and ('sha' in [c.name for c in g.seat_of('menghuo').hand]))
+
+
+def t_zaiqi_1_expect0_parts(g):
+    # test 亮出已损失体力值张牌：♥牌回复体力，其余获得: its operands — rules/guozhan_heroes/heroes_shu.sgs:344
+    return (('孟获.hp', lambda: g.seat_of('menghuo').hp), ('孟获.hand_count', lambda: g.seat_of('menghuo').hand_count), ('孟获.hand', lambda: g.seat_of('menghuo').hand), )
 
 
 def t_juxiang_1_expect0(g):
@@ -2363,9 +2843,19 @@ def t_juxiang_1_expect0(g):
     return ((g.seat_of('zhurong').hp == 2) and ('nanman' in [c.name for c in g.seat_of('zhurong').hand]))
 
 
+def t_juxiang_1_expect0_parts(g):
+    # test 其他角色的【南蛮入侵】对你无效，结算完毕后你获得之: its operands — rules/guozhan_heroes/heroes_shu.sgs:363
+    return (('祝融.hp', lambda: g.seat_of('zhurong').hp), ('祝融.hand', lambda: g.seat_of('zhurong').hand), )
+
+
 def t_lieren_1_expect0(g):
     # test 拼点赢：获得其一张牌 — rules/guozhan_heroes/heroes_shu.sgs:374
     return ((g.seat_of('guanyu').hp == 1) and ('chitu' in [c.name for c in g.seat_of('zhurong').hand]) and (g.seat_of('guanyu').minus_horse is None))
+
+
+def t_lieren_1_expect0_parts(g):
+    # test 拼点赢：获得其一张牌: its operands — rules/guozhan_heroes/heroes_shu.sgs:374
+    return (('关羽.hp', lambda: g.seat_of('guanyu').hp), ('祝融.hand', lambda: g.seat_of('zhurong').hand), ('关羽.minus_horse', lambda: g.seat_of('guanyu').minus_horse), )
 
 
 def t_shushen_1_expect0(g):
@@ -2373,9 +2863,19 @@ def t_shushen_1_expect0(g):
     return ((g.seat_of('ganfuren').hp == 2) and (g.seat_of('guanyu').hand_count == 1) and (g.seat_of('caocao').hand_count == 0))
 
 
+def t_shushen_1_expect0_parts(g):
+    # test 回复体力后令同势力的角色摸一张牌: its operands — rules/guozhan_heroes/heroes_shu.sgs:396
+    return (('甘夫人.hp', lambda: g.seat_of('ganfuren').hp), ('关羽.hand_count', lambda: g.seat_of('guanyu').hand_count), ('曹操.hand_count', lambda: g.seat_of('caocao').hand_count), )
+
+
 def t_shushen_2_expect0(g):
     # test 没有同势力的其他角色时不能发动 — rules/guozhan_heroes/heroes_shu.sgs:405
     return ((g.seat_of('ganfuren').hp == 2) and (g.seat_of('guanyu').hand_count == 0))
+
+
+def t_shushen_2_expect0_parts(g):
+    # test 没有同势力的其他角色时不能发动: its operands — rules/guozhan_heroes/heroes_shu.sgs:405
+    return (('甘夫人.hp', lambda: g.seat_of('ganfuren').hp), ('关羽.hand_count', lambda: g.seat_of('guanyu').hand_count), )
 
 
 def t_shenzhi_1_expect0(g):
@@ -2383,9 +2883,19 @@ def t_shenzhi_1_expect0(g):
     return ((g.seat_of('ganfuren').hp == 2) and ('sha' not in [c.name for c in g.seat_of('ganfuren').hand]))
 
 
+def t_shenzhi_1_expect0_parts(g):
+    # test 弃置的手牌数不小于体力值：回复1点体力: its operands — rules/guozhan_heroes/heroes_shu.sgs:421
+    return (('甘夫人.hp', lambda: g.seat_of('ganfuren').hp), ('甘夫人.hand', lambda: g.seat_of('ganfuren').hand), )
+
+
 def t_shenzhi_2_expect0(g):
     # test 弃置的手牌数小于体力值：不回复 — rules/guozhan_heroes/heroes_shu.sgs:428
     return ((g.seat_of('ganfuren').hp == 2) and ('sha' not in [c.name for c in g.seat_of('ganfuren').hand]))
+
+
+def t_shenzhi_2_expect0_parts(g):
+    # test 弃置的手牌数小于体力值：不回复: its operands — rules/guozhan_heroes/heroes_shu.sgs:428
+    return (('甘夫人.hp', lambda: g.seat_of('ganfuren').hp), ('甘夫人.hand', lambda: g.seat_of('ganfuren').hand), )
 
 
 def t_tiaoxin_1_expect0(g):
@@ -2393,9 +2903,19 @@ def t_tiaoxin_1_expect0(g):
     return ((g.seat_of('jiangwei').hp == 2) and (g.seat_of('zhangfei').minus_horse is None) and (g.seat_of('zhangfei').hand_count == 1))
 
 
+def t_tiaoxin_1_expect0_parts(g):
+    # test 目标不使用【杀】：弃置其一张牌: its operands — rules/guozhan_heroes/heroes_shu.sgs:443
+    return (('姜维.hp', lambda: g.seat_of('jiangwei').hp), ('张飞.minus_horse', lambda: g.seat_of('zhangfei').minus_horse), ('张飞.hand_count', lambda: g.seat_of('zhangfei').hand_count), )
+
+
 def t_yizhi_1_expect0(g):
     # test 作为副将：少一个单独的阴阳鱼 — rules/guozhan_heroes/heroes_shu.sgs:458
     return ((g.seat_of('liubei').max_hp == 3) and (g.seat_of('liubei').hp == 3) and (g.seat_of('zhaoyun').max_hp == 3))
+
+
+def t_yizhi_1_expect0_parts(g):
+    # test 作为副将：少一个单独的阴阳鱼: its operands — rules/guozhan_heroes/heroes_shu.sgs:458
+    return (('刘备.max_hp', lambda: g.seat_of('liubei').max_hp), ('刘备.hp', lambda: g.seat_of('liubei').hp), ('赵云.max_hp', lambda: g.seat_of('zhaoyun').max_hp), )
 
 
 def t_yizhi_2_expect0(g):
@@ -2403,9 +2923,19 @@ def t_yizhi_2_expect0(g):
     return ((g.seat_of('liubei').hand_count == 2) and ('sha' in [c.name for c in g.seat_of('liubei').hand]) and ('tao' in [c.name for c in g.seat_of('liubei').hand]))
 
 
+def t_yizhi_2_expect0_parts(g):
+    # test 主将没有观星：视为拥有观星: its operands — rules/guozhan_heroes/heroes_shu.sgs:467
+    return (('刘备.hand_count', lambda: g.seat_of('liubei').hand_count), ('刘备.hand', lambda: g.seat_of('liubei').hand), )
+
+
 def t_yizhi_3_expect0(g):
     # test 主将的观星：X视为5 — rules/guozhan_heroes/heroes_shu.sgs:477
     return (len([it for it in g.seat_of('zhugeliang').hand if T.is_card(it, 'sha')]) == 1)
+
+
+def t_yizhi_3_expect0_parts(g):
+    # test 主将的观星：X视为5: its operands — rules/guozhan_heroes/heroes_shu.sgs:477
+    return (('count(诸葛亮.hand where it is 杀)', lambda: len([it for it in g.seat_of('zhugeliang').hand if T.is_card(it, 'sha')])), )
 
 
 def t_yizhi_4_expect0(g):
@@ -2413,9 +2943,19 @@ def t_yizhi_4_expect0(g):
     return ((g.seat_of('jiangwei').hand_count == 2) and ('shan' in [c.name for c in g.seat_of('jiangwei').hand]))
 
 
+def t_yizhi_4_expect0_parts(g):
+    # test 作为主将：没有观星: its operands — rules/guozhan_heroes/heroes_shu.sgs:487
+    return (('姜维.hand_count', lambda: g.seat_of('jiangwei').hand_count), ('姜维.hand', lambda: g.seat_of('jiangwei').hand), )
+
+
 def t_tianfu_1_expect0(g):
     # test 同一队列的当前回合角色：将黑色手牌当【无懈可击】使用 — rules/guozhan_heroes/heroes_shu.sgs:503
     return ((g.seat_of('jiangwei').hand_count == 0) and (len(g.seat_of('liubei').judges) == 0))
+
+
+def t_tianfu_1_expect0_parts(g):
+    # test 同一队列的当前回合角色：将黑色手牌当【无懈可击】使用: its operands — rules/guozhan_heroes/heroes_shu.sgs:503
+    return (('姜维.hand_count', lambda: g.seat_of('jiangwei').hand_count), ('count(刘备.judges)', lambda: len(g.seat_of('liubei').judges)), )
 
 
 def t_tianfu_2_expect0(g):
@@ -2423,9 +2963,19 @@ def t_tianfu_2_expect0(g):
     return (g.seat_of('jiangwei').hand_count == 1)
 
 
+def t_tianfu_2_expect0_parts(g):
+    # test 当前回合角色不在你的队列：不能发动: its operands — rules/guozhan_heroes/heroes_shu.sgs:516
+    return (('姜维.hand_count', lambda: g.seat_of('jiangwei').hand_count), )
+
+
 def t_tianfu_3_expect0(g):
     # test 姜维为副将时没有此技能 — rules/guozhan_heroes/heroes_shu.sgs:527
     return (g.seat_of('jiangwanfeiyi').hand_count == 1)
+
+
+def t_tianfu_3_expect0_parts(g):
+    # test 姜维为副将时没有此技能: its operands — rules/guozhan_heroes/heroes_shu.sgs:527
+    return (('姜维.hand_count', lambda: g.seat_of('jiangwanfeiyi').hand_count), )
 
 
 def t_shengxi_1_expect0(g):
@@ -2433,9 +2983,19 @@ def t_shengxi_1_expect0(g):
     return (g.seat_of('jiangwanfeiyi').hand_count == 2)
 
 
+def t_shengxi_1_expect0_parts(g):
+    # test 未造成过伤害：摸两张牌: its operands — rules/guozhan_heroes/heroes_shu.sgs:541
+    return (('蒋琬费祎.hand_count', lambda: g.seat_of('jiangwanfeiyi').hand_count), )
+
+
 def t_shengxi_2_expect0(g):
     # test 造成过伤害：不能发动 — rules/guozhan_heroes/heroes_shu.sgs:548
     return (g.seat_of('jiangwanfeiyi').hand_count == 0)
+
+
+def t_shengxi_2_expect0_parts(g):
+    # test 造成过伤害：不能发动: its operands — rules/guozhan_heroes/heroes_shu.sgs:548
+    return (('蒋琬费祎.hand_count', lambda: g.seat_of('jiangwanfeiyi').hand_count), )
 
 
 def t_shoucheng_1_expect0(g):
@@ -2443,9 +3003,19 @@ def t_shoucheng_1_expect0(g):
     return ((g.seat_of('guanyu').hand_count == 1) and (g.seat_of('guanyu').hp == 4))
 
 
+def t_shoucheng_1_expect0_parts(g):
+    # test 同势力的角色于回合外失去最后的手牌后摸一张牌: its operands — rules/guozhan_heroes/heroes_shu.sgs:565
+    return (('关羽.hand_count', lambda: g.seat_of('guanyu').hand_count), ('关羽.hp', lambda: g.seat_of('guanyu').hp), )
+
+
 def t_luoshen_1_expect0(g):
     # test 黑色判定牌在流程结束后才获得 — rules/guozhan_heroes/heroes_wei.sgs:40
     return ((g.seat_of('zhenji').hand_count == 4) and (len([it for it in g.seat_of('zhenji').hand if T.is_card(it, 'sha')]) == 2) and ('tao' not in [c.name for c in g.seat_of('zhenji').hand]))
+
+
+def t_luoshen_1_expect0_parts(g):
+    # test 黑色判定牌在流程结束后才获得: its operands — rules/guozhan_heroes/heroes_wei.sgs:40
+    return (('甄姬.hand_count', lambda: g.seat_of('zhenji').hand_count), ('count(甄姬.hand where it is 杀)', lambda: len([it for it in g.seat_of('zhenji').hand if T.is_card(it, 'sha')])), ('甄姬.hand', lambda: g.seat_of('zhenji').hand), )
 
 
 def t_luoshen_2_expect0(g):
@@ -2453,9 +3023,19 @@ def t_luoshen_2_expect0(g):
     return ((g.seat_of('zhenji').hand_count == 3) and (len([it for it in g.seat_of('zhenji').hand if T.is_card(it, 'sha')]) == 1))
 
 
+def t_luoshen_2_expect0_parts(g):
+    # test 不再重复：获得已有的黑色判定牌: its operands — rules/guozhan_heroes/heroes_wei.sgs:49
+    return (('甄姬.hand_count', lambda: g.seat_of('zhenji').hand_count), ('count(甄姬.hand where it is 杀)', lambda: len([it for it in g.seat_of('zhenji').hand if T.is_card(it, 'sha')])), )
+
+
 def t_shensu_1_expect0(g):
     # test 跳过判定阶段和摸牌阶段，视为使用【杀】 — rules/guozhan_heroes/heroes_wei.sgs:77
     return ((g.seat_of('zhangfei').hp == 1) and (g.seat_of('xiahouyuan').hand_count == 0) and (len(g.seat_of('xiahouyuan').judges) == 1))
+
+
+def t_shensu_1_expect0_parts(g):
+    # test 跳过判定阶段和摸牌阶段，视为使用【杀】: its operands — rules/guozhan_heroes/heroes_wei.sgs:77
+    return (('张飞.hp', lambda: g.seat_of('zhangfei').hp), ('夏侯渊.hand_count', lambda: g.seat_of('xiahouyuan').hand_count), ('count(夏侯渊.judges)', lambda: len(g.seat_of('xiahouyuan').judges)), )
 
 
 def t_shensu_2_expect0(g):
@@ -2463,9 +3043,19 @@ def t_shensu_2_expect0(g):
     return ((g.seat_of('zhangfei').hp == 1) and (g.seat_of('xiahouyuan').plus_horse is None))
 
 
+def t_shensu_2_expect0_parts(g):
+    # test 跳过出牌阶段并弃置一张装备牌，视为使用【杀】: its operands — rules/guozhan_heroes/heroes_wei.sgs:85
+    return (('张飞.hp', lambda: g.seat_of('zhangfei').hp), ('夏侯渊.plus_horse', lambda: g.seat_of('xiahouyuan').plus_horse), )
+
+
 def t_qiaobian_1_expect0(g):
     # test 跳过判定阶段：不判定【乐不思蜀】 — rules/guozhan_heroes/heroes_wei.sgs:130
     return ((len(g.seat_of('zhanghe').judges) == 1) and (g.seat_of('zhanghe').hand_count == 2))
+
+
+def t_qiaobian_1_expect0_parts(g):
+    # test 跳过判定阶段：不判定【乐不思蜀】: its operands — rules/guozhan_heroes/heroes_wei.sgs:130
+    return (('count(张郃.judges)', lambda: len(g.seat_of('zhanghe').judges)), ('张郃.hand_count', lambda: g.seat_of('zhanghe').hand_count), )
 
 
 def t_qiaobian_2_expect0(g):
@@ -2473,9 +3063,19 @@ def t_qiaobian_2_expect0(g):
     return ((g.seat_of('zhanghe').hand_count == 2) and ('shan' in [c.name for c in g.seat_of('zhanghe').hand]) and ('tao' in [c.name for c in g.seat_of('zhanghe').hand]))
 
 
+def t_qiaobian_2_expect0_parts(g):
+    # test 跳过摸牌阶段：获得两名其他角色的各一张手牌: its operands — rules/guozhan_heroes/heroes_wei.sgs:140
+    return (('张郃.hand_count', lambda: g.seat_of('zhanghe').hand_count), ('张郃.hand', lambda: g.seat_of('zhanghe').hand), )
+
+
 def t_qiaobian_3_expect0(g):
     # test 跳过出牌阶段：移动场上的一张装备牌 — rules/guozhan_heroes/heroes_wei.sgs:148
     return ((g.seat_of('guanyu').minus_horse is None) and (g.seat_of('zhangfei').minus_horse is not None))
+
+
+def t_qiaobian_3_expect0_parts(g):
+    # test 跳过出牌阶段：移动场上的一张装备牌: its operands — rules/guozhan_heroes/heroes_wei.sgs:148
+    return (('关羽.minus_horse', lambda: g.seat_of('guanyu').minus_horse), ('张飞.minus_horse', lambda: g.seat_of('zhangfei').minus_horse), )
 
 
 def t_duanliang_1_expect0(g):
@@ -2483,9 +3083,19 @@ def t_duanliang_1_expect0(g):
     return ((len([it for it in g.seat_of('lvmeng').judges if T.is_card(it, 'bingliang')]) == 1) and (g.seat_of('xuhuang').hand_count == 0))
 
 
+def t_duanliang_1_expect0_parts(g):
+    # test 将黑色基本牌当【兵粮寸断】对距离为2的角色使用: its operands — rules/guozhan_heroes/heroes_wei.sgs:166
+    return (('count(吕蒙.judges where it is 兵粮寸断)', lambda: len([it for it in g.seat_of('lvmeng').judges if T.is_card(it, 'bingliang')])), ('徐晃.hand_count', lambda: g.seat_of('xuhuang').hand_count), )
+
+
 def t_duanliang_2_expect0(g):
     # test 锦囊牌和红色牌不能转化 — rules/guozhan_heroes/heroes_wei.sgs:173
     return ((g.seat_of('xuhuang').hand_count == 2) and (len(g.seat_of('ganning').judges) == 0))
+
+
+def t_duanliang_2_expect0_parts(g):
+    # test 锦囊牌和红色牌不能转化: its operands — rules/guozhan_heroes/heroes_wei.sgs:173
+    return (('徐晃.hand_count', lambda: g.seat_of('xuhuang').hand_count), ('count(甘宁.judges)', lambda: len(g.seat_of('ganning').judges)), )
 
 
 def t_duanliang_3_expect0(g):
@@ -2493,9 +3103,19 @@ def t_duanliang_3_expect0(g):
     return ((len(g.seat_of('huanggai').judges) == 0) and (len(g.seat_of('ganning').judges) == 1))
 
 
+def t_duanliang_3_expect0_parts(g):
+    # test 距离为3的角色不是【兵粮寸断】的合法目标: its operands — rules/guozhan_heroes/heroes_wei.sgs:185
+    return (('count(黄盖.judges)', lambda: len(g.seat_of('huanggai').judges)), ('count(甘宁.judges)', lambda: len(g.seat_of('ganning').judges)), )
+
+
 def t_jushou_1_expect0(g):
     # test 摸三张牌并叠置，跳过下个回合 — rules/guozhan_heroes/heroes_wei.sgs:200
     return ((g.seat_of('caoren').hand_count == 3) and (not g.seat_of('caoren').flipped))
+
+
+def t_jushou_1_expect0_parts(g):
+    # test 摸三张牌并叠置，跳过下个回合: its operands — rules/guozhan_heroes/heroes_wei.sgs:200
+    return (('曹仁.hand_count', lambda: g.seat_of('caoren').hand_count), ('曹仁.flipped', lambda: g.seat_of('caoren').flipped), )
 
 
 def t_qiangxi_1_expect0(g):
@@ -2503,9 +3123,19 @@ def t_qiangxi_1_expect0(g):
     return ((g.seat_of('dianwei').hp == 2) and (g.seat_of('zhangfei').hp == 1) and (g.seat_of('dianwei').hand_count == 0))
 
 
+def t_qiangxi_1_expect0_parts(g):
+    # test 弃置一张武器牌，对攻击范围内的角色造成1点伤害: its operands — rules/guozhan_heroes/heroes_wei.sgs:215
+    return (('典韦.hp', lambda: g.seat_of('dianwei').hp), ('张飞.hp', lambda: g.seat_of('zhangfei').hp), ('典韦.hand_count', lambda: g.seat_of('dianwei').hand_count), )
+
+
 def t_quhu_1_expect0(g):
     # test 拼点赢：令其对其攻击范围内的一名角色造成伤害 — rules/guozhan_heroes/heroes_wei.sgs:239
     return ((g.seat_of('guanyu').hp == 1) and (g.seat_of('zhangfei').hp == 2) and (g.seat_of('xunyu').hp == 1))
+
+
+def t_quhu_1_expect0_parts(g):
+    # test 拼点赢：令其对其攻击范围内的一名角色造成伤害: its operands — rules/guozhan_heroes/heroes_wei.sgs:239
+    return (('关羽.hp', lambda: g.seat_of('guanyu').hp), ('张飞.hp', lambda: g.seat_of('zhangfei').hp), ('荀彧.hp', lambda: g.seat_of('xunyu').hp), )
 
 
 def t_quhu_2_expect0(g):
@@ -2518,9 +3148,19 @@ def t_quhu_3_expect0(g):
     return (g.seat_of('guojia').hand_count == 1)
 
 
+def t_quhu_3_expect0_parts(g):
+    # test 体力值不大于你的角色不能成为目标: its operands — rules/guozhan_heroes/heroes_wei.sgs:254
+    return (('郭嘉.hand_count', lambda: g.seat_of('guojia').hand_count), )
+
+
 def t_jieming_1_expect0(g):
     # test 受到伤害后令一名角色将手牌补至体力上限 — rules/guozhan_heroes/heroes_wei.sgs:275
     return ((g.seat_of('xunyu').hp == 2) and (g.seat_of('zhangfei').hand_count == 4))
+
+
+def t_jieming_1_expect0_parts(g):
+    # test 受到伤害后令一名角色将手牌补至体力上限: its operands — rules/guozhan_heroes/heroes_wei.sgs:275
+    return (('荀彧.hp', lambda: g.seat_of('xunyu').hp), ('张飞.hand_count', lambda: g.seat_of('zhangfei').hand_count), )
 
 
 def t_xingshang_1_expect0(g):
@@ -2528,9 +3168,19 @@ def t_xingshang_1_expect0(g):
     return (g.seat_of('zhangfei').dead and ('shan' in [c.name for c in g.seat_of('caopi').hand]) and ('bagua' in [c.name for c in g.seat_of('caopi').hand]) and ('lebu' not in [c.name for c in g.seat_of('caopi').hand]))
 
 
+def t_xingshang_1_expect0_parts(g):
+    # test 其他角色死亡时获得其手牌和装备区里的牌: its operands — rules/guozhan_heroes/heroes_wei.sgs:291
+    return (('张飞.dead', lambda: g.seat_of('zhangfei').dead), ('曹丕.hand', lambda: g.seat_of('caopi').hand), )
+
+
 def t_fangzhu_1_expect0(g):
     # test 令伤害来源摸牌并叠置 — rules/guozhan_heroes/heroes_wei.sgs:307
     return ((g.seat_of('guanyu').hand_count == 1) and g.seat_of('guanyu').flipped)
+
+
+def t_fangzhu_1_expect0_parts(g):
+    # test 令伤害来源摸牌并叠置: its operands — rules/guozhan_heroes/heroes_wei.sgs:307
+    return (('关羽.hand_count', lambda: g.seat_of('guanyu').hand_count), ('关羽.flipped', lambda: g.seat_of('guanyu').flipped), )
 
 
 def t_xiaoguo_1_expect0(g):
@@ -2538,9 +3188,19 @@ def t_xiaoguo_1_expect0(g):
     return ((g.seat_of('guanyu').hp == 1) and (g.seat_of('yuejin').hand_count == 0))
 
 
+def t_xiaoguo_1_expect0_parts(g):
+    # test 没有装备牌的角色受到1点伤害: its operands — rules/guozhan_heroes/heroes_wei.sgs:334
+    return (('关羽.hp', lambda: g.seat_of('guanyu').hp), ('乐进.hand_count', lambda: g.seat_of('yuejin').hand_count), )
+
+
 def t_xiaoguo_2_expect0(g):
     # test 有装备牌的角色可以弃置一张装备牌 — rules/guozhan_heroes/heroes_wei.sgs:342
     return ((g.seat_of('guanyu').hp == 2) and (g.seat_of('guanyu').minus_horse is None))
+
+
+def t_xiaoguo_2_expect0_parts(g):
+    # test 有装备牌的角色可以弃置一张装备牌: its operands — rules/guozhan_heroes/heroes_wei.sgs:342
+    return (('关羽.hp', lambda: g.seat_of('guanyu').hp), ('关羽.minus_horse', lambda: g.seat_of('guanyu').minus_horse), )
 
 
 def t_huyuan_1_expect0(g):
@@ -2548,9 +3208,19 @@ def t_huyuan_1_expect0(g):
     return ((g.seat_of('zhangliao').armor is not None) and (g.seat_of('guanyu').minus_horse is None) and (g.seat_of('caohong').hand_count == 0))
 
 
+def t_huyuan_1_expect0_parts(g):
+    # test 将装备牌置入其他角色的装备区，然后弃置其距离为1的角色的一张牌: its operands — rules/guozhan_heroes/heroes_wei.sgs:368
+    return (('张辽.armor', lambda: g.seat_of('zhangliao').armor), ('关羽.minus_horse', lambda: g.seat_of('guanyu').minus_horse), ('曹洪.hand_count', lambda: g.seat_of('caohong').hand_count), )
+
+
 def t_heyi_1_expect0(g):
     # test 同一队列的其他角色：其他角色计算与其的距离+1 — rules/guozhan_heroes/heroes_wei.sgs:382
     return (g.formation(g.seat_of('caohong')) == [g.seat_of('caohong'), g.seat_of('zhangliao')])
+
+
+def t_heyi_1_expect0_parts(g):
+    # test 同一队列的其他角色：其他角色计算与其的距离+1: its operands — rules/guozhan_heroes/heroes_wei.sgs:382
+    return (('formation(曹洪)', lambda: g.formation(g.seat_of('caohong'))), ('[曹洪, 张辽]', lambda: [g.seat_of('caohong'), g.seat_of('zhangliao')]), )
 
 
 def t_heyi_1_expect1(g):
@@ -2558,9 +3228,19 @@ def t_heyi_1_expect1(g):
     return ((g.qf['distance'](g, g.seat_of('liubei'), g.seat_of('zhangliao')) == 3) and (g.qf['distance'](g, g.seat_of('sunquan'), g.seat_of('zhangliao')) == 2) and (g.qf['distance'](g, g.seat_of('liubei'), g.seat_of('caohong')) == 1))
 
 
+def t_heyi_1_expect1_parts(g):
+    # test 同一队列的其他角色：其他角色计算与其的距离+1: its operands — rules/guozhan_heroes/heroes_wei.sgs:383
+    return (('distance(刘备, 张辽)', lambda: g.qf['distance'](g, g.seat_of('liubei'), g.seat_of('zhangliao'))), ('distance(孙权, 张辽)', lambda: g.qf['distance'](g, g.seat_of('sunquan'), g.seat_of('zhangliao'))), ('distance(刘备, 曹洪)', lambda: g.qf['distance'](g, g.seat_of('liubei'), g.seat_of('caohong'))), )
+
+
 def t_heyi_2_expect0(g):
     # test 不在同一队列：没有效果 — rules/guozhan_heroes/heroes_wei.sgs:392
     return ((len(g.formation(g.seat_of('caohong'))) == 0) and (g.qf['distance'](g, g.seat_of('liubei'), g.seat_of('zhangliao')) == 1) and (g.qf['distance'](g, g.seat_of('sunquan'), g.seat_of('zhangliao')) == 1))
+
+
+def t_heyi_2_expect0_parts(g):
+    # test 不在同一队列：没有效果: its operands — rules/guozhan_heroes/heroes_wei.sgs:392
+    return (('count(formation(曹洪))', lambda: len(g.formation(g.seat_of('caohong')))), ('distance(刘备, 张辽)', lambda: g.qf['distance'](g, g.seat_of('liubei'), g.seat_of('zhangliao'))), ('distance(孙权, 张辽)', lambda: g.qf['distance'](g, g.seat_of('sunquan'), g.seat_of('zhangliao'))), )
 
 
 def t_heyi_3_expect0(g):
@@ -2568,9 +3248,19 @@ def t_heyi_3_expect0(g):
     return ((len(g.formation(g.seat_of('caohong'))) == 0) and (g.qf['distance'](g, g.seat_of('liubei'), g.seat_of('zhangliao')) == 2))
 
 
+def t_heyi_3_expect0_parts(g):
+    # test 暗置的角色没有势力，不在队列中: its operands — rules/guozhan_heroes/heroes_wei.sgs:401
+    return (('count(formation(曹洪))', lambda: len(g.formation(g.seat_of('caohong')))), ('distance(刘备, 张辽)', lambda: g.qf['distance'](g, g.seat_of('liubei'), g.seat_of('zhangliao'))), )
+
+
 def t_zhiheng_2_expect0(g):
     # test X为主将与副将合计的体力上限 — rules/guozhan_heroes/heroes_wu.sgs:42
     return (g.seat_of('sunquan').max_hp == 3)
+
+
+def t_zhiheng_2_expect0_parts(g):
+    # test X为主将与副将合计的体力上限: its operands — rules/guozhan_heroes/heroes_wu.sgs:42
+    return (('孙权.max_hp', lambda: g.seat_of('sunquan').max_hp), )
 
 
 def t_duoshi_1_expect0(g):
@@ -2578,9 +3268,19 @@ def t_duoshi_1_expect0(g):
     return ((g.seat_of('luxun').hand_count == 0) and (g.seat_of('guanyu').hand_count == 0))
 
 
+def t_duoshi_1_expect0_parts(g):
+    # test 将红色手牌当【以逸待劳】使用: its operands — rules/guozhan_heroes/heroes_wu.sgs:64
+    return (('陆逊.hand_count', lambda: g.seat_of('luxun').hand_count), ('关羽.hand_count', lambda: g.seat_of('guanyu').hand_count), )
+
+
 def t_duoshi_2_expect0(g):
     # test 每阶段限四次 — rules/guozhan_heroes/heroes_wu.sgs:73
     return ((g.seat_of('luxun').hand_count == 1) and (len([it for it in g.seat_of('luxun').hand if (it.suit == 'heart')]) == 1))
+
+
+def t_duoshi_2_expect0_parts(g):
+    # test 每阶段限四次: its operands — rules/guozhan_heroes/heroes_wu.sgs:73
+    return (('陆逊.hand_count', lambda: g.seat_of('luxun').hand_count), ('count(陆逊.hand where it.suit == ♥)', lambda: len([it for it in g.seat_of('luxun').hand if (it.suit == 'heart')])), )
 
 
 def t_tianyi_1_expect0(g):
@@ -2588,14 +3288,29 @@ def t_tianyi_1_expect0(g):
     return ((g.seat_of('panfeng').hp == 2) and (g.seat_of('yuanshao').hp == 3) and (g.seat_of('taishici').hand_count == 0))
 
 
+def t_tianyi_1_expect0_parts(g):
+    # test 赢：两张【杀】，无距离限制，可以选择两个目标: its operands — rules/guozhan_heroes/heroes_wu.sgs:104
+    return (('潘凤.hp', lambda: g.seat_of('panfeng').hp), ('袁绍.hp', lambda: g.seat_of('yuanshao').hp), ('太史慈.hand_count', lambda: g.seat_of('taishici').hand_count), )
+
+
 def t_tianyi_2_expect0(g):
     # test 没赢：本回合不能使用【杀】 — rules/guozhan_heroes/heroes_wu.sgs:111
     return ((g.seat_of('ganning').hp == 2) and (g.seat_of('taishici').hand_count == 1))
 
 
+def t_tianyi_2_expect0_parts(g):
+    # test 没赢：本回合不能使用【杀】: its operands — rules/guozhan_heroes/heroes_wu.sgs:111
+    return (('甘宁.hp', lambda: g.seat_of('ganning').hp), ('太史慈.hand_count', lambda: g.seat_of('taishici').hand_count), )
+
+
 def t_buqu_1_expect0(g):
     # test 点数与其他“创”均不同：体力回复至1点 — rules/guozhan_heroes/heroes_wu.sgs:136
     return (g.seat_of('zhoutai').alive and (g.seat_of('zhoutai').hp == 1) and (len(g.seat_of('zhoutai').pile('gz_chuang')) == 2))
+
+
+def t_buqu_1_expect0_parts(g):
+    # test 点数与其他“创”均不同：体力回复至1点: its operands — rules/guozhan_heroes/heroes_wu.sgs:136
+    return (('周泰.alive', lambda: g.seat_of('zhoutai').alive), ('周泰.hp', lambda: g.seat_of('zhoutai').hp), ('count(周泰.gz_chuang)', lambda: len(g.seat_of('zhoutai').pile('gz_chuang'))), )
 
 
 def t_buqu_2_expect0(g):
@@ -2608,9 +3323,19 @@ def t_fenji_1_expect0(g):
     return ((g.seat_of('ganning').hand_count == 2) and (g.seat_of('zhoutai').hp == 3))
 
 
+def t_fenji_1_expect0_parts(g):
+    # test 没有手牌的角色摸两张牌，然后你失去1点体力: its operands — rules/guozhan_heroes/heroes_wu.sgs:159
+    return (('甘宁.hand_count', lambda: g.seat_of('ganning').hand_count), ('周泰.hp', lambda: g.seat_of('zhoutai').hp), )
+
+
 def t_fenji_2_expect0(g):
     # test 有手牌则不能发动 — rules/guozhan_heroes/heroes_wu.sgs:166
     return (g.seat_of('zhoutai').hp == 4)
+
+
+def t_fenji_2_expect0_parts(g):
+    # test 有手牌则不能发动: its operands — rules/guozhan_heroes/heroes_wu.sgs:166
+    return (('周泰.hp', lambda: g.seat_of('zhoutai').hp), )
 
 
 def t_haoshi_1_expect0(g):
@@ -2618,9 +3343,19 @@ def t_haoshi_1_expect0(g):
     return ((g.seat_of('lusu').hand_count == 3) and (g.seat_of('huanggai').hand_count == 3) and (g.seat_of('ganning').hand_count == 1))
 
 
+def t_haoshi_1_expect0_parts(g):
+    # test 额外摸两张牌，手牌数大于5则将一半交给手牌最少的角色: its operands — rules/guozhan_heroes/heroes_wu.sgs:189
+    return (('鲁肃.hand_count', lambda: g.seat_of('lusu').hand_count), ('黄盖.hand_count', lambda: g.seat_of('huanggai').hand_count), ('甘宁.hand_count', lambda: g.seat_of('ganning').hand_count), )
+
+
 def t_haoshi_2_expect0(g):
     # test 手牌数不大于5则不交出 — rules/guozhan_heroes/heroes_wu.sgs:196
     return ((g.seat_of('lusu').hand_count == 5) and (g.seat_of('ganning').hand_count == 0))
+
+
+def t_haoshi_2_expect0_parts(g):
+    # test 手牌数不大于5则不交出: its operands — rules/guozhan_heroes/heroes_wu.sgs:196
+    return (('鲁肃.hand_count', lambda: g.seat_of('lusu').hand_count), ('甘宁.hand_count', lambda: g.seat_of('ganning').hand_count), )
 
 
 def t_dimeng_1_expect0(g):
@@ -2628,9 +3363,19 @@ def t_dimeng_1_expect0(g):
     return ((g.seat_of('ganning').hand_count == 1) and ('tao' in [c.name for c in g.seat_of('ganning').hand]) and (g.seat_of('huanggai').hand_count == 2) and (g.seat_of('lusu').hand_count == 0))
 
 
+def t_dimeng_1_expect0_parts(g):
+    # test 弃置手牌数之差张牌，令两名角色交换手牌: its operands — rules/guozhan_heroes/heroes_wu.sgs:219
+    return (('甘宁.hand_count', lambda: g.seat_of('ganning').hand_count), ('甘宁.hand', lambda: g.seat_of('ganning').hand), ('黄盖.hand_count', lambda: g.seat_of('huanggai').hand_count), ('鲁肃.hand_count', lambda: g.seat_of('lusu').hand_count), )
+
+
 def t_dimeng_2_expect0(g):
     # test 牌不足差值则不能交换 — rules/guozhan_heroes/heroes_wu.sgs:227
     return ((g.seat_of('ganning').hand_count == 2) and (g.seat_of('huanggai').hand_count == 0))
+
+
+def t_dimeng_2_expect0_parts(g):
+    # test 牌不足差值则不能交换: its operands — rules/guozhan_heroes/heroes_wu.sgs:227
+    return (('甘宁.hand_count', lambda: g.seat_of('ganning').hand_count), ('黄盖.hand_count', lambda: g.seat_of('huanggai').hand_count), )
 
 
 def t_zhijian_1_expect0(g):
@@ -2638,9 +3383,19 @@ def t_zhijian_1_expect0(g):
     return ((g.seat_of('ganning').minus_horse is not None) and T.is_card(g.seat_of('ganning').weapon, 'qinglong') and (g.seat_of('erzhang').hand_count == 2))
 
 
+def t_zhijian_1_expect0_parts(g):
+    # test 将装备牌置入其他角色的空装备栏，摸一张牌: its operands — rules/guozhan_heroes/heroes_wu.sgs:246
+    return (('甘宁.minus_horse', lambda: g.seat_of('ganning').minus_horse), ('甘宁.weapon', lambda: g.seat_of('ganning').weapon), ('张昭张纮.hand_count', lambda: g.seat_of('erzhang').hand_count), )
+
+
 def t_guzheng_1_expect0(g):
     # test 交还一张，获得其余 — rules/guozhan_heroes/heroes_wu.sgs:264
     return ((g.seat_of('ganning').hand_count == 2) and ('shan' in [c.name for c in g.seat_of('ganning').hand]) and ('sha' in [c.name for c in g.seat_of('erzhang').hand]))
+
+
+def t_guzheng_1_expect0_parts(g):
+    # test 交还一张，获得其余: its operands — rules/guozhan_heroes/heroes_wu.sgs:264
+    return (('甘宁.hand_count', lambda: g.seat_of('ganning').hand_count), ('甘宁.hand', lambda: g.seat_of('ganning').hand), ('张昭张纮.hand', lambda: g.seat_of('erzhang').hand), )
 
 
 def t_duanbing_1_expect0(g):
@@ -2648,9 +3403,19 @@ def t_duanbing_1_expect0(g):
     return ((g.seat_of('ganning').hp == 1) and (g.seat_of('panfeng').hp == 1) and (g.seat_of('huanggai').hp == 2))
 
 
+def t_duanbing_1_expect0_parts(g):
+    # test 额外选择一名距离为1的角色: its operands — rules/guozhan_heroes/heroes_wu.sgs:287
+    return (('甘宁.hp', lambda: g.seat_of('ganning').hp), ('潘凤.hp', lambda: g.seat_of('panfeng').hp), ('黄盖.hp', lambda: g.seat_of('huanggai').hp), )
+
+
 def t_duanbing_2_expect0(g):
     # test 距离大于1的角色不能被额外选择 — rules/guozhan_heroes/heroes_wu.sgs:297
     return ((g.seat_of('panfeng').hp == 2) and (g.seat_of('huanggai').hp == 1))
+
+
+def t_duanbing_2_expect0_parts(g):
+    # test 距离大于1的角色不能被额外选择: its operands — rules/guozhan_heroes/heroes_wu.sgs:297
+    return (('潘凤.hp', lambda: g.seat_of('panfeng').hp), ('黄盖.hp', lambda: g.seat_of('huanggai').hp), )
 
 
 def t_fenxun_1_expect0(g):
@@ -2658,9 +3423,19 @@ def t_fenxun_1_expect0(g):
     return (g.seat_of('huanggai').hp == 1)
 
 
+def t_fenxun_1_expect0_parts(g):
+    # test 与其的距离视为1，可以对其使用【杀】: its operands — rules/guozhan_heroes/heroes_wu.sgs:314
+    return (('黄盖.hp', lambda: g.seat_of('huanggai').hp), )
+
+
 def t_shangyi_1_expect0(g):
     # test 观看其手牌并弃置其中的一张黑色牌 — rules/guozhan_heroes/heroes_wu.sgs:337
     return ((g.seat_of('ganning').hand_count == 1) and ('tao' in [c.name for c in g.seat_of('ganning').hand]))
+
+
+def t_shangyi_1_expect0_parts(g):
+    # test 观看其手牌并弃置其中的一张黑色牌: its operands — rules/guozhan_heroes/heroes_wu.sgs:337
+    return (('甘宁.hand_count', lambda: g.seat_of('ganning').hand_count), ('甘宁.hand', lambda: g.seat_of('ganning').hand), )
 
 
 def t_niaoxiang_1_expect0(g):
@@ -2668,9 +3443,19 @@ def t_niaoxiang_1_expect0(g):
     return (g.seat_of('diaochan').hp == 2)
 
 
+def t_niaoxiang_1_expect0_parts(g):
+    # test 围攻：被围攻角色需使用两张【闪】: its operands — rules/guozhan_heroes/heroes_wu.sgs:362
+    return (('貂蝉.hp', lambda: g.seat_of('diaochan').hp), )
+
+
 def t_niaoxiang_2_expect0(g):
     # test 围攻的另一名角色使用【杀】时同样生效 — rules/guozhan_heroes/heroes_wu.sgs:373
     return (g.seat_of('diaochan').hp == 2)
+
+
+def t_niaoxiang_2_expect0_parts(g):
+    # test 围攻的另一名角色使用【杀】时同样生效: its operands — rules/guozhan_heroes/heroes_wu.sgs:373
+    return (('貂蝉.hp', lambda: g.seat_of('diaochan').hp), )
 
 
 def t_niaoxiang_3_expect0(g):
@@ -2678,9 +3463,19 @@ def t_niaoxiang_3_expect0(g):
     return ((g.seat_of('diaochan').hp == 3) and (g.seat_of('jiangqin').shown == [False, False]))
 
 
+def t_niaoxiang_3_expect0_parts(g):
+    # test 武将牌均暗置的蒋钦不是围攻角色: its operands — rules/guozhan_heroes/heroes_wu.sgs:383
+    return (('貂蝉.hp', lambda: g.seat_of('diaochan').hp), ('蒋钦.shown', lambda: g.seat_of('jiangqin').shown), ('[false, false]', lambda: [False, False]), )
+
+
 def t_niaoxiang_4_expect0(g):
     # test 没有围攻关系则不生效 — rules/guozhan_heroes/heroes_wu.sgs:394
     return (g.seat_of('diaochan').hp == 3)
+
+
+def t_niaoxiang_4_expect0_parts(g):
+    # test 没有围攻关系则不生效: its operands — rules/guozhan_heroes/heroes_wu.sgs:394
+    return (('貂蝉.hp', lambda: g.seat_of('diaochan').hp), )
 
 
 def t_tuntian_1_expect0(g):
@@ -2688,9 +3483,19 @@ def t_tuntian_1_expect0(g):
     return ((len(g.seat_of('dengai').pile('gz_tian')) == 1) and (g.qf['distance'](g, g.seat_of('dengai'), g.seat_of('guanyu')) == 1))
 
 
+def t_tuntian_1_expect0_parts(g):
+    # test 回合外失去牌：判定不为♥的牌成为“田”，距离-1: its operands — rules/guozhan_heroes/heroes_zhen.sgs:36
+    return (('count(邓艾.gz_tian)', lambda: len(g.seat_of('dengai').pile('gz_tian'))), ('distance(邓艾, 关羽)', lambda: g.qf['distance'](g, g.seat_of('dengai'), g.seat_of('guanyu'))), )
+
+
 def t_tuntian_2_expect0(g):
     # test ♥判定牌不成为“田” — rules/guozhan_heroes/heroes_zhen.sgs:45
     return (len(g.seat_of('dengai').pile('gz_tian')) == 0)
+
+
+def t_tuntian_2_expect0_parts(g):
+    # test ♥判定牌不成为“田”: its operands — rules/guozhan_heroes/heroes_zhen.sgs:45
+    return (('count(邓艾.gz_tian)', lambda: len(g.seat_of('dengai').pile('gz_tian'))), )
 
 
 def t_jixi_1_expect0(g):
@@ -2698,9 +3503,19 @@ def t_jixi_1_expect0(g):
     return ((len(g.seat_of('dengai').pile('gz_tian')) == 0) and (g.seat_of('guanyu').hand_count == 0) and (g.seat_of('dengai').hand_count == 1))
 
 
+def t_jixi_1_expect0_parts(g):
+    # test 作为主将：将一张“田”当【顺手牵羊】使用: its operands — rules/guozhan_heroes/heroes_zhen.sgs:65
+    return (('count(邓艾.gz_tian)', lambda: len(g.seat_of('dengai').pile('gz_tian'))), ('关羽.hand_count', lambda: g.seat_of('guanyu').hand_count), ('邓艾.hand_count', lambda: g.seat_of('dengai').hand_count), )
+
+
 def t_jixi_2_expect0(g):
     # test 作为主将：少一个单独的阴阳鱼 — rules/guozhan_heroes/heroes_zhen.sgs:72
     return ((g.seat_of('dengai').max_hp == 3) and (g.seat_of('caocao').max_hp == 4))
+
+
+def t_jixi_2_expect0_parts(g):
+    # test 作为主将：少一个单独的阴阳鱼: its operands — rules/guozhan_heroes/heroes_zhen.sgs:72
+    return (('邓艾.max_hp', lambda: g.seat_of('dengai').max_hp), ('曹操.max_hp', lambda: g.seat_of('caocao').max_hp), )
 
 
 def t_jixi_3_expect0(g):
@@ -2708,9 +3523,19 @@ def t_jixi_3_expect0(g):
     return ((len(g.seat_of('caocao').pile('gz_tian')) == 1) and (g.seat_of('guanyu').hand_count == 1))
 
 
+def t_jixi_3_expect0_parts(g):
+    # test 作为副将：不能发动: its operands — rules/guozhan_heroes/heroes_zhen.sgs:80
+    return (('count(曹操.gz_tian)', lambda: len(g.seat_of('caocao').pile('gz_tian'))), ('关羽.hand_count', lambda: g.seat_of('guanyu').hand_count), )
+
+
 def t_ziliang_1_expect0(g):
     # test 作为副将：将一张“田”交给受到伤害的同势力角色 — rules/guozhan_heroes/heroes_zhen.sgs:97
     return (('shan' in [c.name for c in g.seat_of('caocao').hand]) and (len(g.seat_of('dianwei').pile('gz_tian')) == 0))
+
+
+def t_ziliang_1_expect0_parts(g):
+    # test 作为副将：将一张“田”交给受到伤害的同势力角色: its operands — rules/guozhan_heroes/heroes_zhen.sgs:97
+    return (('曹操.hand', lambda: g.seat_of('caocao').hand), ('count(典韦.gz_tian)', lambda: len(g.seat_of('dianwei').pile('gz_tian'))), )
 
 
 def t_ziliang_2_expect0(g):
@@ -2718,9 +3543,19 @@ def t_ziliang_2_expect0(g):
     return ((g.seat_of('caocao').hand_count == 0) and (len(g.seat_of('dengai').pile('gz_tian')) == 1))
 
 
+def t_ziliang_2_expect0_parts(g):
+    # test 作为主将：不能发动: its operands — rules/guozhan_heroes/heroes_zhen.sgs:106
+    return (('曹操.hand_count', lambda: g.seat_of('caocao').hand_count), ('count(邓艾.gz_tian)', lambda: len(g.seat_of('dengai').pile('gz_tian'))), )
+
+
 def t_ziliang_3_expect0(g):
     # test 不同势力的角色受到伤害：不能发动 — rules/guozhan_heroes/heroes_zhen.sgs:115
     return ((g.seat_of('guanyu').hand_count == 0) and (len(g.seat_of('dianwei').pile('gz_tian')) == 1))
+
+
+def t_ziliang_3_expect0_parts(g):
+    # test 不同势力的角色受到伤害：不能发动: its operands — rules/guozhan_heroes/heroes_zhen.sgs:115
+    return (('关羽.hand_count', lambda: g.seat_of('guanyu').hand_count), ('count(典韦.gz_tian)', lambda: len(g.seat_of('dianwei').pile('gz_tian'))), )
 
 
 def t_yicheng_1_expect0(g):
@@ -2728,9 +3563,19 @@ def t_yicheng_1_expect0(g):
     return ((g.seat_of('sunquan').hp == 3) and (g.seat_of('sunquan').hand_count == 0))
 
 
+def t_yicheng_1_expect0_parts(g):
+    # test 同势力的角色成为【杀】的目标后摸一张牌，然后弃置一张牌: its operands — rules/guozhan_heroes/heroes_zhen.sgs:137
+    return (('孙权.hp', lambda: g.seat_of('sunquan').hp), ('孙权.hand_count', lambda: g.seat_of('sunquan').hand_count), )
+
+
 def t_yicheng_2_expect0(g):
     # test 自己成为【杀】的目标后也能发动 — rules/guozhan_heroes/heroes_zhen.sgs:148
     return (g.seat_of('xusheng').hand_count == 0)
+
+
+def t_yicheng_2_expect0_parts(g):
+    # test 自己成为【杀】的目标后也能发动: its operands — rules/guozhan_heroes/heroes_zhen.sgs:148
+    return (('徐盛.hand_count', lambda: g.seat_of('xusheng').hand_count), )
 
 
 def t_qianhuan_1_expect0(g):
@@ -2738,9 +3583,19 @@ def t_qianhuan_1_expect0(g):
     return (len(g.seat_of('yuji').pile('gz_huan')) == 1)
 
 
+def t_qianhuan_1_expect0_parts(g):
+    # test 同势力的角色受到伤害后：牌堆顶的牌成为“幻”；花色相同则置入弃牌堆: its operands — rules/guozhan_heroes/heroes_zhen.sgs:197
+    return (('count(于吉.gz_huan)', lambda: len(g.seat_of('yuji').pile('gz_huan'))), )
+
+
 def t_qianhuan_2_expect0(g):
     # test 花色与另一张“幻”相同：置入弃牌堆 — rules/guozhan_heroes/heroes_zhen.sgs:208
     return (len(g.seat_of('yuji').pile('gz_huan')) == 1)
+
+
+def t_qianhuan_2_expect0_parts(g):
+    # test 花色与另一张“幻”相同：置入弃牌堆: its operands — rules/guozhan_heroes/heroes_zhen.sgs:208
+    return (('count(于吉.gz_huan)', lambda: len(g.seat_of('yuji').pile('gz_huan'))), )
 
 
 def t_qianhuan_3_expect0(g):
@@ -2748,9 +3603,19 @@ def t_qianhuan_3_expect0(g):
     return ((g.seat_of('jiaxu').hp == 3) and (len(g.seat_of('yuji').pile('gz_huan')) == 0))
 
 
+def t_qianhuan_3_expect0_parts(g):
+    # test 同势力的角色成为唯一目标时：将一张“幻”置入弃牌堆，取消之: its operands — rules/guozhan_heroes/heroes_zhen.sgs:219
+    return (('贾诩.hp', lambda: g.seat_of('jiaxu').hp), ('count(于吉.gz_huan)', lambda: len(g.seat_of('yuji').pile('gz_huan'))), )
+
+
 def t_qianhuan_4_expect0(g):
     # test 延时锦囊牌：置入弃牌堆 — rules/guozhan_heroes/heroes_zhen.sgs:229
     return ((len(g.seat_of('jiaxu').judges) == 0) and (len(g.seat_of('yuji').pile('gz_huan')) == 0) and ('lebu' in [c.name for c in g.cards_in('discard')]))
+
+
+def t_qianhuan_4_expect0_parts(g):
+    # test 延时锦囊牌：置入弃牌堆: its operands — rules/guozhan_heroes/heroes_zhen.sgs:229
+    return (('count(贾诩.judges)', lambda: len(g.seat_of('jiaxu').judges)), ('count(于吉.gz_huan)', lambda: len(g.seat_of('yuji').pile('gz_huan'))), ('cards_in(discard_pile)', lambda: g.cards_in('discard')), )
 
 
 def t_qianhuan_5_expect0(g):
@@ -2758,14 +3623,29 @@ def t_qianhuan_5_expect0(g):
     return ((g.seat_of('guanyu').hp == 3) and (len(g.seat_of('yuji').pile('gz_huan')) == 1))
 
 
+def t_qianhuan_5_expect0_parts(g):
+    # test 不同势力的角色：不能发动: its operands — rules/guozhan_heroes/heroes_zhen.sgs:238
+    return (('关羽.hp', lambda: g.seat_of('guanyu').hp), ('count(于吉.gz_huan)', lambda: len(g.seat_of('yuji').pile('gz_huan'))), )
+
+
 def t_zhendu_1_expect0(g):
     # test 其出牌阶段开始时：其视为使用【酒】，然后受到1点伤害 — rules/guozhan_heroes/heroes_zhen.sgs:264
     return ((g.seat_of('guanyu').hp == 3) and g.seat_of('hetaihou').dead)
 
 
+def t_zhendu_1_expect0_parts(g):
+    # test 其出牌阶段开始时：其视为使用【酒】，然后受到1点伤害: its operands — rules/guozhan_heroes/heroes_zhen.sgs:264
+    return (('关羽.hp', lambda: g.seat_of('guanyu').hp), ('何太后.dead', lambda: g.seat_of('hetaihou').dead), )
+
+
 def t_qiluan_1_expect0(g):
     # test 于此回合内杀死过角色：回合结束后摸三张牌 — rules/guozhan_heroes/heroes_zhen.sgs:277
     return (g.seat_of('guanyu').dead and (g.seat_of('hetaihou').hand_count == 3))
+
+
+def t_qiluan_1_expect0_parts(g):
+    # test 于此回合内杀死过角色：回合结束后摸三张牌: its operands — rules/guozhan_heroes/heroes_zhen.sgs:277
+    return (('关羽.dead', lambda: g.seat_of('guanyu').dead), ('何太后.hand_count', lambda: g.seat_of('hetaihou').hand_count), )
 
 
 TABLES = T.Tables(
@@ -4128,7 +5008,7 @@ TABLES = T.Tables(
             deck=(), start=('shamoke', 'chupai'), turns=1,
             decides=(('shamoke', (('name', None, None, '杀'), ('name', None, None, '关羽'), ('name', None, None, 'yes'))),),
             expects=(
-                (t_jili_1_expect0, '沙摩柯.hand_count == 1', 'rules/guozhan_heroes/heroes_bian.sgs:29'),
+                (t_jili_1_expect0, '沙摩柯.hand_count == 1', 'rules/guozhan_heroes/heroes_bian.sgs:29', t_jili_1_expect0_parts),
             ),
             logs=((True, ('沙摩柯 发动 【蒺藜】', '沙摩柯 摸了1张牌'), 'rules/guozhan_heroes/heroes_bian.sgs:30'),),
             loc='rules/guozhan_heroes/heroes_bian.sgs:24',
@@ -4155,7 +5035,7 @@ TABLES = T.Tables(
             deck=(), start=('guanyu', 'chupai'), turns=1,
             decides=(('guanyu', (('name', None, None, '南蛮入侵'),)), ('shamoke', (('name', None, None, '杀'), ('name', None, None, 'yes')))),
             expects=(
-                (t_jili_3_expect0, '沙摩柯.hand_count == 1 and 沙摩柯.hp == 4', 'rules/guozhan_heroes/heroes_bian.sgs:45'),
+                (t_jili_3_expect0, '沙摩柯.hand_count == 1 and 沙摩柯.hp == 4', 'rules/guozhan_heroes/heroes_bian.sgs:45', t_jili_3_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_bian.sgs:39',
@@ -4169,7 +5049,7 @@ TABLES = T.Tables(
             deck=(), start=('guanyu', 'chupai'), turns=1,
             decides=(('guanyu', (('name', None, None, '过河拆桥'), ('name', None, None, '凌统'), ('name', None, None, '赤兔'))), ('lingtong', (('name', None, None, 'yes'), ('name', None, None, '关羽'), ('name', None, None, '杀')))),
             expects=(
-                (t_xuanlve_1_expect0, '凌统.minus_horse == none and 关羽.hand_count == 0', 'rules/guozhan_heroes/heroes_bian.sgs:62'),
+                (t_xuanlve_1_expect0, '凌统.minus_horse == none and 关羽.hand_count == 0', 'rules/guozhan_heroes/heroes_bian.sgs:62', t_xuanlve_1_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_bian.sgs:56',
@@ -4183,7 +5063,7 @@ TABLES = T.Tables(
             deck=(), start=('guanyu', 'chupai'), turns=1,
             decides=(('guanyu', (('name', None, None, '过河拆桥'), ('name', None, None, '凌统'))),),
             expects=(
-                (t_xuanlve_2_expect0, '关羽.hand_count == 1', 'rules/guozhan_heroes/heroes_bian.sgs:69'),
+                (t_xuanlve_2_expect0, '关羽.hand_count == 1', 'rules/guozhan_heroes/heroes_bian.sgs:69', t_xuanlve_2_expect0_parts),
             ),
             logs=((False, '发动 【旋略】', 'rules/guozhan_heroes/heroes_bian.sgs:70'),),
             loc='rules/guozhan_heroes/heroes_bian.sgs:64',
@@ -4198,7 +5078,7 @@ TABLES = T.Tables(
             deck=(), start=('lingtong', 'chupai'), turns=1,
             decides=(('lingtong', (('name', None, None, '勇进'), ('name', None, None, '关羽'), ('name', None, None, '赤兔'), ('name', None, None, '凌统'), ('name', None, None, 'yes'), ('name', None, None, '关羽'), ('name', None, None, '八卦阵'), ('name', None, None, '凌统'), ('name', None, None, 'yes'), ('name', None, None, '张飞'), ('name', None, None, '青釭剑'), ('name', None, None, '凌统'), ('name', None, None, '勇进', 'optional'))),),
             expects=(
-                (t_yongjin_1_expect0, 'count(凌统.equips) == 3 and count(关羽.equips) == 0 and count(张飞.equips) == 0', 'rules/guozhan_heroes/heroes_bian.sgs:100'),
+                (t_yongjin_1_expect0, 'count(凌统.equips) == 3 and count(关羽.equips) == 0 and count(张飞.equips) == 0', 'rules/guozhan_heroes/heroes_bian.sgs:100', t_yongjin_1_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_bian.sgs:94',
@@ -4212,7 +5092,7 @@ TABLES = T.Tables(
             deck=(), start=('lingtong', 'chupai'), turns=1,
             decides=(('lingtong', (('name', None, None, '勇进'), ('name', None, None, '关羽'), ('name', None, None, '赤兔'), ('name', None, None, '凌统'), ('name', None, None, 'no'))),),
             expects=(
-                (t_yongjin_2_expect0, '凌统.minus_horse != none and 关羽.armor != none', 'rules/guozhan_heroes/heroes_bian.sgs:107'),
+                (t_yongjin_2_expect0, '凌统.minus_horse != none and 关羽.armor != none', 'rules/guozhan_heroes/heroes_bian.sgs:107', t_yongjin_2_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_bian.sgs:102',
@@ -4226,7 +5106,7 @@ TABLES = T.Tables(
             deck=(('spade', 2, 'shan'),), start=('zhonghui', 'chupai'), turns=1,
             decides=(('zhonghui', (('name', None, None, '杀'), ('name', None, None, '关羽'), ('name', None, None, 'yes'), ('name', 'spade', 2, '闪'), ('name', None, None, '决斗'), ('name', None, None, '关羽'))),),
             expects=(
-                (t_quanji_1_expect0, 'count(钟会.gz_quan) == 1 and 关羽.hp == 2', 'rules/guozhan_heroes/heroes_buchen.sgs:35'),
+                (t_quanji_1_expect0, 'count(钟会.gz_quan) == 1 and 关羽.hp == 2', 'rules/guozhan_heroes/heroes_buchen.sgs:35', t_quanji_1_expect0_parts),
             ),
             logs=((True, '钟会 发动 【权计】', 'rules/guozhan_heroes/heroes_buchen.sgs:36'),),
             loc='rules/guozhan_heroes/heroes_buchen.sgs:29',
@@ -4240,7 +5120,7 @@ TABLES = T.Tables(
             deck=(), start=('guanyu', 'chupai'), turns=1,
             decides=(('guanyu', (('name', None, None, '杀'), ('name', None, None, '钟会'))), ('zhonghui', (('name', None, None, 'no'), ('name', None, None, 'yes'), ('name', None, None, '闪')))),
             expects=(
-                (t_quanji_2_expect0, 'count(钟会.gz_quan) == 2 and 钟会.hand_count == 2 and hand_limit(钟会) == 3', 'rules/guozhan_heroes/heroes_buchen.sgs:44'),
+                (t_quanji_2_expect0, 'count(钟会.gz_quan) == 2 and 钟会.hand_count == 2 and hand_limit(钟会) == 3', 'rules/guozhan_heroes/heroes_buchen.sgs:44', t_quanji_2_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_buchen.sgs:38',
@@ -4254,7 +5134,7 @@ TABLES = T.Tables(
             deck=(), start=('zhonghui', 'chupai'), turns=1,
             decides=(('zhonghui', (('name', None, None, '排异'), ('name', 'spade', 5, '杀'), ('name', None, None, '关羽'))),),
             expects=(
-                (t_paiyi_1_expect0, '关羽.hand_count == 2 and 关羽.hp == 3 and count(钟会.gz_quan) == 2', 'rules/guozhan_heroes/heroes_buchen.sgs:60'),
+                (t_paiyi_1_expect0, '关羽.hand_count == 2 and 关羽.hp == 3 and count(钟会.gz_quan) == 2', 'rules/guozhan_heroes/heroes_buchen.sgs:60', t_paiyi_1_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_buchen.sgs:55',
@@ -4268,7 +5148,7 @@ TABLES = T.Tables(
             deck=(), start=('zhonghui', 'chupai'), turns=1,
             decides=(('zhonghui', (('name', None, None, '排异'), ('name', 'spade', 5, '杀'), ('name', None, None, '钟会'))),),
             expects=(
-                (t_paiyi_2_expect0, '钟会.hand_count == 1 and 钟会.lost_hp == 0', 'rules/guozhan_heroes/heroes_buchen.sgs:67'),
+                (t_paiyi_2_expect0, '钟会.hand_count == 1 and 钟会.lost_hp == 0', 'rules/guozhan_heroes/heroes_buchen.sgs:67', t_paiyi_2_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_buchen.sgs:62',
@@ -4282,7 +5162,7 @@ TABLES = T.Tables(
             deck=(('spade', 2, 'shan'), ('spade', 3, 'shan'), ('spade', 4, 'shan'), ('spade', 5, 'shan'), ('spade', 6, 'shan'), ('spade', 7, 'shan'), ('spade', 8, 'shan')), start=('simazhao', 'chupai'), turns=1,
             decides=(('simazhao', (('name', None, None, '杀'), ('name', None, None, '关羽'), ('name', None, None, '无中生有'), ('name', None, None, '无中生有'), ('name', None, None, '决斗'), ('name', None, None, '关羽'))),),
             expects=(
-                (t_suzhi_1_expect0, '关羽.hp == 2', 'rules/guozhan_heroes/heroes_buchen.sgs:106'),
+                (t_suzhi_1_expect0, '关羽.hp == 2', 'rules/guozhan_heroes/heroes_buchen.sgs:106', t_suzhi_1_expect0_parts),
             ),
             logs=((True, ('司马昭 发动 【夙智】', '关羽 受到 2 点伤害'), 'rules/guozhan_heroes/heroes_buchen.sgs:107'), (True, '关羽 受到 1 点伤害', 'rules/guozhan_heroes/heroes_buchen.sgs:108')),
             loc='rules/guozhan_heroes/heroes_buchen.sgs:100',
@@ -4298,7 +5178,7 @@ TABLES = T.Tables(
             deck=(), start=('simazhao', 'chupai'), turns=1,
             decides=(('simazhao', (('name', None, None, '顺手牵羊'), ('name', None, None, '关羽'))),),
             expects=(
-                (t_suzhi_2_expect0, '关羽.hand_count == 0', 'rules/guozhan_heroes/heroes_buchen.sgs:117'),
+                (t_suzhi_2_expect0, '关羽.hand_count == 0', 'rules/guozhan_heroes/heroes_buchen.sgs:117', t_suzhi_2_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_buchen.sgs:110',
@@ -4312,7 +5192,7 @@ TABLES = T.Tables(
             deck=(), start=('simazhao', 'chupai'), turns=1,
             decides=(('simazhao', (('name', None, None, '过河拆桥'), ('name', None, None, '关羽'))),),
             expects=(
-                (t_suzhi_3_expect0, '关羽.hand_count == 0 and 杀 in 司马昭.hand', 'rules/guozhan_heroes/heroes_buchen.sgs:124'),
+                (t_suzhi_3_expect0, '关羽.hand_count == 0 and 杀 in 司马昭.hand', 'rules/guozhan_heroes/heroes_buchen.sgs:124', t_suzhi_3_expect0_parts),
             ),
             logs=((True, '司马昭 获得 杀', 'rules/guozhan_heroes/heroes_buchen.sgs:125'),),
             loc='rules/guozhan_heroes/heroes_buchen.sgs:119',
@@ -4326,7 +5206,7 @@ TABLES = T.Tables(
             deck=(), start=('simazhao', 'jieshu'), turns=2,
             decides=(('guanyu', (('name', None, None, '杀'), ('name', None, None, '司马昭'))), ('simazhao', (('name', None, None, 'yes'), ('name', None, None, '闪')))),
             expects=(
-                (t_suzhi_4_expect0, '闪 in 司马昭.hand and has_skill(司马昭, 反馈)', 'rules/guozhan_heroes/heroes_buchen.sgs:134'),
+                (t_suzhi_4_expect0, '闪 in 司马昭.hand and has_skill(司马昭, 反馈)', 'rules/guozhan_heroes/heroes_buchen.sgs:134', t_suzhi_4_expect0_parts),
             ),
             logs=((True, '司马昭 发动 【反馈】', 'rules/guozhan_heroes/heroes_buchen.sgs:135'),),
             loc='rules/guozhan_heroes/heroes_buchen.sgs:127',
@@ -4340,7 +5220,7 @@ TABLES = T.Tables(
             deck=(), start=('guanyu', 'chupai'), turns=1,
             decides=(('guanyu', (('name', None, None, '杀'), ('name', None, None, '司马昭'))), ('simazhao', (('name', None, None, 'yes'), ('name', None, None, '关羽')))),
             expects=(
-                (t_zhaoxin_1_expect0, '司马昭.hand_count == 1 and 闪 in 司马昭.hand and 关羽.hand_count == 2 and 桃 in 关羽.hand', 'rules/guozhan_heroes/heroes_buchen.sgs:154'),
+                (t_zhaoxin_1_expect0, '司马昭.hand_count == 1 and 闪 in 司马昭.hand and 关羽.hand_count == 2 and 桃 in 关羽.hand', 'rules/guozhan_heroes/heroes_buchen.sgs:154', t_zhaoxin_1_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_buchen.sgs:148',
@@ -4355,7 +5235,7 @@ TABLES = T.Tables(
             deck=(), start=('guanyu', 'chupai'), turns=1,
             decides=(('guanyu', (('name', None, None, '杀'), ('name', None, None, '曹操'))), ('sunchen', (('name', None, None, 'yes'),))),
             expects=(
-                (t_shilu_1_expect0, '曹操.dead and count(孙綝.gz_lu) == 2 and 曹操 in 孙綝.gz_lu and 许褚 in 孙綝.gz_lu', 'rules/guozhan_heroes/heroes_buchen.sgs:181'),
+                (t_shilu_1_expect0, '曹操.dead and count(孙綝.gz_lu) == 2 and 曹操 in 孙綝.gz_lu and 许褚 in 孙綝.gz_lu', 'rules/guozhan_heroes/heroes_buchen.sgs:181', t_shilu_1_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_buchen.sgs:172',
@@ -4370,7 +5250,7 @@ TABLES = T.Tables(
             deck=(('diamond', 2, 'shan'), ('diamond', 3, 'shan'), ('diamond', 4, 'shan'), ('diamond', 5, 'shan'), ('diamond', 6, 'shan'), ('diamond', 7, 'shan'), ('diamond', 8, 'shan'), ('diamond', 9, 'shan')), start=('sunchen', 'chupai'), turns=3,
             decides=(('sunchen', (('name', None, None, '杀'), ('name', None, None, '夏侯惇'), ('name', None, None, 'yes'), ('name', None, None, 'no'), ('name', 'diamond', 2, '闪'), ('name', None, None, 'yes'), ('many', (('name', 'diamond', 3, '闪'),)), ('name', None, None, 'yes'), ('name', None, None, '夏侯惇'), ('text', '对其造成伤害时，令此伤害+1'), ('name', None, None, '杀'), ('name', None, None, '曹操'))),),
             expects=(
-                (t_xiongnve_1_expect0, '曹操.hp == 2', 'rules/guozhan_heroes/heroes_buchen.sgs:226'),
+                (t_xiongnve_1_expect0, '曹操.hp == 2', 'rules/guozhan_heroes/heroes_buchen.sgs:226', t_xiongnve_1_expect0_parts),
             ),
             logs=((True, ('孙綝/甘宁 弃置 闪(♦3)', '孙綝/甘宁 摸了1张牌', '曹操/许褚 受到 2 点伤害'), 'rules/guozhan_heroes/heroes_buchen.sgs:227'),),
             loc='rules/guozhan_heroes/heroes_buchen.sgs:216',
@@ -4385,7 +5265,7 @@ TABLES = T.Tables(
             deck=(), start=('gongsunyuan', 'chupai'), turns=1,
             decides=(('gongsunyuan', (('name', None, None, '怀异'), ('text', 'black'), ('many', (('name', None, None, '关羽'), ('name', None, None, '张飞'))), ('name', None, None, '赤兔'), ('name', None, None, '闪'))),),
             expects=(
-                (t_huaiyi_1_expect0, 'count(公孙渊.gz_yi) == 1 and 公孙渊.hand_count == 2 and 闪 in 公孙渊.hand and 关羽.minus_horse == none', 'rules/guozhan_heroes/heroes_buchen.sgs:255'),
+                (t_huaiyi_1_expect0, 'count(公孙渊.gz_yi) == 1 and 公孙渊.hand_count == 2 and 闪 in 公孙渊.hand and 关羽.minus_horse == none', 'rules/guozhan_heroes/heroes_buchen.sgs:255', t_huaiyi_1_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_buchen.sgs:249',
@@ -4399,7 +5279,7 @@ TABLES = T.Tables(
             deck=(), start=('gongsunyuan', 'chupai'), turns=1,
             decides=(('gongsunyuan', (('name', None, None, '怀异'),)),),
             expects=(
-                (t_huaiyi_2_expect0, '公孙渊.hand_count == 2 and 关羽.hand_count == 1', 'rules/guozhan_heroes/heroes_buchen.sgs:262'),
+                (t_huaiyi_2_expect0, '公孙渊.hand_count == 2 and 关羽.hand_count == 1', 'rules/guozhan_heroes/heroes_buchen.sgs:262', t_huaiyi_2_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_buchen.sgs:257',
@@ -4413,7 +5293,7 @@ TABLES = T.Tables(
             deck=(), start=('gongsunyuan', 'mopai'), turns=1,
             decides=(),
             expects=(
-                (t_zisui_1_expect0, '公孙渊.hand_count == 4', 'rules/guozhan_heroes/heroes_buchen.sgs:273'),
+                (t_zisui_1_expect0, '公孙渊.hand_count == 4', 'rules/guozhan_heroes/heroes_buchen.sgs:273', t_zisui_1_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_buchen.sgs:269',
@@ -4443,7 +5323,7 @@ TABLES = T.Tables(
             deck=(), start=('zhangfei', 'chupai'), turns=1,
             decides=(('zhangfei', (('name', None, None, '眩惑'), ('name', None, None, '闪'), ('name', 'spade', 5, '杀'), ('text', '武圣'), ('name', None, None, '武圣'), ('name', 'heart', 7, '桃'), ('name', None, None, '曹操'))),),
             expects=(
-                (t_xuanhuo_1_expect0, '闪 in 法正.hand and 张飞.hand_count == 0', 'rules/guozhan_heroes/heroes_quan.sgs:38'),
+                (t_xuanhuo_1_expect0, '闪 in 法正.hand and 张飞.hand_count == 0', 'rules/guozhan_heroes/heroes_quan.sgs:38', t_xuanhuo_1_expect0_parts),
             ),
             logs=((True, ('张飞/黄忠 发动 法正/刘禅 的【眩惑】', '张飞/黄忠 使用 杀(♥7) → 曹操/许褚'), 'rules/guozhan_heroes/heroes_quan.sgs:39'),),
             loc='rules/guozhan_heroes/heroes_quan.sgs:31',
@@ -4471,7 +5351,7 @@ TABLES = T.Tables(
             deck=(), start=('caocao', 'chupai'), turns=1,
             decides=(('caocao', (('name', None, None, '眩惑', 'optional'),)),),
             expects=(
-                (t_xuanhuo_3_expect0, '法正.hand_count == 0', 'rules/guozhan_heroes/heroes_quan.sgs:57'),
+                (t_xuanhuo_3_expect0, '法正.hand_count == 0', 'rules/guozhan_heroes/heroes_quan.sgs:57', t_xuanhuo_3_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_quan.sgs:51',
@@ -4486,7 +5366,7 @@ TABLES = T.Tables(
             deck=(), start=('zhangfei', 'chupai'), turns=1,
             decides=(('zhangfei', (('name', None, None, '杀'), ('name', None, None, '法正'))), ('guanyu', (('name', None, None, '桃'),))),
             expects=(
-                (t_enyuan_1_expect0, '法正.hp == 1 and 关羽.hand_count == 1', 'rules/guozhan_heroes/heroes_quan.sgs:79'),
+                (t_enyuan_1_expect0, '法正.hp == 1 and 关羽.hand_count == 1', 'rules/guozhan_heroes/heroes_quan.sgs:79', t_enyuan_1_expect0_parts),
             ),
             logs=((True, ('关羽 使用 桃', '关羽 摸了1张牌', '张飞 失去 1 点体力'), 'rules/guozhan_heroes/heroes_quan.sgs:80'),),
             loc='rules/guozhan_heroes/heroes_quan.sgs:72',
@@ -4500,7 +5380,7 @@ TABLES = T.Tables(
             deck=(), start=('guanyu', 'chupai'), turns=1,
             decides=(('guanyu', (('name', None, None, '杀'), ('name', None, None, '法正'), ('text', '交给其一张手牌'), ('name', None, None, '闪'))),),
             expects=(
-                (t_enyuan_2_expect0, '闪 in 法正.hand and 关羽.hand_count == 0 and 关羽.lost_hp == 0', 'rules/guozhan_heroes/heroes_quan.sgs:87'),
+                (t_enyuan_2_expect0, '闪 in 法正.hand and 关羽.hand_count == 0 and 关羽.lost_hp == 0', 'rules/guozhan_heroes/heroes_quan.sgs:87', t_enyuan_2_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_quan.sgs:82',
@@ -4514,7 +5394,7 @@ TABLES = T.Tables(
             deck=(), start=('guanyu', 'chupai'), turns=1,
             decides=(('guanyu', (('name', None, None, '杀'), ('name', None, None, '法正'), ('text', '交给其一张手牌', 'optional'))),),
             expects=(
-                (t_enyuan_3_expect0, '关羽.hp == 3 and 法正.hp == 2', 'rules/guozhan_heroes/heroes_quan.sgs:94'),
+                (t_enyuan_3_expect0, '关羽.hp == 3 and 法正.hp == 2', 'rules/guozhan_heroes/heroes_quan.sgs:94', t_enyuan_3_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_quan.sgs:89',
@@ -4528,7 +5408,7 @@ TABLES = T.Tables(
             deck=(('heart', 5, 'tao'), ('spade', 9, 'sha')), start=('guanyu', 'chupai'), turns=1,
             decides=(('guanyu', (('name', None, None, '杀'), ('name', None, None, '陆抗'))), ('lukang', (('name', None, None, 'yes'), ('name', 'spade', 2, '闪'), ('name', 'club', 3, '闪')))),
             expects=(
-                (t_keshou_1_expect0, '陆抗.hp == 3 and 陆抗.hand_count == 1 and 杀 in 陆抗.hand', 'rules/guozhan_heroes/heroes_quan.sgs:118'),
+                (t_keshou_1_expect0, '陆抗.hp == 3 and 陆抗.hand_count == 1 and 杀 in 陆抗.hand', 'rules/guozhan_heroes/heroes_quan.sgs:118', t_keshou_1_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_quan.sgs:111',
@@ -4543,7 +5423,7 @@ TABLES = T.Tables(
             deck=(), start=('guanyu', 'chupai'), turns=1,
             decides=(('guanyu', (('name', None, None, '杀'), ('name', None, None, '陆抗'))), ('lukang', (('name', None, None, 'yes'), ('name', 'spade', 2, '闪'), ('name', 'club', 3, '闪')))),
             expects=(
-                (t_keshou_2_expect0, '陆抗.hp == 3 and 陆抗.hand_count == 0', 'rules/guozhan_heroes/heroes_quan.sgs:127'),
+                (t_keshou_2_expect0, '陆抗.hp == 3 and 陆抗.hand_count == 0', 'rules/guozhan_heroes/heroes_quan.sgs:127', t_keshou_2_expect0_parts),
             ),
             logs=((False, '恪守判定牌', 'rules/guozhan_heroes/heroes_quan.sgs:128'),),
             loc='rules/guozhan_heroes/heroes_quan.sgs:120',
@@ -4557,7 +5437,7 @@ TABLES = T.Tables(
             deck=(), start=('guanyu', 'chupai'), turns=1,
             decides=(('guanyu', (('name', None, None, '杀'), ('name', None, None, '陆抗'))),),
             expects=(
-                (t_keshou_3_expect0, '陆抗.hp == 2 and 陆抗.hand_count == 2', 'rules/guozhan_heroes/heroes_quan.sgs:135'),
+                (t_keshou_3_expect0, '陆抗.hp == 2 and 陆抗.hand_count == 2', 'rules/guozhan_heroes/heroes_quan.sgs:135', t_keshou_3_expect0_parts),
             ),
             logs=((False, '发动 【恪守】', 'rules/guozhan_heroes/heroes_quan.sgs:136'),),
             loc='rules/guozhan_heroes/heroes_quan.sgs:130',
@@ -4571,7 +5451,7 @@ TABLES = T.Tables(
             deck=(('heart', 5, 'tao'), ('spade', 2, 'shan'), ('spade', 3, 'shan')), start=('lukang', None), turns=1,
             decides=(('lukang', (('name', None, None, 'yes'), ('name', None, None, 'yes'), ('name', None, None, '杀'), ('name', None, None, '关羽'), ('name', None, None, '杀'), ('name', None, None, '关羽'))),),
             expects=(
-                (t_zhuwei_1_expect0, '关羽.hp == 2 and 桃 in 陆抗.hand', 'rules/guozhan_heroes/heroes_quan.sgs:156'),
+                (t_zhuwei_1_expect0, '关羽.hp == 2 and 桃 in 陆抗.hand', 'rules/guozhan_heroes/heroes_quan.sgs:156', t_zhuwei_1_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_quan.sgs:150',
@@ -4585,7 +5465,7 @@ TABLES = T.Tables(
             deck=(('heart', 5, 'tao'), ('spade', 2, 'shan'), ('spade', 3, 'shan')), start=('lukang', None), turns=1,
             decides=(('lukang', (('name', None, None, 'yes'), ('name', None, None, 'no'), ('name', None, None, '杀'), ('name', None, None, '关羽'), ('name', None, None, '杀', 'optional'))),),
             expects=(
-                (t_zhuwei_2_expect0, '关羽.hp == 3', 'rules/guozhan_heroes/heroes_quan.sgs:164'),
+                (t_zhuwei_2_expect0, '关羽.hp == 3', 'rules/guozhan_heroes/heroes_quan.sgs:164', t_zhuwei_2_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_quan.sgs:158',
@@ -4600,7 +5480,7 @@ TABLES = T.Tables(
             deck=(), start=('guanyu', 'chupai'), turns=1,
             decides=(('guanyu', (('name', None, None, '杀'), ('name', None, None, '张绣'))), ('zhangxiu', (('name', None, None, 'no'), ('name', None, None, 'yes'), ('name', None, None, '闪'), ('name', None, None, '关羽')))),
             expects=(
-                (t_fudi_1_expect0, '闪 in 关羽.hand and 关羽.hp == 2 and 刘备.hp == 4', 'rules/guozhan_heroes/heroes_quan.sgs:189'),
+                (t_fudi_1_expect0, '闪 in 关羽.hand and 关羽.hp == 2 and 刘备.hp == 4', 'rules/guozhan_heroes/heroes_quan.sgs:189', t_fudi_1_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_quan.sgs:180',
@@ -4614,7 +5494,7 @@ TABLES = T.Tables(
             deck=(), start=('guanyu', 'chupai'), turns=1,
             decides=(('guanyu', (('name', None, None, '杀'), ('name', None, None, '张绣'))), ('zhangxiu', (('name', None, None, 'no'), ('name', None, None, 'yes'), ('name', None, None, '闪')))),
             expects=(
-                (t_fudi_2_expect0, '闪 in 关羽.hand and 关羽.hp == 1', 'rules/guozhan_heroes/heroes_quan.sgs:198'),
+                (t_fudi_2_expect0, '闪 in 关羽.hand and 关羽.hp == 1', 'rules/guozhan_heroes/heroes_quan.sgs:198', t_fudi_2_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_quan.sgs:191',
@@ -4628,7 +5508,7 @@ TABLES = T.Tables(
             deck=(), start=('guanyu', 'chupai'), turns=1,
             decides=(('guanyu', (('name', None, None, '决斗'), ('name', None, None, '张绣'))), ('zhangxiu', (('name', None, None, '杀'),))),
             expects=(
-                (t_congjian_1_expect0, '关羽.hp == 2', 'rules/guozhan_heroes/heroes_quan.sgs:211'),
+                (t_congjian_1_expect0, '关羽.hp == 2', 'rules/guozhan_heroes/heroes_quan.sgs:211', t_congjian_1_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_quan.sgs:205',
@@ -4642,7 +5522,7 @@ TABLES = T.Tables(
             deck=(), start=('zhangxiu', 'chupai'), turns=1,
             decides=(('zhangxiu', (('name', None, None, '决斗'), ('name', None, None, '关羽'))), ('guanyu', (('name', None, None, '杀'),))),
             expects=(
-                (t_congjian_2_expect0, '张绣.hp == 2', 'rules/guozhan_heroes/heroes_quan.sgs:219'),
+                (t_congjian_2_expect0, '张绣.hp == 2', 'rules/guozhan_heroes/heroes_quan.sgs:219', t_congjian_2_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_quan.sgs:213',
@@ -4656,7 +5536,7 @@ TABLES = T.Tables(
             deck=(), start=('yuanshao', 'chupai'), turns=1,
             decides=(('yuanshao', (('name', None, None, '乱击'), ('many', (('name', 'club', 3, '杀'), ('name', 'club', 5, '闪'))), ('name', None, None, '乱击', 'optional'))),),
             expects=(
-                (t_luanji_1_expect0, '甘宁.hp == 1 and 袁绍.hand_count == 2', 'rules/guozhan_heroes/heroes_qun.sgs:30'),
+                (t_luanji_1_expect0, '甘宁.hp == 1 and 袁绍.hand_count == 2', 'rules/guozhan_heroes/heroes_qun.sgs:30', t_luanji_1_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_qun.sgs:25',
@@ -4671,7 +5551,7 @@ TABLES = T.Tables(
             deck=(), start=('jiaxu', 'chupai'), turns=1,
             decides=(('jiaxu', (('name', None, None, '杀'), ('name', None, None, '甘宁'))), ('ganning', (('name', None, None, '桃'),)), ('huanggai', (('name', None, None, '桃', 'optional'),))),
             expects=(
-                (t_wansha_1_expect0, '甘宁.hp == 1 and 黄盖.hand_count == 1', 'rules/guozhan_heroes/heroes_qun.sgs:46'),
+                (t_wansha_1_expect0, '甘宁.hp == 1 and 黄盖.hand_count == 1', 'rules/guozhan_heroes/heroes_qun.sgs:46', t_wansha_1_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_qun.sgs:38',
@@ -4686,7 +5566,7 @@ TABLES = T.Tables(
             deck=(), start=('jiaxu', 'chupai'), turns=1,
             decides=(('jiaxu', (('name', None, None, '乱武'),)), ('ganning', (('name', None, None, '杀'), ('name', None, None, '黄盖')))),
             expects=(
-                (t_luanwu_1_expect0, '黄盖.dead and 甘宁.hp == 2', 'rules/guozhan_heroes/heroes_qun.sgs:75'),
+                (t_luanwu_1_expect0, '黄盖.dead and 甘宁.hp == 2', 'rules/guozhan_heroes/heroes_qun.sgs:75', t_luanwu_1_expect0_parts),
             ),
             logs=((True, ('甘宁 使用 杀', '黄盖 失去 1 点体力'), 'rules/guozhan_heroes/heroes_qun.sgs:76'),),
             loc='rules/guozhan_heroes/heroes_qun.sgs:67',
@@ -4700,7 +5580,7 @@ TABLES = T.Tables(
             deck=(), start=('ganning', 'chupai'), turns=1,
             decides=(('ganning', (('name', None, None, '过河拆桥'), ('name', None, None, '贾诩'))),),
             expects=(
-                (t_weimu_1_expect0, '贾诩.hand_count == 1', 'rules/guozhan_heroes/heroes_qun.sgs:91'),
+                (t_weimu_1_expect0, '贾诩.hand_count == 1', 'rules/guozhan_heroes/heroes_qun.sgs:91', t_weimu_1_expect0_parts),
             ),
             logs=((True, '贾诩 发动 【帷幕】', 'rules/guozhan_heroes/heroes_qun.sgs:92'),),
             loc='rules/guozhan_heroes/heroes_qun.sgs:86',
@@ -4714,7 +5594,7 @@ TABLES = T.Tables(
             deck=(), start=('ganning', 'chupai'), turns=1,
             decides=(('ganning', (('name', None, None, '顺手牵羊'), ('name', None, None, '贾诩'))),),
             expects=(
-                (t_weimu_2_expect0, '贾诩.hand_count == 0', 'rules/guozhan_heroes/heroes_qun.sgs:99'),
+                (t_weimu_2_expect0, '贾诩.hand_count == 0', 'rules/guozhan_heroes/heroes_qun.sgs:99', t_weimu_2_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_qun.sgs:94',
@@ -4729,7 +5609,7 @@ TABLES = T.Tables(
             deck=(), start=('ganning', 'chupai'), turns=1,
             decides=(('ganning', (('name', None, None, '乐不思蜀'),)),),
             expects=(
-                (t_weimu_3_expect0, 'count(贾诩.judges) == 0 and count(黄盖.judges) == 1', 'rules/guozhan_heroes/heroes_qun.sgs:107'),
+                (t_weimu_3_expect0, 'count(贾诩.judges) == 0 and count(黄盖.judges) == 1', 'rules/guozhan_heroes/heroes_qun.sgs:107', t_weimu_3_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_qun.sgs:101',
@@ -4743,7 +5623,7 @@ TABLES = T.Tables(
             deck=(), start=('pangde', 'chupai'), turns=1,
             decides=(('pangde', (('name', None, None, '杀'), ('name', None, None, '甘宁'), ('name', None, None, 'yes'), ('name', None, None, '赤兔'))), ('ganning', (('name', None, None, '闪'),))),
             expects=(
-                (t_mengjin_1_expect0, '甘宁.card_count == 0 and 甘宁.hp == 2', 'rules/guozhan_heroes/heroes_qun.sgs:123'),
+                (t_mengjin_1_expect0, '甘宁.card_count == 0 and 甘宁.hp == 2', 'rules/guozhan_heroes/heroes_qun.sgs:123', t_mengjin_1_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_qun.sgs:117',
@@ -4757,7 +5637,7 @@ TABLES = T.Tables(
             deck=(('spade', 5, 'sha'),), start=('ganning', 'chupai'), turns=1,
             decides=(('ganning', (('name', None, None, '杀'), ('name', None, None, '张角'))), ('zhangjiao', (('name', None, None, '闪'), ('name', None, None, 'yes'), ('name', None, None, '甘宁')))),
             expects=(
-                (t_leiji_1_expect0, '甘宁.hp == 2 and 张角.hp == 1', 'rules/guozhan_heroes/heroes_qun.sgs:143'),
+                (t_leiji_1_expect0, '甘宁.hp == 2 and 张角.hp == 1', 'rules/guozhan_heroes/heroes_qun.sgs:143', t_leiji_1_expect0_parts),
             ),
             logs=((True, '甘宁 受到 2 点雷属性伤害', 'rules/guozhan_heroes/heroes_qun.sgs:144'),),
             loc='rules/guozhan_heroes/heroes_qun.sgs:136',
@@ -4771,7 +5651,7 @@ TABLES = T.Tables(
             deck=(('heart', 5, 'sha'),), start=('ganning', 'chupai'), turns=1,
             decides=(('ganning', (('name', None, None, '杀'), ('name', None, None, '张角'))), ('zhangjiao', (('name', None, None, '闪'), ('name', None, None, 'yes'), ('name', None, None, '甘宁')))),
             expects=(
-                (t_leiji_2_expect0, '甘宁.hp == 2', 'rules/guozhan_heroes/heroes_qun.sgs:153'),
+                (t_leiji_2_expect0, '甘宁.hp == 2', 'rules/guozhan_heroes/heroes_qun.sgs:153', t_leiji_2_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_qun.sgs:146',
@@ -4799,7 +5679,7 @@ TABLES = T.Tables(
             deck=(('heart', 7, 'tao'),), start=('ganning', 'chupai'), turns=1,
             decides=(('ganning', (('name', None, None, '杀'), ('name', None, None, '黄盖'))), ('caiwenji', (('name', None, None, 'yes'), ('name', None, None, '闪')))),
             expects=(
-                (t_beige_1_expect0, '黄盖.hp == 2 and 蔡文姬.hand_count == 0', 'rules/guozhan_heroes/heroes_qun.sgs:202'),
+                (t_beige_1_expect0, '黄盖.hp == 2 and 蔡文姬.hand_count == 0', 'rules/guozhan_heroes/heroes_qun.sgs:202', t_beige_1_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_qun.sgs:194',
@@ -4814,7 +5694,7 @@ TABLES = T.Tables(
             deck=(('spade', 7, 'sha'),), start=('ganning', 'chupai'), turns=1,
             decides=(('ganning', (('name', None, None, '杀'), ('name', None, None, '黄盖'))), ('caiwenji', (('name', None, None, 'yes'), ('name', None, None, '闪')))),
             expects=(
-                (t_beige_2_expect0, '甘宁.flipped and 黄盖.hp == 1', 'rules/guozhan_heroes/heroes_qun.sgs:212'),
+                (t_beige_2_expect0, '甘宁.flipped and 黄盖.hp == 1', 'rules/guozhan_heroes/heroes_qun.sgs:212', t_beige_2_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_qun.sgs:204',
@@ -4829,7 +5709,7 @@ TABLES = T.Tables(
             deck=(), start=('ganning', 'chupai'), turns=1,
             decides=(('ganning', (('name', None, None, '杀'), ('name', None, None, '蔡文姬'))), ('caiwenji', (('name', None, None, '周瑜'),))),
             expects=(
-                (t_duanchang_1_expect0, '蔡文姬.dead and not has_skill(甘宁, 英姿) and not has_skill(甘宁, 反间) and has_skill(甘宁, 奇袭)', 'rules/guozhan_heroes/heroes_qun.sgs:231'),
+                (t_duanchang_1_expect0, '蔡文姬.dead and not has_skill(甘宁, 英姿) and not has_skill(甘宁, 反间) and has_skill(甘宁, 奇袭)', 'rules/guozhan_heroes/heroes_qun.sgs:231', t_duanchang_1_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_qun.sgs:223',
@@ -4845,7 +5725,7 @@ TABLES = T.Tables(
             deck=(), start=('mateng', 'chupai'), turns=1,
             decides=(('mateng', (('name', None, None, '雄异'),)),),
             expects=(
-                (t_xiongyi_1_expect0, '马腾.hand_count == 3 and 吕布.hand_count == 3 and 甘宁.hand_count == 0 and 马腾.hp == 4', 'rules/guozhan_heroes/heroes_qun.sgs:252'),
+                (t_xiongyi_1_expect0, '马腾.hand_count == 3 and 吕布.hand_count == 3 and 甘宁.hand_count == 0 and 马腾.hp == 4', 'rules/guozhan_heroes/heroes_qun.sgs:252', t_xiongyi_1_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_qun.sgs:244',
@@ -4860,7 +5740,7 @@ TABLES = T.Tables(
             deck=(), start=('mateng', 'chupai'), turns=1,
             decides=(('mateng', (('name', None, None, '雄异'),)),),
             expects=(
-                (t_xiongyi_2_expect0, '马腾.hand_count == 3 and 吕布.hand_count == 3 and 马腾.hp == 3', 'rules/guozhan_heroes/heroes_qun.sgs:261'),
+                (t_xiongyi_2_expect0, '马腾.hand_count == 3 and 吕布.hand_count == 3 and 马腾.hp == 3', 'rules/guozhan_heroes/heroes_qun.sgs:261', t_xiongyi_2_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_qun.sgs:254',
@@ -4874,7 +5754,7 @@ TABLES = T.Tables(
             deck=(), start=('ganning', 'chupai'), turns=1,
             decides=(('ganning', (('name', None, None, '杀'), ('name', None, None, '孔融'))),),
             expects=(
-                (t_mingshi_1_expect0, '孔融.hp == 3', 'rules/guozhan_heroes/heroes_qun.sgs:275'),
+                (t_mingshi_1_expect0, '孔融.hp == 3', 'rules/guozhan_heroes/heroes_qun.sgs:275', t_mingshi_1_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_qun.sgs:269',
@@ -4888,7 +5768,7 @@ TABLES = T.Tables(
             deck=(), start=('ganning', 'chupai'), turns=1,
             decides=(('ganning', (('name', None, None, '杀'), ('name', None, None, '孔融'))),),
             expects=(
-                (t_mingshi_2_expect0, '孔融.hp == 2', 'rules/guozhan_heroes/heroes_qun.sgs:283'),
+                (t_mingshi_2_expect0, '孔融.hp == 2', 'rules/guozhan_heroes/heroes_qun.sgs:283', t_mingshi_2_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_qun.sgs:277',
@@ -4902,7 +5782,7 @@ TABLES = T.Tables(
             deck=(), start=('kongrong', 'qipai'), turns=1,
             decides=(('kongrong', (('name', None, None, '杀'), ('name', None, None, 'yes'), ('name', None, None, '杀'), ('name', None, None, '甘宁'), ('name', None, None, '闪'), ('name', None, None, 'yes'), ('name', None, None, '闪'), ('name', None, None, '甘宁'))),),
             expects=(
-                (t_lirang_1_expect0, '甘宁.hand_count == 2 and 孔融.hand_count == 1', 'rules/guozhan_heroes/heroes_qun.sgs:304'),
+                (t_lirang_1_expect0, '甘宁.hand_count == 2 and 孔融.hand_count == 1', 'rules/guozhan_heroes/heroes_qun.sgs:304', t_lirang_1_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_qun.sgs:299',
@@ -4918,7 +5798,7 @@ TABLES = T.Tables(
             deck=(), start=('jiling', 'chupai'), turns=1,
             decides=(('jiling', (('name', None, None, 'yes'), ('name', None, None, '甘宁'), ('name', 'spade', 13, '闪'), ('name', None, None, '黄盖'))),),
             expects=(
-                (t_shuangren_1_expect0, '黄盖.hp == 2 and 甘宁.hp == 4', 'rules/guozhan_heroes/heroes_qun.sgs:330'),
+                (t_shuangren_1_expect0, '黄盖.hp == 2 and 甘宁.hp == 4', 'rules/guozhan_heroes/heroes_qun.sgs:330', t_shuangren_1_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_qun.sgs:322',
@@ -4932,7 +5812,7 @@ TABLES = T.Tables(
             deck=(), start=('jiling', 'chupai'), turns=1,
             decides=(('jiling', (('name', None, None, 'yes'), ('name', None, None, '甘宁'), ('name', 'spade', 2, '闪'), ('name', None, None, '杀', 'optional'), ('name', None, None, '甘宁', 'optional'))),),
             expects=(
-                (t_shuangren_2_expect0, '甘宁.hp == 2 and 纪灵.hand_count == 1', 'rules/guozhan_heroes/heroes_qun.sgs:337'),
+                (t_shuangren_2_expect0, '甘宁.hp == 2 and 纪灵.hand_count == 1', 'rules/guozhan_heroes/heroes_qun.sgs:337', t_shuangren_2_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_qun.sgs:332',
@@ -4946,7 +5826,7 @@ TABLES = T.Tables(
             deck=(), start=('tianfeng', 'chupai'), turns=1,
             decides=(('tianfeng', (('name', None, None, '杀'), ('name', None, None, '甘宁'), ('name', None, None, 'yes'), ('name', None, None, '甘宁'), ('name', None, None, '赤兔'))),),
             expects=(
-                (t_sijian_1_expect0, '甘宁.card_count == 0 and 甘宁.hp == 1', 'rules/guozhan_heroes/heroes_qun.sgs:354'),
+                (t_sijian_1_expect0, '甘宁.card_count == 0 and 甘宁.hp == 1', 'rules/guozhan_heroes/heroes_qun.sgs:354', t_sijian_1_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_qun.sgs:349',
@@ -4961,7 +5841,7 @@ TABLES = T.Tables(
             deck=(), start=('lvbu', 'chupai'), turns=1,
             decides=(('lvbu', (('name', None, None, '杀'), ('name', None, None, '甘宁'))), ('ganning', (('name', None, None, '桃'),))),
             expects=(
-                (t_suishi_1_expect0, '田丰.hand_count == 1 and 甘宁.hp == 1', 'rules/guozhan_heroes/heroes_qun.sgs:370'),
+                (t_suishi_1_expect0, '田丰.hand_count == 1 and 甘宁.hp == 1', 'rules/guozhan_heroes/heroes_qun.sgs:370', t_suishi_1_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_qun.sgs:362',
@@ -4977,7 +5857,7 @@ TABLES = T.Tables(
             deck=(), start=('ganning', 'chupai'), turns=1,
             decides=(('ganning', (('name', None, None, '杀'), ('name', None, None, '吕布'))),),
             expects=(
-                (t_suishi_2_expect0, '吕布.dead and 田丰.hp == 2', 'rules/guozhan_heroes/heroes_qun.sgs:380'),
+                (t_suishi_2_expect0, '吕布.dead and 田丰.hp == 2', 'rules/guozhan_heroes/heroes_qun.sgs:380', t_suishi_2_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_qun.sgs:372',
@@ -4991,7 +5871,7 @@ TABLES = T.Tables(
             deck=(), start=('panfeng', 'chupai'), turns=1,
             decides=(('panfeng', (('name', None, None, '杀'), ('name', None, None, '甘宁'), ('name', None, None, 'yes'), ('name', None, None, '赤兔'), ('text', '将此牌置入你的装备区'))),),
             expects=(
-                (t_kuangfu_1_expect0, '潘凤.minus_horse is 赤兔 and 甘宁.minus_horse == none', 'rules/guozhan_heroes/heroes_qun.sgs:397'),
+                (t_kuangfu_1_expect0, '潘凤.minus_horse is 赤兔 and 甘宁.minus_horse == none', 'rules/guozhan_heroes/heroes_qun.sgs:397', t_kuangfu_1_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_qun.sgs:392',
@@ -5005,7 +5885,7 @@ TABLES = T.Tables(
             deck=(), start=('panfeng', 'chupai'), turns=1,
             decides=(('panfeng', (('name', None, None, '杀'), ('name', None, None, '甘宁'), ('name', None, None, 'yes'), ('name', None, None, '赤兔'), ('text', '弃置此牌'))),),
             expects=(
-                (t_kuangfu_2_expect0, '潘凤.minus_horse == none and 甘宁.minus_horse == none', 'rules/guozhan_heroes/heroes_qun.sgs:404'),
+                (t_kuangfu_2_expect0, '潘凤.minus_horse == none and 甘宁.minus_horse == none', 'rules/guozhan_heroes/heroes_qun.sgs:404', t_kuangfu_2_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_qun.sgs:399',
@@ -5020,7 +5900,7 @@ TABLES = T.Tables(
             deck=(), start=('zhangren', 'chupai'), turns=1,
             decides=(('zhangren', (('name', None, None, '杀'), ('name', None, None, '甘宁'))), ('ganning', (('name', None, None, '闪'),))),
             expects=(
-                (t_fengshi_1_expect0, '甘宁.minus_horse == none and 甘宁.hp == 4', 'rules/guozhan_heroes/heroes_qun.sgs:424'),
+                (t_fengshi_1_expect0, '甘宁.minus_horse == none and 甘宁.hp == 4', 'rules/guozhan_heroes/heroes_qun.sgs:424', t_fengshi_1_expect0_parts),
             ),
             logs=((True, '张任/潘凤 发动 【锋矢】', 'rules/guozhan_heroes/heroes_qun.sgs:425'),),
             loc='rules/guozhan_heroes/heroes_qun.sgs:416',
@@ -5035,7 +5915,7 @@ TABLES = T.Tables(
             deck=(), start=('zhangren', 'chupai'), turns=1,
             decides=(('zhangren', (('name', None, None, '杀'), ('name', None, None, '甘宁'))), ('ganning', (('name', None, None, '闪'),))),
             expects=(
-                (t_fengshi_2_expect0, '甘宁.minus_horse != none', 'rules/guozhan_heroes/heroes_qun.sgs:435'),
+                (t_fengshi_2_expect0, '甘宁.minus_horse != none', 'rules/guozhan_heroes/heroes_qun.sgs:435', t_fengshi_2_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_qun.sgs:427',
@@ -5049,8 +5929,8 @@ TABLES = T.Tables(
             deck=(('spade', 2, 'sha'), ('heart', 3, 'shan'), ('club', 4, 'tao'), ('diamond', 5, 'jiu'), ('spade', 9, 'sha')), start=('lidian', 'mopai'), turns=1,
             decides=(('lidian', (('name', None, None, 'yes'), ('many', (('name', 'heart', 3, '闪'), ('name', 'club', 4, '桃'))))),),
             expects=(
-                (t_xunxun_1_expect0, '李典.hand_count == 2 and 闪 in 李典.hand and 桃 in 李典.hand', 'rules/guozhan_heroes/heroes_shi.sgs:32'),
-                (t_xunxun_1_expect1, 'first(cards_in(draw_pile)).rank == 9 and last(cards_in(draw_pile)).rank in [2, 5]', 'rules/guozhan_heroes/heroes_shi.sgs:33'),
+                (t_xunxun_1_expect0, '李典.hand_count == 2 and 闪 in 李典.hand and 桃 in 李典.hand', 'rules/guozhan_heroes/heroes_shi.sgs:32', t_xunxun_1_expect0_parts),
+                (t_xunxun_1_expect1, 'first(cards_in(draw_pile)).rank == 9 and last(cards_in(draw_pile)).rank in [2, 5]', 'rules/guozhan_heroes/heroes_shi.sgs:33', t_xunxun_1_expect1_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_shi.sgs:26',
@@ -5064,7 +5944,7 @@ TABLES = T.Tables(
             deck=(), start=('lidian', 'chupai'), turns=1,
             decides=(('lidian', (('name', None, None, '杀'), ('name', None, None, '关羽'), ('name', None, None, 'yes'))),),
             expects=(
-                (t_wangxi_1_expect0, '李典.hand_count == 1 and 关羽.hand_count == 1 and 关羽.hp == 3', 'rules/guozhan_heroes/heroes_shi.sgs:59'),
+                (t_wangxi_1_expect0, '李典.hand_count == 1 and 关羽.hand_count == 1 and 关羽.hp == 3', 'rules/guozhan_heroes/heroes_shi.sgs:59', t_wangxi_1_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_shi.sgs:54',
@@ -5078,7 +5958,7 @@ TABLES = T.Tables(
             deck=(), start=('guanyu', 'chupai'), turns=1,
             decides=(('guanyu', (('name', None, None, '酒'), ('name', None, None, '杀'), ('name', None, None, '李典'))), ('lidian', (('name', None, None, 'yes'), ('name', None, None, 'yes')))),
             expects=(
-                (t_wangxi_2_expect0, '李典.hp == 2 and 李典.hand_count == 2 and 关羽.hand_count == 2', 'rules/guozhan_heroes/heroes_shi.sgs:67'),
+                (t_wangxi_2_expect0, '李典.hp == 2 and 李典.hand_count == 2 and 关羽.hand_count == 2', 'rules/guozhan_heroes/heroes_shi.sgs:67', t_wangxi_2_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_shi.sgs:61',
@@ -5092,7 +5972,7 @@ TABLES = T.Tables(
             deck=(), start=('guanyu', 'chupai'), turns=1,
             decides=(('guanyu', (('name', None, None, '杀'), ('name', None, None, '臧霸'))), ('zangba', (('name', None, None, 'yes'),))),
             expects=(
-                (t_hengjiang_1_expect0, '关羽.hand_count == 3 and 臧霸.hand_count == 0', 'rules/guozhan_heroes/heroes_shi.sgs:98'),
+                (t_hengjiang_1_expect0, '关羽.hand_count == 3 and 臧霸.hand_count == 0', 'rules/guozhan_heroes/heroes_shi.sgs:98', t_hengjiang_1_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_shi.sgs:92',
@@ -5106,7 +5986,7 @@ TABLES = T.Tables(
             deck=(), start=('guanyu', 'chupai'), turns=1,
             decides=(('guanyu', (('name', None, None, '杀'), ('name', None, None, '臧霸'))), ('zangba', (('name', None, None, 'yes'),))),
             expects=(
-                (t_hengjiang_2_expect0, '关羽.hand_count == 1 and 臧霸.hand_count == 1', 'rules/guozhan_heroes/heroes_shi.sgs:106'),
+                (t_hengjiang_2_expect0, '关羽.hand_count == 1 and 臧霸.hand_count == 1', 'rules/guozhan_heroes/heroes_shi.sgs:106', t_hengjiang_2_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_shi.sgs:100',
@@ -5120,7 +6000,7 @@ TABLES = T.Tables(
             deck=(('spade', 5, 'sha'),), start=('madai', None), turns=1,
             decides=(('madai', (('name', None, None, 'yes'), ('name', None, None, '关羽'), ('name', None, None, '杀'), ('name', None, None, '关羽'))), ('guanyu', (('name', 'club', 2, '闪', 'optional'),))),
             expects=(
-                (t_qianxi_1_expect0, '关羽.hp == 3 and 关羽.hand_count == 1', 'rules/guozhan_heroes/heroes_shi.sgs:132'),
+                (t_qianxi_1_expect0, '关羽.hp == 3 and 关羽.hand_count == 1', 'rules/guozhan_heroes/heroes_shi.sgs:132', t_qianxi_1_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_shi.sgs:125',
@@ -5134,7 +6014,7 @@ TABLES = T.Tables(
             deck=(('heart', 5, 'tao'),), start=('madai', None), turns=1,
             decides=(('madai', (('name', None, None, 'yes'), ('name', None, None, '关羽'), ('name', None, None, '杀'), ('name', None, None, '关羽'))), ('guanyu', (('name', 'club', 2, '闪'),))),
             expects=(
-                (t_qianxi_2_expect0, '关羽.hp == 4 and 关羽.hand_count == 0', 'rules/guozhan_heroes/heroes_shi.sgs:141'),
+                (t_qianxi_2_expect0, '关羽.hp == 4 and 关羽.hand_count == 0', 'rules/guozhan_heroes/heroes_shi.sgs:141', t_qianxi_2_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_shi.sgs:134',
@@ -5161,7 +6041,7 @@ TABLES = T.Tables(
             deck=(), start=('guanyu', 'chupai'), turns=1,
             decides=(('guanyu', (('name', 'spade', 7, '杀'), ('name', None, None, '孙策'), ('name', 'heart', 10, '杀'), ('name', None, None, '孙策'))), ('sunce', (('name', None, None, 'yes'),))),
             expects=(
-                (t_jiang_2_expect0, '孙策.hand_count == 1 and 孙策.hp == 2', 'rules/guozhan_heroes/heroes_shi.sgs:166'),
+                (t_jiang_2_expect0, '孙策.hand_count == 1 and 孙策.hp == 2', 'rules/guozhan_heroes/heroes_shi.sgs:166', t_jiang_2_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_shi.sgs:159',
@@ -5175,7 +6055,7 @@ TABLES = T.Tables(
             deck=(), start=('taishici', 'chupai'), turns=1,
             decides=(('taishici', (('name', None, None, '天义'), ('name', None, None, '孙策'), ('name', 'spade', 5, '杀'), ('name', None, None, '杀', 'optional'))), ('sunce', (('name', 'spade', 3, '闪'), ('name', None, None, 'yes'), ('text', '点数+3')))),
             expects=(
-                (t_yingyang_1_expect0, '太史慈.hand_count == 1', 'rules/guozhan_heroes/heroes_shi.sgs:184'),
+                (t_yingyang_1_expect0, '太史慈.hand_count == 1', 'rules/guozhan_heroes/heroes_shi.sgs:184', t_yingyang_1_expect0_parts),
             ),
             logs=((True, '拼点结果：孙策 赢', 'rules/guozhan_heroes/heroes_shi.sgs:183'),),
             loc='rules/guozhan_heroes/heroes_shi.sgs:177',
@@ -5202,7 +6082,7 @@ TABLES = T.Tables(
             deck=(), start=('ganning', None), turns=1,
             decides=(('ganning', (('name', None, None, 'yes'), ('name', None, None, 'yes'), ('name', None, None, '关羽'), ('name', None, None, 'yes'))),),
             expects=(
-                (t_hunshang_1_expect0, '甘宁.max_hp == 3', 'rules/guozhan_heroes/heroes_shi.sgs:208'),
+                (t_hunshang_1_expect0, '甘宁.max_hp == 3', 'rules/guozhan_heroes/heroes_shi.sgs:208', t_hunshang_1_expect0_parts),
             ),
             logs=((True, ('甘宁/孙策 发动 【英魂】', '甘宁/孙策 摸了3张牌'), 'rules/guozhan_heroes/heroes_shi.sgs:209'),),
             loc='rules/guozhan_heroes/heroes_shi.sgs:202',
@@ -5216,7 +6096,7 @@ TABLES = T.Tables(
             deck=(), start=('sunce', None), turns=1,
             decides=(),
             expects=(
-                (t_hunshang_2_expect0, '孙策.max_hp == 4', 'rules/guozhan_heroes/heroes_shi.sgs:216'),
+                (t_hunshang_2_expect0, '孙策.max_hp == 4', 'rules/guozhan_heroes/heroes_shi.sgs:216', t_hunshang_2_expect0_parts),
             ),
             logs=((False, '发动 【魂殇】', 'rules/guozhan_heroes/heroes_shi.sgs:217'),),
             loc='rules/guozhan_heroes/heroes_shi.sgs:211',
@@ -5230,7 +6110,7 @@ TABLES = T.Tables(
             deck=(), start=('chenwudongxi', 'chupai'), turns=1,
             decides=(('chenwudongxi', (('name', None, None, '断绁'), ('name', None, None, '关羽'), ('name', None, None, '断绁', 'optional'))),),
             expects=(
-                (t_duanxie_1_expect0, '关羽.chained and 陈武董袭.chained', 'rules/guozhan_heroes/heroes_shi.sgs:234'),
+                (t_duanxie_1_expect0, '关羽.chained and 陈武董袭.chained', 'rules/guozhan_heroes/heroes_shi.sgs:234', t_duanxie_1_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_shi.sgs:229',
@@ -5244,7 +6124,7 @@ TABLES = T.Tables(
             deck=(), start=('chenwudongxi', 'chupai'), turns=1,
             decides=(('chenwudongxi', (('name', None, None, '断绁', 'optional'),)),),
             expects=(
-                (t_duanxie_2_expect0, 'not 陈武董袭.chained', 'rules/guozhan_heroes/heroes_shi.sgs:241'),
+                (t_duanxie_2_expect0, 'not 陈武董袭.chained', 'rules/guozhan_heroes/heroes_shi.sgs:241', t_duanxie_2_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_shi.sgs:236',
@@ -5259,7 +6139,7 @@ TABLES = T.Tables(
             deck=(), start=('chenwudongxi', 'jieshu'), turns=1,
             decides=(('chenwudongxi', (('name', None, None, 'yes'),)),),
             expects=(
-                (t_fenming_1_expect0, '陈武董袭.hand_count == 0 and 关羽.hand_count == 0 and 张飞.hand_count == 1', 'rules/guozhan_heroes/heroes_shi.sgs:257'),
+                (t_fenming_1_expect0, '陈武董袭.hand_count == 0 and 关羽.hand_count == 0 and 张飞.hand_count == 1', 'rules/guozhan_heroes/heroes_shi.sgs:257', t_fenming_1_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_shi.sgs:251',
@@ -5273,7 +6153,7 @@ TABLES = T.Tables(
             deck=(), start=('chenwudongxi', 'jieshu'), turns=1,
             decides=(),
             expects=(
-                (t_fenming_2_expect0, '关羽.hand_count == 1', 'rules/guozhan_heroes/heroes_shi.sgs:263'),
+                (t_fenming_2_expect0, '关羽.hand_count == 1', 'rules/guozhan_heroes/heroes_shi.sgs:263', t_fenming_2_expect0_parts),
             ),
             logs=((False, '发动 【奋命】', 'rules/guozhan_heroes/heroes_shi.sgs:264'),),
             loc='rules/guozhan_heroes/heroes_shi.sgs:259',
@@ -5288,7 +6168,7 @@ TABLES = T.Tables(
             deck=(), start=('liubei', 'chupai'), turns=1,
             decides=(('liubei', (('name', None, None, '仁德'), ('name', None, None, '关羽'), ('many', (('name', None, None, '杀'), ('name', None, None, '闪'))), ('name', None, None, '仁德'), ('name', None, None, '张飞'), ('many', (('name', None, None, '桃'),)), ('name', None, None, '仁德'), ('name', None, None, '关羽'), ('many', (('name', None, None, '杀'),)))),),
             expects=(
-                (t_rende_1_expect0, '刘备.hp == 2 and 关羽.hand_count == 3 and 张飞.hand_count == 1', 'rules/guozhan_heroes/heroes_shu.sgs:31'),
+                (t_rende_1_expect0, '刘备.hp == 2 and 关羽.hand_count == 3 and 张飞.hand_count == 1', 'rules/guozhan_heroes/heroes_shu.sgs:31', t_rende_1_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_shu.sgs:25',
@@ -5302,7 +6182,7 @@ TABLES = T.Tables(
             deck=(), start=('liubei', 'chupai'), turns=1,
             decides=(('liubei', (('name', None, None, '仁德'), ('name', None, None, '关羽'), ('many', (('name', None, None, '杀'), ('name', None, None, '闪'))))),),
             expects=(
-                (t_rende_2_expect0, '刘备.hp == 1 and 关羽.hand_count == 2', 'rules/guozhan_heroes/heroes_shu.sgs:38'),
+                (t_rende_2_expect0, '刘备.hp == 1 and 关羽.hand_count == 2', 'rules/guozhan_heroes/heroes_shu.sgs:38', t_rende_2_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_shu.sgs:33',
@@ -5318,7 +6198,7 @@ TABLES = T.Tables(
             deck=(('heart', 2, 'shan'), ('heart', 3, 'tao'), ('heart', 4, 'tao'), ('diamond', 5, 'shan')), start=('zhugeliang', None), turns=1,
             decides=(('zhugeliang', (('name', None, None, 'yes'), ('many', (('name', 'heart', 3, '桃'),)), ('many', (('name', 'diamond', 5, '闪'), ('name', 'heart', 4, '桃'), ('name', 'heart', 2, '闪'))))),),
             expects=(
-                (t_guanxing_1_expect0, '诸葛亮.hand_count == 2 and count(诸葛亮.hand where it.rank == 5 or it.rank == 4) == 2', 'rules/guozhan_heroes/heroes_shu.sgs:71'),
+                (t_guanxing_1_expect0, '诸葛亮.hand_count == 2 and count(诸葛亮.hand where it.rank == 5 or it.rank == 4) == 2', 'rules/guozhan_heroes/heroes_shu.sgs:71', t_guanxing_1_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_shu.sgs:63',
@@ -5332,7 +6212,7 @@ TABLES = T.Tables(
             deck=(), start=('huangyueying', 'chupai'), turns=1,
             decides=(('huangyueying', (('name', None, None, '无中生有'), ('name', None, None, 'yes'))),),
             expects=(
-                (t_jizhi_1_expect0, '黄月英.hand_count == 3', 'rules/guozhan_heroes/heroes_shu.sgs:86'),
+                (t_jizhi_1_expect0, '黄月英.hand_count == 3', 'rules/guozhan_heroes/heroes_shu.sgs:86', t_jizhi_1_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_shu.sgs:81',
@@ -5347,7 +6227,7 @@ TABLES = T.Tables(
             deck=(), start=('huangyueying', 'chupai'), turns=1,
             decides=(('huangyueying', (('name', None, None, '连环'), ('many', (('name', None, None, '黄月英'), ('name', None, None, '曹操'))), ('name', None, None, 'yes', 'optional'))),),
             expects=(
-                (t_jizhi_2_expect0, '黄月英.hand_count == 0 and 黄月英.chained and 曹操.chained', 'rules/guozhan_heroes/heroes_shu.sgs:96'),
+                (t_jizhi_2_expect0, '黄月英.hand_count == 0 and 黄月英.chained and 曹操.chained', 'rules/guozhan_heroes/heroes_shu.sgs:96', t_jizhi_2_expect0_parts),
             ),
             logs=((False, '发动 【集智】', 'rules/guozhan_heroes/heroes_shu.sgs:97'),),
             loc='rules/guozhan_heroes/heroes_shu.sgs:88',
@@ -5361,7 +6241,7 @@ TABLES = T.Tables(
             deck=(), start=('huangzhong', 'chupai'), turns=1,
             decides=(('huangzhong', (('name', None, None, '杀'), ('name', None, None, '张飞'), ('name', None, None, 'yes'))), ('zhangfei', (('name', None, None, '闪', 'optional'),))),
             expects=(
-                (t_liegong_1_expect0, '张飞.hp == 1 and 张飞.hand_count == 1', 'rules/guozhan_heroes/heroes_shu.sgs:114'),
+                (t_liegong_1_expect0, '张飞.hp == 1 and 张飞.hand_count == 1', 'rules/guozhan_heroes/heroes_shu.sgs:114', t_liegong_1_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_shu.sgs:108',
@@ -5375,7 +6255,7 @@ TABLES = T.Tables(
             deck=(), start=('huangzhong', 'chupai'), turns=1,
             decides=(('huangzhong', (('name', None, None, '杀'), ('name', None, None, '张飞'), ('name', None, None, 'yes'))), ('zhangfei', (('name', None, None, '闪', 'optional'),))),
             expects=(
-                (t_liegong_2_expect0, '张飞.hp == 1 and 张飞.hand_count == 3', 'rules/guozhan_heroes/heroes_shu.sgs:122'),
+                (t_liegong_2_expect0, '张飞.hp == 1 and 张飞.hand_count == 3', 'rules/guozhan_heroes/heroes_shu.sgs:122', t_liegong_2_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_shu.sgs:116',
@@ -5389,7 +6269,7 @@ TABLES = T.Tables(
             deck=(), start=('huangzhong', 'chupai'), turns=1,
             decides=(('huangzhong', (('name', None, None, '杀'), ('name', None, None, '张飞'))), ('zhangfei', (('name', None, None, '闪'),))),
             expects=(
-                (t_liegong_3_expect0, '张飞.hp == 2 and 张飞.hand_count == 1', 'rules/guozhan_heroes/heroes_shu.sgs:131'),
+                (t_liegong_3_expect0, '张飞.hp == 2 and 张飞.hand_count == 1', 'rules/guozhan_heroes/heroes_shu.sgs:131', t_liegong_3_expect0_parts),
             ),
             logs=((False, '发动 【烈弓】', 'rules/guozhan_heroes/heroes_shu.sgs:132'),),
             loc='rules/guozhan_heroes/heroes_shu.sgs:124',
@@ -5403,7 +6283,7 @@ TABLES = T.Tables(
             deck=(), start=('weiyan', 'chupai'), turns=1,
             decides=(('weiyan', (('name', None, None, '杀'), ('name', None, None, '张飞'))),),
             expects=(
-                (t_kuanggu_1_expect0, '魏延.hp == 2 and 张飞.hp == 1', 'rules/guozhan_heroes/heroes_shu.sgs:152'),
+                (t_kuanggu_1_expect0, '魏延.hp == 2 and 张飞.hp == 1', 'rules/guozhan_heroes/heroes_shu.sgs:152', t_kuanggu_1_expect0_parts),
             ),
             logs=((True, '魏延 发动 【狂骨】', 'rules/guozhan_heroes/heroes_shu.sgs:153'),),
             loc='rules/guozhan_heroes/heroes_shu.sgs:147',
@@ -5419,7 +6299,7 @@ TABLES = T.Tables(
             deck=(), start=('weiyan', 'chupai'), turns=1,
             decides=(('weiyan', (('name', None, None, '杀'), ('name', None, None, '张飞'))),),
             expects=(
-                (t_kuanggu_2_expect0, '魏延.hp == 1 and 张飞.hp == 1', 'rules/guozhan_heroes/heroes_shu.sgs:162'),
+                (t_kuanggu_2_expect0, '魏延.hp == 1 and 张飞.hp == 1', 'rules/guozhan_heroes/heroes_shu.sgs:162', t_kuanggu_2_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_shu.sgs:155',
@@ -5434,7 +6314,7 @@ TABLES = T.Tables(
             deck=(), start=('pangtong', 'chupai'), turns=1,
             decides=(('pangtong', (('name', None, None, '连环'), ('many', (('name', None, None, '关羽'), ('name', None, None, '张飞'))))),),
             expects=(
-                (t_lianhuan_1_expect0, '关羽.chained and 张飞.chained and 庞统.hand_count == 0', 'rules/guozhan_heroes/heroes_shu.sgs:177'),
+                (t_lianhuan_1_expect0, '关羽.chained and 张飞.chained and 庞统.hand_count == 0', 'rules/guozhan_heroes/heroes_shu.sgs:177', t_lianhuan_1_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_shu.sgs:171',
@@ -5448,7 +6328,7 @@ TABLES = T.Tables(
             deck=(('diamond', 2, 'shan'),), start=('pangtong', 'chupai'), turns=1,
             decides=(('pangtong', (('text', '重铸 杀'),)),),
             expects=(
-                (t_lianhuan_2_expect0, '庞统.hand_count == 2 and 闪 in 庞统.hand and 杀 not in 庞统.hand', 'rules/guozhan_heroes/heroes_shu.sgs:185'),
+                (t_lianhuan_2_expect0, '庞统.hand_count == 2 and 闪 in 庞统.hand and 杀 not in 庞统.hand', 'rules/guozhan_heroes/heroes_shu.sgs:185', t_lianhuan_2_expect0_parts),
             ),
             logs=((True, '庞统 重铸了 杀(♣5)', 'rules/guozhan_heroes/heroes_shu.sgs:186'),),
             loc='rules/guozhan_heroes/heroes_shu.sgs:179',
@@ -5462,7 +6342,7 @@ TABLES = T.Tables(
             deck=(), start=('guanyu', 'chupai'), turns=1,
             decides=(('guanyu', (('name', None, None, '杀'), ('name', None, None, '庞统'))), ('pangtong', (('name', None, None, 'no'), ('name', None, None, 'no'), ('name', None, None, 'yes')))),
             expects=(
-                (t_niepan_1_expect0, '庞统.alive and 庞统.hp == 3 and 庞统.hand_count == 3 and 庞统.armor == none and not 庞统.chained', 'rules/guozhan_heroes/heroes_shu.sgs:204'),
+                (t_niepan_1_expect0, '庞统.alive and 庞统.hp == 3 and 庞统.hand_count == 3 and 庞统.armor == none and not 庞统.chained', 'rules/guozhan_heroes/heroes_shu.sgs:204', t_niepan_1_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_shu.sgs:198',
@@ -5476,7 +6356,7 @@ TABLES = T.Tables(
             deck=(('heart', 13, 'tao'),), start=('guanyu', 'chupai'), turns=1,
             decides=(('guanyu', (('name', None, None, '杀'), ('name', None, None, '卧龙'))), ('wolong', (('name', None, None, 'yes'),))),
             expects=(
-                (t_bazhen_1_expect0, '卧龙.lost_hp == 0', 'rules/guozhan_heroes/heroes_shu.sgs:225'),
+                (t_bazhen_1_expect0, '卧龙.lost_hp == 0', 'rules/guozhan_heroes/heroes_shu.sgs:225', t_bazhen_1_expect0_parts),
             ),
             logs=((True, '卧龙 的八卦阵判定牌为 桃(♥K)', 'rules/guozhan_heroes/heroes_shu.sgs:226'),),
             loc='rules/guozhan_heroes/heroes_shu.sgs:218',
@@ -5503,7 +6383,7 @@ TABLES = T.Tables(
             deck=(), start=('wolong', 'chupai'), turns=1,
             decides=(('wolong', (('name', None, None, '火计'), ('name', 'heart', 7, '桃'), ('name', None, None, '甘宁'), ('name', None, None, 'yes'), ('name', 'heart', 5, '闪'))), ('ganning', (('name', 'heart', 2, '闪'),))),
             expects=(
-                (t_huoji_1_expect0, '甘宁.lost_hp == 1', 'rules/guozhan_heroes/heroes_shu.sgs:246'),
+                (t_huoji_1_expect0, '甘宁.lost_hp == 1', 'rules/guozhan_heroes/heroes_shu.sgs:246', t_huoji_1_expect0_parts),
             ),
             logs=((True, '甘宁 受到 1 点火属性伤害', 'rules/guozhan_heroes/heroes_shu.sgs:247'),),
             loc='rules/guozhan_heroes/heroes_shu.sgs:240',
@@ -5517,7 +6397,7 @@ TABLES = T.Tables(
             deck=(), start=('ganning', 'chupai'), turns=1,
             decides=(('ganning', (('name', None, None, '过河拆桥'), ('name', None, None, '卧龙'))), ('wolong', (('name', None, None, '看破'), ('name', 'spade', 5, '杀')))),
             expects=(
-                (t_kanpo_1_expect0, '卧龙.minus_horse != none and 卧龙.hand_count == 0', 'rules/guozhan_heroes/heroes_shu.sgs:259'),
+                (t_kanpo_1_expect0, '卧龙.minus_horse != none and 卧龙.hand_count == 0', 'rules/guozhan_heroes/heroes_shu.sgs:259', t_kanpo_1_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_shu.sgs:253',
@@ -5531,7 +6411,7 @@ TABLES = T.Tables(
             deck=(), start=('guanyu', 'chupai'), turns=1,
             decides=(('guanyu', (('name', None, None, '杀'), ('name', None, None, '刘禅'), ('text', '弃置一张基本牌'), ('name', None, None, '闪'))),),
             expects=(
-                (t_xiangle_1_expect0, '刘禅.hp == 1 and 关羽.hand_count == 0', 'rules/guozhan_heroes/heroes_shu.sgs:282'),
+                (t_xiangle_1_expect0, '刘禅.hp == 1 and 关羽.hand_count == 0', 'rules/guozhan_heroes/heroes_shu.sgs:282', t_xiangle_1_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_shu.sgs:277',
@@ -5545,7 +6425,7 @@ TABLES = T.Tables(
             deck=(), start=('guanyu', 'chupai'), turns=1,
             decides=(('guanyu', (('name', None, None, '杀'), ('name', None, None, '刘禅'), ('text', '此【杀】对刘禅无效'))),),
             expects=(
-                (t_xiangle_2_expect0, '刘禅.hp == 1 and 关羽.hand_count == 1', 'rules/guozhan_heroes/heroes_shu.sgs:289'),
+                (t_xiangle_2_expect0, '刘禅.hp == 1 and 关羽.hand_count == 1', 'rules/guozhan_heroes/heroes_shu.sgs:289', t_xiangle_2_expect0_parts),
             ),
             logs=((True, '对 刘禅 无效', 'rules/guozhan_heroes/heroes_shu.sgs:290'),),
             loc='rules/guozhan_heroes/heroes_shu.sgs:284',
@@ -5574,7 +6454,7 @@ TABLES = T.Tables(
             deck=(), start=('caocao', 'chupai'), turns=1,
             decides=(('caocao', (('name', None, None, '南蛮入侵'),)),),
             expects=(
-                (t_huoshou_1_expect0, '孟获.hp == 2 and 关羽.hp == 1', 'rules/guozhan_heroes/heroes_shu.sgs:331'),
+                (t_huoshou_1_expect0, '孟获.hp == 2 and 关羽.hp == 1', 'rules/guozhan_heroes/heroes_shu.sgs:331', t_huoshou_1_expect0_parts),
             ),
             logs=((True, ('对 孟获 无效', '关羽 受到 1 点伤害 (来源 孟获'), 'rules/guozhan_heroes/heroes_shu.sgs:332'),),
             loc='rules/guozhan_heroes/heroes_shu.sgs:325',
@@ -5588,7 +6468,7 @@ TABLES = T.Tables(
             deck=(('heart', 5, 'shan'), ('spade', 6, 'sha'), ('heart', 7, 'tao'), ('diamond', 9, 'shan')), start=('menghuo', 'mopai'), turns=1,
             decides=(('menghuo', (('name', None, None, 'yes'),)),),
             expects=(
-                (t_zaiqi_1_expect0, '孟获.hp == 3 and 孟获.hand_count == 1 and 杀 in 孟获.hand', 'rules/guozhan_heroes/heroes_shu.sgs:344'),
+                (t_zaiqi_1_expect0, '孟获.hp == 3 and 孟获.hand_count == 1 and 杀 in 孟获.hand', 'rules/guozhan_heroes/heroes_shu.sgs:344', t_zaiqi_1_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_shu.sgs:338',
@@ -5603,7 +6483,7 @@ TABLES = T.Tables(
             deck=(), start=('caocao', 'chupai'), turns=1,
             decides=(('caocao', (('name', None, None, '南蛮入侵'),)), ('guanyu', (('name', None, None, '杀'),))),
             expects=(
-                (t_juxiang_1_expect0, '祝融.hp == 2 and 南蛮入侵 in 祝融.hand', 'rules/guozhan_heroes/heroes_shu.sgs:363'),
+                (t_juxiang_1_expect0, '祝融.hp == 2 and 南蛮入侵 in 祝融.hand', 'rules/guozhan_heroes/heroes_shu.sgs:363', t_juxiang_1_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_shu.sgs:356',
@@ -5617,7 +6497,7 @@ TABLES = T.Tables(
             deck=(), start=('zhurong', 'chupai'), turns=1,
             decides=(('zhurong', (('name', None, None, '杀'), ('name', None, None, '关羽'), ('name', None, None, 'yes'), ('name', 'spade', 13, '闪'), ('name', None, None, '赤兔'))),),
             expects=(
-                (t_lieren_1_expect0, '关羽.hp == 1 and 赤兔 in 祝融.hand and 关羽.minus_horse == none', 'rules/guozhan_heroes/heroes_shu.sgs:374'),
+                (t_lieren_1_expect0, '关羽.hp == 1 and 赤兔 in 祝融.hand and 关羽.minus_horse == none', 'rules/guozhan_heroes/heroes_shu.sgs:374', t_lieren_1_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_shu.sgs:369',
@@ -5632,7 +6512,7 @@ TABLES = T.Tables(
             deck=(), start=('ganfuren', 'chupai'), turns=1,
             decides=(('ganfuren', (('name', None, None, '桃'), ('name', None, None, 'yes'), ('name', None, None, '关羽'))),),
             expects=(
-                (t_shushen_1_expect0, '甘夫人.hp == 2 and 关羽.hand_count == 1 and 曹操.hand_count == 0', 'rules/guozhan_heroes/heroes_shu.sgs:396'),
+                (t_shushen_1_expect0, '甘夫人.hp == 2 and 关羽.hand_count == 1 and 曹操.hand_count == 0', 'rules/guozhan_heroes/heroes_shu.sgs:396', t_shushen_1_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_shu.sgs:389',
@@ -5647,7 +6527,7 @@ TABLES = T.Tables(
             deck=(), start=('ganfuren', 'chupai'), turns=1,
             decides=(('ganfuren', (('name', None, None, '桃'),)),),
             expects=(
-                (t_shushen_2_expect0, '甘夫人.hp == 2 and 关羽.hand_count == 0', 'rules/guozhan_heroes/heroes_shu.sgs:405'),
+                (t_shushen_2_expect0, '甘夫人.hp == 2 and 关羽.hand_count == 0', 'rules/guozhan_heroes/heroes_shu.sgs:405', t_shushen_2_expect0_parts),
             ),
             logs=((False, '发动 【淑慎】', 'rules/guozhan_heroes/heroes_shu.sgs:406'),),
             loc='rules/guozhan_heroes/heroes_shu.sgs:398',
@@ -5661,7 +6541,7 @@ TABLES = T.Tables(
             deck=(), start=('ganfuren', None), turns=1,
             decides=(('ganfuren', (('name', None, None, 'yes'),)),),
             expects=(
-                (t_shenzhi_1_expect0, '甘夫人.hp == 2 and 杀 not in 甘夫人.hand', 'rules/guozhan_heroes/heroes_shu.sgs:421'),
+                (t_shenzhi_1_expect0, '甘夫人.hp == 2 and 杀 not in 甘夫人.hand', 'rules/guozhan_heroes/heroes_shu.sgs:421', t_shenzhi_1_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_shu.sgs:416',
@@ -5675,7 +6555,7 @@ TABLES = T.Tables(
             deck=(), start=('ganfuren', None), turns=1,
             decides=(('ganfuren', (('name', None, None, 'yes'),)),),
             expects=(
-                (t_shenzhi_2_expect0, '甘夫人.hp == 2 and 杀 not in 甘夫人.hand', 'rules/guozhan_heroes/heroes_shu.sgs:428'),
+                (t_shenzhi_2_expect0, '甘夫人.hp == 2 and 杀 not in 甘夫人.hand', 'rules/guozhan_heroes/heroes_shu.sgs:428', t_shenzhi_2_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_shu.sgs:423',
@@ -5689,7 +6569,7 @@ TABLES = T.Tables(
             deck=(), start=('jiangwei', 'chupai'), turns=1,
             decides=(('jiangwei', (('name', None, None, '挑衅'), ('name', None, None, '张飞'), ('name', None, None, '赤兔'), ('name', None, None, '挑衅', 'optional'))),),
             expects=(
-                (t_tiaoxin_1_expect0, '姜维.hp == 2 and 张飞.minus_horse == none and 张飞.hand_count == 1', 'rules/guozhan_heroes/heroes_shu.sgs:443'),
+                (t_tiaoxin_1_expect0, '姜维.hp == 2 and 张飞.minus_horse == none and 张飞.hand_count == 1', 'rules/guozhan_heroes/heroes_shu.sgs:443', t_tiaoxin_1_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_shu.sgs:438',
@@ -5704,7 +6584,7 @@ TABLES = T.Tables(
             deck=(), start=None, turns=0,
             decides=(),
             expects=(
-                (t_yizhi_1_expect0, '刘备.max_hp == 3 and 刘备.hp == 3 and 赵云.max_hp == 3', 'rules/guozhan_heroes/heroes_shu.sgs:458'),
+                (t_yizhi_1_expect0, '刘备.max_hp == 3 and 刘备.hp == 3 and 赵云.max_hp == 3', 'rules/guozhan_heroes/heroes_shu.sgs:458', t_yizhi_1_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_shu.sgs:452',
@@ -5718,7 +6598,7 @@ TABLES = T.Tables(
             deck=(('heart', 2, 'shan'), ('spade', 3, 'sha'), ('heart', 4, 'tao')), start=('liubei', None), turns=1,
             decides=(('liubei', (('name', None, None, 'yes'), ('many', (('name', 'heart', 2, '闪'),)))),),
             expects=(
-                (t_yizhi_2_expect0, '刘备.hand_count == 2 and 杀 in 刘备.hand and 桃 in 刘备.hand', 'rules/guozhan_heroes/heroes_shu.sgs:467'),
+                (t_yizhi_2_expect0, '刘备.hand_count == 2 and 杀 in 刘备.hand and 桃 in 刘备.hand', 'rules/guozhan_heroes/heroes_shu.sgs:467', t_yizhi_2_expect0_parts),
             ),
             logs=((True, '发动 【遗志】', 'rules/guozhan_heroes/heroes_shu.sgs:468'),),
             loc='rules/guozhan_heroes/heroes_shu.sgs:460',
@@ -5732,7 +6612,7 @@ TABLES = T.Tables(
             deck=(('heart', 2, 'shan'), ('heart', 3, 'shan'), ('heart', 4, 'shan'), ('heart', 5, 'shan'), ('spade', 6, 'sha')), start=('zhugeliang', None), turns=1,
             decides=(('zhugeliang', (('name', None, None, 'yes'), ('many', (('name', 'heart', 2, '闪'), ('name', 'heart', 3, '闪'), ('name', 'heart', 4, '闪'), ('name', 'heart', 5, '闪'))))),),
             expects=(
-                (t_yizhi_3_expect0, 'count(诸葛亮.hand where it is 杀) == 1', 'rules/guozhan_heroes/heroes_shu.sgs:477'),
+                (t_yizhi_3_expect0, 'count(诸葛亮.hand where it is 杀) == 1', 'rules/guozhan_heroes/heroes_shu.sgs:477', t_yizhi_3_expect0_parts),
             ),
             logs=((False, '发动 【遗志】', 'rules/guozhan_heroes/heroes_shu.sgs:478'),),
             loc='rules/guozhan_heroes/heroes_shu.sgs:470',
@@ -5746,7 +6626,7 @@ TABLES = T.Tables(
             deck=(('heart', 2, 'shan'), ('spade', 3, 'sha'), ('heart', 4, 'tao')), start=('jiangwei', None), turns=1,
             decides=(('jiangwei', (('name', None, None, 'yes', 'optional'),)),),
             expects=(
-                (t_yizhi_4_expect0, '姜维.hand_count == 2 and 闪 in 姜维.hand', 'rules/guozhan_heroes/heroes_shu.sgs:487'),
+                (t_yizhi_4_expect0, '姜维.hand_count == 2 and 闪 in 姜维.hand', 'rules/guozhan_heroes/heroes_shu.sgs:487', t_yizhi_4_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_shu.sgs:480',
@@ -5762,7 +6642,7 @@ TABLES = T.Tables(
             deck=(), start=('liubei', 'panding'), turns=1,
             decides=(('jiangwei', (('name', None, None, '天覆'),)),),
             expects=(
-                (t_tianfu_1_expect0, '姜维.hand_count == 0 and count(刘备.judges) == 0', 'rules/guozhan_heroes/heroes_shu.sgs:503'),
+                (t_tianfu_1_expect0, '姜维.hand_count == 0 and count(刘备.judges) == 0', 'rules/guozhan_heroes/heroes_shu.sgs:503', t_tianfu_1_expect0_parts),
             ),
             logs=((True, '发动 【天覆】', 'rules/guozhan_heroes/heroes_shu.sgs:504'), (False, '跳过出牌阶段', 'rules/guozhan_heroes/heroes_shu.sgs:505')),
             loc='rules/guozhan_heroes/heroes_shu.sgs:495',
@@ -5778,7 +6658,7 @@ TABLES = T.Tables(
             deck=(('club', 7, 'sha'),), start=('caocao', 'panding'), turns=1,
             decides=(('jiangwei', (('name', None, None, '天覆', 'optional'),)),),
             expects=(
-                (t_tianfu_2_expect0, '姜维.hand_count == 1', 'rules/guozhan_heroes/heroes_shu.sgs:516'),
+                (t_tianfu_2_expect0, '姜维.hand_count == 1', 'rules/guozhan_heroes/heroes_shu.sgs:516', t_tianfu_2_expect0_parts),
             ),
             logs=((True, '跳过出牌阶段', 'rules/guozhan_heroes/heroes_shu.sgs:517'),),
             loc='rules/guozhan_heroes/heroes_shu.sgs:507',
@@ -5794,7 +6674,7 @@ TABLES = T.Tables(
             deck=(), start=('liubei', 'panding'), turns=1,
             decides=(('jiangwanfeiyi', (('name', None, None, '天覆', 'optional'),)),),
             expects=(
-                (t_tianfu_3_expect0, '姜维.hand_count == 1', 'rules/guozhan_heroes/heroes_shu.sgs:527'),
+                (t_tianfu_3_expect0, '姜维.hand_count == 1', 'rules/guozhan_heroes/heroes_shu.sgs:527', t_tianfu_3_expect0_parts),
             ),
             logs=((True, '跳过出牌阶段', 'rules/guozhan_heroes/heroes_shu.sgs:528'),),
             loc='rules/guozhan_heroes/heroes_shu.sgs:519',
@@ -5808,7 +6688,7 @@ TABLES = T.Tables(
             deck=(), start=('jiangwanfeiyi', 'qipai'), turns=1,
             decides=(('jiangwanfeiyi', (('name', None, None, 'yes'),)),),
             expects=(
-                (t_shengxi_1_expect0, '蒋琬费祎.hand_count == 2', 'rules/guozhan_heroes/heroes_shu.sgs:541'),
+                (t_shengxi_1_expect0, '蒋琬费祎.hand_count == 2', 'rules/guozhan_heroes/heroes_shu.sgs:541', t_shengxi_1_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_shu.sgs:536',
@@ -5822,7 +6702,7 @@ TABLES = T.Tables(
             deck=(), start=('jiangwanfeiyi', 'chupai'), turns=1,
             decides=(('jiangwanfeiyi', (('name', None, None, '杀'), ('name', None, None, '关羽'))),),
             expects=(
-                (t_shengxi_2_expect0, '蒋琬费祎.hand_count == 0', 'rules/guozhan_heroes/heroes_shu.sgs:548'),
+                (t_shengxi_2_expect0, '蒋琬费祎.hand_count == 0', 'rules/guozhan_heroes/heroes_shu.sgs:548', t_shengxi_2_expect0_parts),
             ),
             logs=((False, '发动 【生息】', 'rules/guozhan_heroes/heroes_shu.sgs:549'),),
             loc='rules/guozhan_heroes/heroes_shu.sgs:543',
@@ -5837,7 +6717,7 @@ TABLES = T.Tables(
             deck=(), start=('caocao', 'chupai'), turns=1,
             decides=(('caocao', (('name', None, None, '杀'), ('name', None, None, '关羽'))), ('guanyu', (('name', None, None, '闪'),)), ('jiangwanfeiyi', (('name', None, None, 'yes'),))),
             expects=(
-                (t_shoucheng_1_expect0, '关羽.hand_count == 1 and 关羽.hp == 4', 'rules/guozhan_heroes/heroes_shu.sgs:565'),
+                (t_shoucheng_1_expect0, '关羽.hand_count == 1 and 关羽.hp == 4', 'rules/guozhan_heroes/heroes_shu.sgs:565', t_shoucheng_1_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_shu.sgs:556',
@@ -5851,7 +6731,7 @@ TABLES = T.Tables(
             deck=(('spade', 5, 'sha'), ('club', 6, 'sha'), ('heart', 7, 'tao'), ('diamond', 2, 'shan'), ('diamond', 3, 'shan')), start=('zhenji', None), turns=1,
             decides=(('zhenji', (('name', None, None, 'yes'), ('name', None, None, 'yes'), ('name', None, None, 'yes'))),),
             expects=(
-                (t_luoshen_1_expect0, '甄姬.hand_count == 4 and count(甄姬.hand where it is 杀) == 2 and 桃 not in 甄姬.hand', 'rules/guozhan_heroes/heroes_wei.sgs:40'),
+                (t_luoshen_1_expect0, '甄姬.hand_count == 4 and count(甄姬.hand where it is 杀) == 2 and 桃 not in 甄姬.hand', 'rules/guozhan_heroes/heroes_wei.sgs:40', t_luoshen_1_expect0_parts),
             ),
             logs=((True, ('洛神判定牌为 杀(♣6)', '洛神判定牌为 桃(♥7)', '甄姬 获得'), 'rules/guozhan_heroes/heroes_wei.sgs:41'),),
             loc='rules/guozhan_heroes/heroes_wei.sgs:34',
@@ -5865,7 +6745,7 @@ TABLES = T.Tables(
             deck=(('spade', 5, 'sha'), ('diamond', 2, 'shan'), ('diamond', 3, 'shan')), start=('zhenji', None), turns=1,
             decides=(('zhenji', (('name', None, None, 'yes'), ('name', None, None, 'no'))),),
             expects=(
-                (t_luoshen_2_expect0, '甄姬.hand_count == 3 and count(甄姬.hand where it is 杀) == 1', 'rules/guozhan_heroes/heroes_wei.sgs:49'),
+                (t_luoshen_2_expect0, '甄姬.hand_count == 3 and count(甄姬.hand where it is 杀) == 1', 'rules/guozhan_heroes/heroes_wei.sgs:49', t_luoshen_2_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_wei.sgs:43',
@@ -5879,7 +6759,7 @@ TABLES = T.Tables(
             deck=(), start=('xiahouyuan', None), turns=1,
             decides=(('xiahouyuan', (('name', None, None, 'yes'), ('name', None, None, '张飞'))),),
             expects=(
-                (t_shensu_1_expect0, '张飞.hp == 1 and 夏侯渊.hand_count == 0 and count(夏侯渊.judges) == 1', 'rules/guozhan_heroes/heroes_wei.sgs:77'),
+                (t_shensu_1_expect0, '张飞.hp == 1 and 夏侯渊.hand_count == 0 and count(夏侯渊.judges) == 1', 'rules/guozhan_heroes/heroes_wei.sgs:77', t_shensu_1_expect0_parts),
             ),
             logs=((True, ('跳过判定阶段', '跳过摸牌阶段', '夏侯渊 使用 杀 → 张飞'), 'rules/guozhan_heroes/heroes_wei.sgs:78'),),
             loc='rules/guozhan_heroes/heroes_wei.sgs:72',
@@ -5893,7 +6773,7 @@ TABLES = T.Tables(
             deck=(), start=('xiahouyuan', 'mopai'), turns=1,
             decides=(('xiahouyuan', (('name', None, None, 'no'), ('name', None, None, 'yes'), ('name', None, None, '绝影'), ('name', None, None, '张飞'))),),
             expects=(
-                (t_shensu_2_expect0, '张飞.hp == 1 and 夏侯渊.plus_horse == none', 'rules/guozhan_heroes/heroes_wei.sgs:85'),
+                (t_shensu_2_expect0, '张飞.hp == 1 and 夏侯渊.plus_horse == none', 'rules/guozhan_heroes/heroes_wei.sgs:85', t_shensu_2_expect0_parts),
             ),
             logs=((True, '跳过出牌阶段', 'rules/guozhan_heroes/heroes_wei.sgs:86'),),
             loc='rules/guozhan_heroes/heroes_wei.sgs:80',
@@ -5907,7 +6787,7 @@ TABLES = T.Tables(
             deck=(), start=('zhanghe', None), turns=1,
             decides=(('zhanghe', (('name', None, None, 'yes'), ('name', None, None, '闪'))),),
             expects=(
-                (t_qiaobian_1_expect0, 'count(张郃.judges) == 1 and 张郃.hand_count == 2', 'rules/guozhan_heroes/heroes_wei.sgs:130'),
+                (t_qiaobian_1_expect0, 'count(张郃.judges) == 1 and 张郃.hand_count == 2', 'rules/guozhan_heroes/heroes_wei.sgs:130', t_qiaobian_1_expect0_parts),
             ),
             logs=((True, '跳过判定阶段', 'rules/guozhan_heroes/heroes_wei.sgs:131'), (False, '跳过出牌阶段', 'rules/guozhan_heroes/heroes_wei.sgs:132')),
             loc='rules/guozhan_heroes/heroes_wei.sgs:125',
@@ -5922,7 +6802,7 @@ TABLES = T.Tables(
             deck=(), start=('zhanghe', None), turns=1,
             decides=(('zhanghe', (('name', None, None, 'no'), ('name', None, None, 'yes'), ('name', None, None, '杀'), ('name', None, None, 'yes'), ('many', (('name', None, None, '关羽'), ('name', None, None, '张飞'))))),),
             expects=(
-                (t_qiaobian_2_expect0, '张郃.hand_count == 2 and 闪 in 张郃.hand and 桃 in 张郃.hand', 'rules/guozhan_heroes/heroes_wei.sgs:140'),
+                (t_qiaobian_2_expect0, '张郃.hand_count == 2 and 闪 in 张郃.hand and 桃 in 张郃.hand', 'rules/guozhan_heroes/heroes_wei.sgs:140', t_qiaobian_2_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_wei.sgs:134',
@@ -5937,7 +6817,7 @@ TABLES = T.Tables(
             deck=(), start=('zhanghe', 'mopai'), turns=1,
             decides=(('zhanghe', (('name', None, None, 'no'), ('name', None, None, 'no'), ('name', None, None, 'yes'), ('name', None, None, '杀'), ('name', None, None, 'yes'), ('name', None, None, '关羽'), ('name', None, None, '赤兔'), ('name', None, None, '张飞'))),),
             expects=(
-                (t_qiaobian_3_expect0, '关羽.minus_horse == none and 张飞.minus_horse != none', 'rules/guozhan_heroes/heroes_wei.sgs:148'),
+                (t_qiaobian_3_expect0, '关羽.minus_horse == none and 张飞.minus_horse != none', 'rules/guozhan_heroes/heroes_wei.sgs:148', t_qiaobian_3_expect0_parts),
             ),
             logs=((True, '跳过出牌阶段', 'rules/guozhan_heroes/heroes_wei.sgs:149'),),
             loc='rules/guozhan_heroes/heroes_wei.sgs:142',
@@ -5953,7 +6833,7 @@ TABLES = T.Tables(
             deck=(), start=('xuhuang', 'chupai'), turns=1,
             decides=(('xuhuang', (('name', None, None, '断粮'), ('name', 'spade', 7, '杀'), ('name', None, None, '吕蒙'))),),
             expects=(
-                (t_duanliang_1_expect0, 'count(吕蒙.judges where it is 兵粮寸断) == 1 and 徐晃.hand_count == 0', 'rules/guozhan_heroes/heroes_wei.sgs:166'),
+                (t_duanliang_1_expect0, 'count(吕蒙.judges where it is 兵粮寸断) == 1 and 徐晃.hand_count == 0', 'rules/guozhan_heroes/heroes_wei.sgs:166', t_duanliang_1_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_wei.sgs:159',
@@ -5967,7 +6847,7 @@ TABLES = T.Tables(
             deck=(), start=('xuhuang', 'chupai'), turns=1,
             decides=(('xuhuang', (('name', None, None, '断粮', 'optional'),)),),
             expects=(
-                (t_duanliang_2_expect0, '徐晃.hand_count == 2 and count(甘宁.judges) == 0', 'rules/guozhan_heroes/heroes_wei.sgs:173'),
+                (t_duanliang_2_expect0, '徐晃.hand_count == 2 and count(甘宁.judges) == 0', 'rules/guozhan_heroes/heroes_wei.sgs:173', t_duanliang_2_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_wei.sgs:168',
@@ -5986,7 +6866,7 @@ TABLES = T.Tables(
             deck=(), start=('xuhuang', 'chupai'), turns=1,
             decides=(('xuhuang', (('name', None, None, '兵粮寸断'), ('name', None, None, '黄盖', 'optional'))),),
             expects=(
-                (t_duanliang_3_expect0, 'count(黄盖.judges) == 0 and count(甘宁.judges) == 1', 'rules/guozhan_heroes/heroes_wei.sgs:185'),
+                (t_duanliang_3_expect0, 'count(黄盖.judges) == 0 and count(甘宁.judges) == 1', 'rules/guozhan_heroes/heroes_wei.sgs:185', t_duanliang_3_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_wei.sgs:175',
@@ -6000,7 +6880,7 @@ TABLES = T.Tables(
             deck=(), start=('caoren', 'jieshu'), turns=3,
             decides=(('caoren', (('name', None, None, 'yes'),)),),
             expects=(
-                (t_jushou_1_expect0, '曹仁.hand_count == 3 and not 曹仁.flipped', 'rules/guozhan_heroes/heroes_wei.sgs:200'),
+                (t_jushou_1_expect0, '曹仁.hand_count == 3 and not 曹仁.flipped', 'rules/guozhan_heroes/heroes_wei.sgs:200', t_jushou_1_expect0_parts),
             ),
             logs=((True, ('曹仁 将武将牌翻至背面朝上', '曹仁 的武将牌翻至正面朝上，跳过此回合'), 'rules/guozhan_heroes/heroes_wei.sgs:201'),),
             loc='rules/guozhan_heroes/heroes_wei.sgs:194',
@@ -6014,7 +6894,7 @@ TABLES = T.Tables(
             deck=(), start=('dianwei', 'chupai'), turns=1,
             decides=(('dianwei', (('name', None, None, '强袭'), ('text', '弃置一张武器牌'), ('name', None, None, '诸葛连弩'), ('name', None, None, '张飞'), ('name', None, None, '强袭', 'optional'))),),
             expects=(
-                (t_qiangxi_1_expect0, '典韦.hp == 2 and 张飞.hp == 1 and 典韦.hand_count == 0', 'rules/guozhan_heroes/heroes_wei.sgs:215'),
+                (t_qiangxi_1_expect0, '典韦.hp == 2 and 张飞.hp == 1 and 典韦.hand_count == 0', 'rules/guozhan_heroes/heroes_wei.sgs:215', t_qiangxi_1_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_wei.sgs:210',
@@ -6029,7 +6909,7 @@ TABLES = T.Tables(
             deck=(), start=('xunyu', 'chupai'), turns=1,
             decides=(('xunyu', (('name', None, None, '驱虎'), ('name', None, None, '张飞'), ('name', None, None, '关羽'))),),
             expects=(
-                (t_quhu_1_expect0, '关羽.hp == 1 and 张飞.hp == 2 and 荀彧.hp == 1', 'rules/guozhan_heroes/heroes_wei.sgs:239'),
+                (t_quhu_1_expect0, '关羽.hp == 1 and 张飞.hp == 2 and 荀彧.hp == 1', 'rules/guozhan_heroes/heroes_wei.sgs:239', t_quhu_1_expect0_parts),
             ),
             logs=((True, '关羽 受到 1 点伤害 (来源 张飞', 'rules/guozhan_heroes/heroes_wei.sgs:240'),),
             loc='rules/guozhan_heroes/heroes_wei.sgs:233',
@@ -6057,7 +6937,7 @@ TABLES = T.Tables(
             deck=(), start=('xunyu', 'chupai'), turns=1,
             decides=(('xunyu', (('name', None, None, '驱虎', 'optional'),)),),
             expects=(
-                (t_quhu_3_expect0, '郭嘉.hand_count == 1', 'rules/guozhan_heroes/heroes_wei.sgs:254'),
+                (t_quhu_3_expect0, '郭嘉.hand_count == 1', 'rules/guozhan_heroes/heroes_wei.sgs:254', t_quhu_3_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_wei.sgs:249',
@@ -6072,7 +6952,7 @@ TABLES = T.Tables(
             deck=(), start=('guanyu', 'chupai'), turns=1,
             decides=(('guanyu', (('name', None, None, '杀'), ('name', None, None, '荀彧'))), ('xunyu', (('name', None, None, 'yes'), ('name', None, None, '张飞')))),
             expects=(
-                (t_jieming_1_expect0, '荀彧.hp == 2 and 张飞.hand_count == 4', 'rules/guozhan_heroes/heroes_wei.sgs:275'),
+                (t_jieming_1_expect0, '荀彧.hp == 2 and 张飞.hand_count == 4', 'rules/guozhan_heroes/heroes_wei.sgs:275', t_jieming_1_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_wei.sgs:268',
@@ -6087,7 +6967,7 @@ TABLES = T.Tables(
             deck=(), start=('caopi', 'chupai'), turns=1,
             decides=(('caopi', (('name', None, None, '杀'), ('name', None, None, '张飞'), ('name', None, None, 'yes'))), ('zhangfei', (('name', None, None, 'no'),))),
             expects=(
-                (t_xingshang_1_expect0, '张飞.dead and 闪 in 曹丕.hand and 八卦阵 in 曹丕.hand and 乐不思蜀 not in 曹丕.hand', 'rules/guozhan_heroes/heroes_wei.sgs:291'),
+                (t_xingshang_1_expect0, '张飞.dead and 闪 in 曹丕.hand and 八卦阵 in 曹丕.hand and 乐不思蜀 not in 曹丕.hand', 'rules/guozhan_heroes/heroes_wei.sgs:291', t_xingshang_1_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_wei.sgs:284',
@@ -6101,7 +6981,7 @@ TABLES = T.Tables(
             deck=(), start=('guanyu', 'chupai'), turns=2,
             decides=(('guanyu', (('name', None, None, '杀'), ('name', None, None, '曹丕'))), ('caopi', (('name', None, None, 'yes'), ('name', None, None, '关羽')))),
             expects=(
-                (t_fangzhu_1_expect0, '关羽.hand_count == 1 and 关羽.flipped', 'rules/guozhan_heroes/heroes_wei.sgs:307'),
+                (t_fangzhu_1_expect0, '关羽.hand_count == 1 and 关羽.flipped', 'rules/guozhan_heroes/heroes_wei.sgs:307', t_fangzhu_1_expect0_parts),
             ),
             logs=((True, '关羽 将武将牌翻至背面朝上', 'rules/guozhan_heroes/heroes_wei.sgs:308'),),
             loc='rules/guozhan_heroes/heroes_wei.sgs:300',
@@ -6115,7 +6995,7 @@ TABLES = T.Tables(
             deck=(), start=('guanyu', 'jieshu'), turns=1,
             decides=(('yuejin', (('name', None, None, 'yes'), ('name', None, None, '闪'))),),
             expects=(
-                (t_xiaoguo_1_expect0, '关羽.hp == 1 and 乐进.hand_count == 0', 'rules/guozhan_heroes/heroes_wei.sgs:334'),
+                (t_xiaoguo_1_expect0, '关羽.hp == 1 and 乐进.hand_count == 0', 'rules/guozhan_heroes/heroes_wei.sgs:334', t_xiaoguo_1_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_wei.sgs:329',
@@ -6129,7 +7009,7 @@ TABLES = T.Tables(
             deck=(), start=('guanyu', 'jieshu'), turns=1,
             decides=(('yuejin', (('name', None, None, 'yes'), ('name', None, None, '闪'))), ('guanyu', (('text', '弃置一张装备牌'), ('name', None, None, '赤兔')))),
             expects=(
-                (t_xiaoguo_2_expect0, '关羽.hp == 2 and 关羽.minus_horse == none', 'rules/guozhan_heroes/heroes_wei.sgs:342'),
+                (t_xiaoguo_2_expect0, '关羽.hp == 2 and 关羽.minus_horse == none', 'rules/guozhan_heroes/heroes_wei.sgs:342', t_xiaoguo_2_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_wei.sgs:336',
@@ -6144,7 +7024,7 @@ TABLES = T.Tables(
             deck=(), start=('caohong', 'jieshu'), turns=1,
             decides=(('caohong', (('name', None, None, 'yes'), ('name', None, None, '八卦阵'), ('name', None, None, '张辽'), ('name', None, None, 'yes'), ('name', None, None, '关羽'), ('name', None, None, '赤兔'))),),
             expects=(
-                (t_huyuan_1_expect0, '张辽.armor != none and 关羽.minus_horse == none and 曹洪.hand_count == 0', 'rules/guozhan_heroes/heroes_wei.sgs:368'),
+                (t_huyuan_1_expect0, '张辽.armor != none and 关羽.minus_horse == none and 曹洪.hand_count == 0', 'rules/guozhan_heroes/heroes_wei.sgs:368', t_huyuan_1_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_wei.sgs:362',
@@ -6160,8 +7040,8 @@ TABLES = T.Tables(
             deck=(), start=None, turns=0,
             decides=(),
             expects=(
-                (t_heyi_1_expect0, 'formation(曹洪) == [曹洪, 张辽]', 'rules/guozhan_heroes/heroes_wei.sgs:382'),
-                (t_heyi_1_expect1, 'distance(刘备, 张辽) == 3 and distance(孙权, 张辽) == 2 and distance(刘备, 曹洪) == 1', 'rules/guozhan_heroes/heroes_wei.sgs:383'),
+                (t_heyi_1_expect0, 'formation(曹洪) == [曹洪, 张辽]', 'rules/guozhan_heroes/heroes_wei.sgs:382', t_heyi_1_expect0_parts),
+                (t_heyi_1_expect1, 'distance(刘备, 张辽) == 3 and distance(孙权, 张辽) == 2 and distance(刘备, 曹洪) == 1', 'rules/guozhan_heroes/heroes_wei.sgs:383', t_heyi_1_expect1_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_wei.sgs:375',
@@ -6177,7 +7057,7 @@ TABLES = T.Tables(
             deck=(), start=None, turns=0,
             decides=(),
             expects=(
-                (t_heyi_2_expect0, 'count(formation(曹洪)) == 0 and distance(刘备, 张辽) == 1 and distance(孙权, 张辽) == 1', 'rules/guozhan_heroes/heroes_wei.sgs:392'),
+                (t_heyi_2_expect0, 'count(formation(曹洪)) == 0 and distance(刘备, 张辽) == 1 and distance(孙权, 张辽) == 1', 'rules/guozhan_heroes/heroes_wei.sgs:392', t_heyi_2_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_wei.sgs:385',
@@ -6193,7 +7073,7 @@ TABLES = T.Tables(
             deck=(), start=None, turns=0,
             decides=(),
             expects=(
-                (t_heyi_3_expect0, 'count(formation(曹洪)) == 0 and distance(刘备, 张辽) == 2', 'rules/guozhan_heroes/heroes_wei.sgs:401'),
+                (t_heyi_3_expect0, 'count(formation(曹洪)) == 0 and distance(刘备, 张辽) == 2', 'rules/guozhan_heroes/heroes_wei.sgs:401', t_heyi_3_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_wei.sgs:394',
@@ -6220,7 +7100,7 @@ TABLES = T.Tables(
             deck=(('heart', 3, 'tao'), ('heart', 4, 'tao'), ('heart', 5, 'tao')), start=('sunquan', 'chupai'), turns=1,
             decides=(('sunquan', (('name', None, None, '制衡'), ('many', (('name', None, None, '杀'), ('name', None, None, '闪'), ('name', None, None, '桃'))))),),
             expects=(
-                (t_zhiheng_2_expect0, '孙权.max_hp == 3', 'rules/guozhan_heroes/heroes_wu.sgs:42'),
+                (t_zhiheng_2_expect0, '孙权.max_hp == 3', 'rules/guozhan_heroes/heroes_wu.sgs:42', t_zhiheng_2_expect0_parts),
             ),
             logs=((True, '孙权/周瑜 摸了3张牌', 'rules/guozhan_heroes/heroes_wu.sgs:43'),),
             loc='rules/guozhan_heroes/heroes_wu.sgs:35',
@@ -6234,7 +7114,7 @@ TABLES = T.Tables(
             deck=(('spade', 4, 'sha'), ('spade', 5, 'sha')), start=('luxun', 'chupai'), turns=1,
             decides=(('luxun', (('name', None, None, '度势'), ('name', 'heart', 2, '闪'), ('many', (('name', 'spade', 4, '杀'), ('name', 'spade', 5, '杀'))))),),
             expects=(
-                (t_duoshi_1_expect0, '陆逊.hand_count == 0 and 关羽.hand_count == 0', 'rules/guozhan_heroes/heroes_wu.sgs:64'),
+                (t_duoshi_1_expect0, '陆逊.hand_count == 0 and 关羽.hand_count == 0', 'rules/guozhan_heroes/heroes_wu.sgs:64', t_duoshi_1_expect0_parts),
             ),
             logs=((True, ('陆逊 使用 以逸待劳(♥2)', '陆逊 弃置'), 'rules/guozhan_heroes/heroes_wu.sgs:63'),),
             loc='rules/guozhan_heroes/heroes_wu.sgs:57',
@@ -6248,7 +7128,7 @@ TABLES = T.Tables(
             deck=(('spade', 2, 'sha'), ('spade', 3, 'sha'), ('spade', 4, 'sha'), ('spade', 5, 'sha'), ('spade', 6, 'sha'), ('spade', 7, 'sha'), ('spade', 8, 'sha'), ('spade', 9, 'sha')), start=('luxun', 'chupai'), turns=1,
             decides=(('luxun', (('name', None, None, '度势'), ('name', 'heart', 2, '闪'), ('many', (('name', 'spade', 2, '杀'), ('name', 'spade', 3, '杀'))), ('name', None, None, '度势'), ('name', 'heart', 3, '闪'), ('many', (('name', 'spade', 4, '杀'), ('name', 'spade', 5, '杀'))), ('name', None, None, '度势'), ('name', 'heart', 4, '闪'), ('many', (('name', 'spade', 6, '杀'), ('name', 'spade', 7, '杀'))))), ('luxun', (('name', None, None, '度势'), ('name', 'heart', 5, '闪'), ('many', (('name', 'spade', 8, '杀'), ('name', 'spade', 9, '杀'))), ('name', None, None, '度势', 'optional')))),
             expects=(
-                (t_duoshi_2_expect0, '陆逊.hand_count == 1 and count(陆逊.hand where it.suit == ♥) == 1', 'rules/guozhan_heroes/heroes_wu.sgs:73'),
+                (t_duoshi_2_expect0, '陆逊.hand_count == 1 and count(陆逊.hand where it.suit == ♥) == 1', 'rules/guozhan_heroes/heroes_wu.sgs:73', t_duoshi_2_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_wu.sgs:66',
@@ -6264,7 +7144,7 @@ TABLES = T.Tables(
             deck=(), start=('taishici', 'chupai'), turns=1,
             decides=(('taishici', (('name', None, None, '天义'), ('name', None, None, '甘宁'), ('name', 'spade', 13, '闪'), ('name', None, None, '杀'), ('many', (('name', None, None, '潘凤'), ('name', None, None, '袁绍'))), ('name', None, None, '杀'), ('name', None, None, '潘凤'))),),
             expects=(
-                (t_tianyi_1_expect0, '潘凤.hp == 2 and 袁绍.hp == 3 and 太史慈.hand_count == 0', 'rules/guozhan_heroes/heroes_wu.sgs:104'),
+                (t_tianyi_1_expect0, '潘凤.hp == 2 and 袁绍.hp == 3 and 太史慈.hand_count == 0', 'rules/guozhan_heroes/heroes_wu.sgs:104', t_tianyi_1_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_wu.sgs:96',
@@ -6278,7 +7158,7 @@ TABLES = T.Tables(
             deck=(), start=('taishici', 'chupai'), turns=1,
             decides=(('taishici', (('name', None, None, '天义'), ('name', None, None, '甘宁'), ('name', None, None, '杀', 'optional'), ('name', None, None, '甘宁', 'optional'))),),
             expects=(
-                (t_tianyi_2_expect0, '甘宁.hp == 2 and 太史慈.hand_count == 1', 'rules/guozhan_heroes/heroes_wu.sgs:111'),
+                (t_tianyi_2_expect0, '甘宁.hp == 2 and 太史慈.hand_count == 1', 'rules/guozhan_heroes/heroes_wu.sgs:111', t_tianyi_2_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_wu.sgs:106',
@@ -6292,7 +7172,7 @@ TABLES = T.Tables(
             deck=(('spade', 5, 'sha'),), start=('guanyu', 'chupai'), turns=1,
             decides=(('guanyu', (('name', None, None, '杀'), ('name', None, None, '周泰'))),),
             expects=(
-                (t_buqu_1_expect0, '周泰.alive and 周泰.hp == 1 and count(周泰.gz_chuang) == 2', 'rules/guozhan_heroes/heroes_wu.sgs:136'),
+                (t_buqu_1_expect0, '周泰.alive and 周泰.hp == 1 and count(周泰.gz_chuang) == 2', 'rules/guozhan_heroes/heroes_wu.sgs:136', t_buqu_1_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_wu.sgs:130',
@@ -6320,7 +7200,7 @@ TABLES = T.Tables(
             deck=(), start=('ganning', 'jieshu'), turns=1,
             decides=(('zhoutai', (('name', None, None, 'yes'),)),),
             expects=(
-                (t_fenji_1_expect0, '甘宁.hand_count == 2 and 周泰.hp == 3', 'rules/guozhan_heroes/heroes_wu.sgs:159'),
+                (t_fenji_1_expect0, '甘宁.hand_count == 2 and 周泰.hp == 3', 'rules/guozhan_heroes/heroes_wu.sgs:159', t_fenji_1_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_wu.sgs:154',
@@ -6334,7 +7214,7 @@ TABLES = T.Tables(
             deck=(), start=('ganning', 'jieshu'), turns=1,
             decides=(),
             expects=(
-                (t_fenji_2_expect0, '周泰.hp == 4', 'rules/guozhan_heroes/heroes_wu.sgs:166'),
+                (t_fenji_2_expect0, '周泰.hp == 4', 'rules/guozhan_heroes/heroes_wu.sgs:166', t_fenji_2_expect0_parts),
             ),
             logs=((False, '发动 【奋激】', 'rules/guozhan_heroes/heroes_wu.sgs:165'),),
             loc='rules/guozhan_heroes/heroes_wu.sgs:161',
@@ -6349,7 +7229,7 @@ TABLES = T.Tables(
             deck=(), start=('lusu', 'mopai'), turns=1,
             decides=(('lusu', (('name', None, None, 'yes'),)),),
             expects=(
-                (t_haoshi_1_expect0, '鲁肃.hand_count == 3 and 黄盖.hand_count == 3 and 甘宁.hand_count == 1', 'rules/guozhan_heroes/heroes_wu.sgs:189'),
+                (t_haoshi_1_expect0, '鲁肃.hand_count == 3 and 黄盖.hand_count == 3 and 甘宁.hand_count == 1', 'rules/guozhan_heroes/heroes_wu.sgs:189', t_haoshi_1_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_wu.sgs:183',
@@ -6363,7 +7243,7 @@ TABLES = T.Tables(
             deck=(), start=('lusu', 'mopai'), turns=1,
             decides=(('lusu', (('name', None, None, 'yes'),)),),
             expects=(
-                (t_haoshi_2_expect0, '鲁肃.hand_count == 5 and 甘宁.hand_count == 0', 'rules/guozhan_heroes/heroes_wu.sgs:196'),
+                (t_haoshi_2_expect0, '鲁肃.hand_count == 5 and 甘宁.hand_count == 0', 'rules/guozhan_heroes/heroes_wu.sgs:196', t_haoshi_2_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_wu.sgs:191',
@@ -6378,7 +7258,7 @@ TABLES = T.Tables(
             deck=(), start=('lusu', 'chupai'), turns=1,
             decides=(('lusu', (('name', None, None, '缔盟'), ('many', (('name', None, None, '甘宁'), ('name', None, None, '黄盖'))), ('name', None, None, '闪'))),),
             expects=(
-                (t_dimeng_1_expect0, '甘宁.hand_count == 1 and 桃 in 甘宁.hand and 黄盖.hand_count == 2 and 鲁肃.hand_count == 0', 'rules/guozhan_heroes/heroes_wu.sgs:219'),
+                (t_dimeng_1_expect0, '甘宁.hand_count == 1 and 桃 in 甘宁.hand and 黄盖.hand_count == 2 and 鲁肃.hand_count == 0', 'rules/guozhan_heroes/heroes_wu.sgs:219', t_dimeng_1_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_wu.sgs:213',
@@ -6393,7 +7273,7 @@ TABLES = T.Tables(
             deck=(), start=('lusu', 'chupai'), turns=1,
             decides=(('lusu', (('name', None, None, '缔盟'), ('many', (('name', None, None, '甘宁'), ('name', None, None, '黄盖'))))),),
             expects=(
-                (t_dimeng_2_expect0, '甘宁.hand_count == 2 and 黄盖.hand_count == 0', 'rules/guozhan_heroes/heroes_wu.sgs:227'),
+                (t_dimeng_2_expect0, '甘宁.hand_count == 2 and 黄盖.hand_count == 0', 'rules/guozhan_heroes/heroes_wu.sgs:227', t_dimeng_2_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_wu.sgs:221',
@@ -6407,7 +7287,7 @@ TABLES = T.Tables(
             deck=(), start=('erzhang', 'chupai'), turns=1,
             decides=(('erzhang', (('name', None, None, '直谏'), ('name', None, None, '甘宁'), ('name', None, None, '赤兔'), ('name', None, None, '直谏', 'optional'), ('name', None, None, '甘宁', 'optional'))),),
             expects=(
-                (t_zhijian_1_expect0, '甘宁.minus_horse != none and 甘宁.weapon is 青龙偃月刀 and 张昭张纮.hand_count == 2', 'rules/guozhan_heroes/heroes_wu.sgs:246'),
+                (t_zhijian_1_expect0, '甘宁.minus_horse != none and 甘宁.weapon is 青龙偃月刀 and 张昭张纮.hand_count == 2', 'rules/guozhan_heroes/heroes_wu.sgs:246', t_zhijian_1_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_wu.sgs:241',
@@ -6421,7 +7301,7 @@ TABLES = T.Tables(
             deck=(), start=('ganning', 'qipai'), turns=1,
             decides=(('ganning', (('name', None, None, '杀'), ('name', None, None, '闪'))), ('erzhang', (('name', None, None, 'yes'), ('name', None, None, '闪'), ('name', None, None, 'yes')))),
             expects=(
-                (t_guzheng_1_expect0, '甘宁.hand_count == 2 and 闪 in 甘宁.hand and 杀 in 张昭张纮.hand', 'rules/guozhan_heroes/heroes_wu.sgs:264'),
+                (t_guzheng_1_expect0, '甘宁.hand_count == 2 and 闪 in 甘宁.hand and 杀 in 张昭张纮.hand', 'rules/guozhan_heroes/heroes_wu.sgs:264', t_guzheng_1_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_wu.sgs:258',
@@ -6437,7 +7317,7 @@ TABLES = T.Tables(
             deck=(), start=('dingfeng', 'chupai'), turns=1,
             decides=(('dingfeng', (('name', None, None, '杀'), ('name', None, None, '甘宁'), ('many', (('name', None, None, '潘凤'),)))),),
             expects=(
-                (t_duanbing_1_expect0, '甘宁.hp == 1 and 潘凤.hp == 1 and 黄盖.hp == 2', 'rules/guozhan_heroes/heroes_wu.sgs:287'),
+                (t_duanbing_1_expect0, '甘宁.hp == 1 and 潘凤.hp == 1 and 黄盖.hp == 2', 'rules/guozhan_heroes/heroes_wu.sgs:287', t_duanbing_1_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_wu.sgs:280',
@@ -6454,7 +7334,7 @@ TABLES = T.Tables(
             deck=(), start=('dingfeng', 'chupai'), turns=1,
             decides=(('dingfeng', (('name', None, None, '杀'), ('name', None, None, '黄盖'), ('many', (('name', None, None, '潘凤'),), 'optional'))),),
             expects=(
-                (t_duanbing_2_expect0, '潘凤.hp == 2 and 黄盖.hp == 1', 'rules/guozhan_heroes/heroes_wu.sgs:297'),
+                (t_duanbing_2_expect0, '潘凤.hp == 2 and 黄盖.hp == 1', 'rules/guozhan_heroes/heroes_wu.sgs:297', t_duanbing_2_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_wu.sgs:289',
@@ -6470,7 +7350,7 @@ TABLES = T.Tables(
             deck=(), start=('dingfeng', 'chupai'), turns=1,
             decides=(('dingfeng', (('name', None, None, '奋迅'), ('name', None, None, '闪'), ('name', None, None, '黄盖'), ('name', None, None, '杀'), ('name', None, None, '黄盖'))),),
             expects=(
-                (t_fenxun_1_expect0, '黄盖.hp == 1', 'rules/guozhan_heroes/heroes_wu.sgs:314'),
+                (t_fenxun_1_expect0, '黄盖.hp == 1', 'rules/guozhan_heroes/heroes_wu.sgs:314', t_fenxun_1_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_wu.sgs:307',
@@ -6484,7 +7364,7 @@ TABLES = T.Tables(
             deck=(), start=('jiangqin', 'chupai'), turns=1,
             decides=(('jiangqin', (('name', None, None, '尚义'), ('name', None, None, '甘宁'), ('text', '观看其手牌并弃置其中的一张黑色牌'), ('many', (('name', 'spade', 7, '杀'),)))),),
             expects=(
-                (t_shangyi_1_expect0, '甘宁.hand_count == 1 and 桃 in 甘宁.hand', 'rules/guozhan_heroes/heroes_wu.sgs:337'),
+                (t_shangyi_1_expect0, '甘宁.hand_count == 1 and 桃 in 甘宁.hand', 'rules/guozhan_heroes/heroes_wu.sgs:337', t_shangyi_1_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_wu.sgs:332',
@@ -6512,7 +7392,7 @@ TABLES = T.Tables(
             deck=(), start=('jiangqin', 'chupai'), turns=1,
             decides=(('jiangqin', (('name', None, None, '杀'), ('name', None, None, '貂蝉'))), ('diaochan', (('name', None, None, '闪'),))),
             expects=(
-                (t_niaoxiang_1_expect0, '貂蝉.hp == 2', 'rules/guozhan_heroes/heroes_wu.sgs:362'),
+                (t_niaoxiang_1_expect0, '貂蝉.hp == 2', 'rules/guozhan_heroes/heroes_wu.sgs:362', t_niaoxiang_1_expect0_parts),
             ),
             logs=((True, '蒋钦/孙权 发动 【鸟翔】', 'rules/guozhan_heroes/heroes_wu.sgs:363'),),
             loc='rules/guozhan_heroes/heroes_wu.sgs:354',
@@ -6527,7 +7407,7 @@ TABLES = T.Tables(
             deck=(), start=('ganning', 'chupai'), turns=1,
             decides=(('ganning', (('name', None, None, '杀'), ('name', None, None, '貂蝉'))), ('diaochan', (('name', None, None, '闪'),))),
             expects=(
-                (t_niaoxiang_2_expect0, '貂蝉.hp == 2', 'rules/guozhan_heroes/heroes_wu.sgs:373'),
+                (t_niaoxiang_2_expect0, '貂蝉.hp == 2', 'rules/guozhan_heroes/heroes_wu.sgs:373', t_niaoxiang_2_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_wu.sgs:365',
@@ -6542,7 +7422,7 @@ TABLES = T.Tables(
             deck=(), start=('ganning', 'chupai'), turns=1,
             decides=(('ganning', (('name', None, None, '杀'), ('name', None, None, '貂蝉'))), ('diaochan', (('name', None, None, '闪'),))),
             expects=(
-                (t_niaoxiang_3_expect0, '貂蝉.hp == 3 and 蒋钦.shown == [false, false]', 'rules/guozhan_heroes/heroes_wu.sgs:383'),
+                (t_niaoxiang_3_expect0, '貂蝉.hp == 3 and 蒋钦.shown == [false, false]', 'rules/guozhan_heroes/heroes_wu.sgs:383', t_niaoxiang_3_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_wu.sgs:375',
@@ -6558,7 +7438,7 @@ TABLES = T.Tables(
             deck=(), start=('jiangqin', 'chupai'), turns=1,
             decides=(('jiangqin', (('name', None, None, '杀'), ('name', None, None, '貂蝉'))), ('diaochan', (('name', None, None, '闪'),))),
             expects=(
-                (t_niaoxiang_4_expect0, '貂蝉.hp == 3', 'rules/guozhan_heroes/heroes_wu.sgs:394'),
+                (t_niaoxiang_4_expect0, '貂蝉.hp == 3', 'rules/guozhan_heroes/heroes_wu.sgs:394', t_niaoxiang_4_expect0_parts),
             ),
             logs=((False, '发动 【鸟翔】', 'rules/guozhan_heroes/heroes_wu.sgs:395'),),
             loc='rules/guozhan_heroes/heroes_wu.sgs:385',
@@ -6574,7 +7454,7 @@ TABLES = T.Tables(
             deck=(('spade', 5, 'sha'),), start=('guanyu', 'chupai'), turns=1,
             decides=(('guanyu', (('name', None, None, '杀'), ('name', None, None, '邓艾'))), ('dengai', (('name', None, None, '闪'), ('name', None, None, 'yes'), ('name', None, None, 'yes')))),
             expects=(
-                (t_tuntian_1_expect0, 'count(邓艾.gz_tian) == 1 and distance(邓艾, 关羽) == 1', 'rules/guozhan_heroes/heroes_zhen.sgs:36'),
+                (t_tuntian_1_expect0, 'count(邓艾.gz_tian) == 1 and distance(邓艾, 关羽) == 1', 'rules/guozhan_heroes/heroes_zhen.sgs:36', t_tuntian_1_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_zhen.sgs:26',
@@ -6588,7 +7468,7 @@ TABLES = T.Tables(
             deck=(('heart', 5, 'sha'),), start=('guanyu', 'chupai'), turns=1,
             decides=(('guanyu', (('name', None, None, '杀'), ('name', None, None, '邓艾'))), ('dengai', (('name', None, None, '闪'), ('name', None, None, 'yes')))),
             expects=(
-                (t_tuntian_2_expect0, 'count(邓艾.gz_tian) == 0', 'rules/guozhan_heroes/heroes_zhen.sgs:45'),
+                (t_tuntian_2_expect0, 'count(邓艾.gz_tian) == 0', 'rules/guozhan_heroes/heroes_zhen.sgs:45', t_tuntian_2_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_zhen.sgs:38',
@@ -6615,7 +7495,7 @@ TABLES = T.Tables(
             deck=(), start=('dengai', 'chupai'), turns=1,
             decides=(('dengai', (('name', None, None, '急袭'), ('name', 'spade', 2, '杀'), ('name', None, None, '关羽'))),),
             expects=(
-                (t_jixi_1_expect0, 'count(邓艾.gz_tian) == 0 and 关羽.hand_count == 0 and 邓艾.hand_count == 1', 'rules/guozhan_heroes/heroes_zhen.sgs:65'),
+                (t_jixi_1_expect0, 'count(邓艾.gz_tian) == 0 and 关羽.hand_count == 0 and 邓艾.hand_count == 1', 'rules/guozhan_heroes/heroes_zhen.sgs:65', t_jixi_1_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_zhen.sgs:59',
@@ -6629,7 +7509,7 @@ TABLES = T.Tables(
             deck=(), start=None, turns=0,
             decides=(),
             expects=(
-                (t_jixi_2_expect0, '邓艾.max_hp == 3 and 曹操.max_hp == 4', 'rules/guozhan_heroes/heroes_zhen.sgs:72'),
+                (t_jixi_2_expect0, '邓艾.max_hp == 3 and 曹操.max_hp == 4', 'rules/guozhan_heroes/heroes_zhen.sgs:72', t_jixi_2_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_zhen.sgs:67',
@@ -6643,7 +7523,7 @@ TABLES = T.Tables(
             deck=(), start=('caocao', 'chupai'), turns=1,
             decides=(('caocao', (('name', None, None, '急袭', 'optional'),)),),
             expects=(
-                (t_jixi_3_expect0, 'count(曹操.gz_tian) == 1 and 关羽.hand_count == 1', 'rules/guozhan_heroes/heroes_zhen.sgs:80'),
+                (t_jixi_3_expect0, 'count(曹操.gz_tian) == 1 and 关羽.hand_count == 1', 'rules/guozhan_heroes/heroes_zhen.sgs:80', t_jixi_3_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_zhen.sgs:74',
@@ -6658,7 +7538,7 @@ TABLES = T.Tables(
             deck=(), start=('guanyu', 'chupai'), turns=1,
             decides=(('guanyu', (('name', None, None, '杀'), ('name', None, None, '曹操'))), ('dianwei', (('name', None, None, 'yes'),))),
             expects=(
-                (t_ziliang_1_expect0, '闪 in 曹操.hand and count(典韦.gz_tian) == 0', 'rules/guozhan_heroes/heroes_zhen.sgs:97'),
+                (t_ziliang_1_expect0, '闪 in 曹操.hand and count(典韦.gz_tian) == 0', 'rules/guozhan_heroes/heroes_zhen.sgs:97', t_ziliang_1_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_zhen.sgs:89',
@@ -6673,7 +7553,7 @@ TABLES = T.Tables(
             deck=(), start=('guanyu', 'chupai'), turns=1,
             decides=(('guanyu', (('name', None, None, '杀'), ('name', None, None, '曹操'))),),
             expects=(
-                (t_ziliang_2_expect0, '曹操.hand_count == 0 and count(邓艾.gz_tian) == 1', 'rules/guozhan_heroes/heroes_zhen.sgs:106'),
+                (t_ziliang_2_expect0, '曹操.hand_count == 0 and count(邓艾.gz_tian) == 1', 'rules/guozhan_heroes/heroes_zhen.sgs:106', t_ziliang_2_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_zhen.sgs:99',
@@ -6688,7 +7568,7 @@ TABLES = T.Tables(
             deck=(), start=('caocao', 'chupai'), turns=1,
             decides=(('caocao', (('name', None, None, '杀'), ('name', None, None, '关羽'))),),
             expects=(
-                (t_ziliang_3_expect0, '关羽.hand_count == 0 and count(典韦.gz_tian) == 1', 'rules/guozhan_heroes/heroes_zhen.sgs:115'),
+                (t_ziliang_3_expect0, '关羽.hand_count == 0 and count(典韦.gz_tian) == 1', 'rules/guozhan_heroes/heroes_zhen.sgs:115', t_ziliang_3_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_zhen.sgs:108',
@@ -6703,7 +7583,7 @@ TABLES = T.Tables(
             deck=(('heart', 2, 'shan'),), start=('guanyu', 'chupai'), turns=1,
             decides=(('guanyu', (('name', None, None, '杀'), ('name', None, None, '孙权'))), ('xusheng', (('name', None, None, 'yes'),)), ('sunquan', (('name', 'heart', 3, '桃'), ('name', None, None, '闪')))),
             expects=(
-                (t_yicheng_1_expect0, '孙权.hp == 3 and 孙权.hand_count == 0', 'rules/guozhan_heroes/heroes_zhen.sgs:137'),
+                (t_yicheng_1_expect0, '孙权.hp == 3 and 孙权.hand_count == 0', 'rules/guozhan_heroes/heroes_zhen.sgs:137', t_yicheng_1_expect0_parts),
             ),
             logs=((True, '孙权/周瑜 弃置 桃(♥3)', 'rules/guozhan_heroes/heroes_zhen.sgs:138'),),
             loc='rules/guozhan_heroes/heroes_zhen.sgs:127',
@@ -6717,7 +7597,7 @@ TABLES = T.Tables(
             deck=(('heart', 2, 'shan'),), start=('guanyu', 'chupai'), turns=1,
             decides=(('guanyu', (('name', None, None, '杀'), ('name', None, None, '徐盛'))), ('xusheng', (('name', None, None, 'yes'), ('name', 'heart', 2, '闪')))),
             expects=(
-                (t_yicheng_2_expect0, '徐盛.hand_count == 0', 'rules/guozhan_heroes/heroes_zhen.sgs:148'),
+                (t_yicheng_2_expect0, '徐盛.hand_count == 0', 'rules/guozhan_heroes/heroes_zhen.sgs:148', t_yicheng_2_expect0_parts),
             ),
             logs=((True, '徐盛/丁奉 摸了1张牌', 'rules/guozhan_heroes/heroes_zhen.sgs:149'),),
             loc='rules/guozhan_heroes/heroes_zhen.sgs:140',
@@ -6746,7 +7626,7 @@ TABLES = T.Tables(
             deck=(('spade', 5, 'shan'), ('spade', 9, 'shan')), start=('guanyu', 'chupai'), turns=1,
             decides=(('guanyu', (('name', None, None, '杀'), ('name', None, None, '贾诩'))), ('yuji', (('name', None, None, 'yes'),))),
             expects=(
-                (t_qianhuan_1_expect0, 'count(于吉.gz_huan) == 1', 'rules/guozhan_heroes/heroes_zhen.sgs:197'),
+                (t_qianhuan_1_expect0, 'count(于吉.gz_huan) == 1', 'rules/guozhan_heroes/heroes_zhen.sgs:197', t_qianhuan_1_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_zhen.sgs:188',
@@ -6761,7 +7641,7 @@ TABLES = T.Tables(
             deck=(('spade', 5, 'shan'),), start=('guanyu', 'chupai'), turns=1,
             decides=(('guanyu', (('name', None, None, '杀'), ('name', None, None, '贾诩'))), ('yuji', (('name', None, None, 'no'), ('name', None, None, 'yes')))),
             expects=(
-                (t_qianhuan_2_expect0, 'count(于吉.gz_huan) == 1', 'rules/guozhan_heroes/heroes_zhen.sgs:208'),
+                (t_qianhuan_2_expect0, 'count(于吉.gz_huan) == 1', 'rules/guozhan_heroes/heroes_zhen.sgs:208', t_qianhuan_2_expect0_parts),
             ),
             logs=((True, '于吉/华佗 将 闪(♠5) 置于武将牌上 (幻)', 'rules/guozhan_heroes/heroes_zhen.sgs:209'),),
             loc='rules/guozhan_heroes/heroes_zhen.sgs:199',
@@ -6776,7 +7656,7 @@ TABLES = T.Tables(
             deck=(), start=('guanyu', 'chupai'), turns=1,
             decides=(('guanyu', (('name', None, None, '杀'), ('name', None, None, '贾诩'))), ('yuji', (('name', None, None, 'yes'),))),
             expects=(
-                (t_qianhuan_3_expect0, '贾诩.hp == 3 and count(于吉.gz_huan) == 0', 'rules/guozhan_heroes/heroes_zhen.sgs:219'),
+                (t_qianhuan_3_expect0, '贾诩.hp == 3 and count(于吉.gz_huan) == 0', 'rules/guozhan_heroes/heroes_zhen.sgs:219', t_qianhuan_3_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_zhen.sgs:211',
@@ -6791,7 +7671,7 @@ TABLES = T.Tables(
             deck=(), start=('guanyu', 'chupai'), turns=1,
             decides=(('guanyu', (('name', None, None, '乐不思蜀'), ('name', None, None, '贾诩'))), ('yuji', (('name', None, None, 'yes'),))),
             expects=(
-                (t_qianhuan_4_expect0, 'count(贾诩.judges) == 0 and count(于吉.gz_huan) == 0 and 乐不思蜀 in cards_in(discard_pile)', 'rules/guozhan_heroes/heroes_zhen.sgs:229'),
+                (t_qianhuan_4_expect0, 'count(贾诩.judges) == 0 and count(于吉.gz_huan) == 0 and 乐不思蜀 in cards_in(discard_pile)', 'rules/guozhan_heroes/heroes_zhen.sgs:229', t_qianhuan_4_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_zhen.sgs:221',
@@ -6806,7 +7686,7 @@ TABLES = T.Tables(
             deck=(), start=('jiaxu', 'chupai'), turns=1,
             decides=(('jiaxu', (('name', None, None, '杀'), ('name', None, None, '关羽'))),),
             expects=(
-                (t_qianhuan_5_expect0, '关羽.hp == 3 and count(于吉.gz_huan) == 1', 'rules/guozhan_heroes/heroes_zhen.sgs:238'),
+                (t_qianhuan_5_expect0, '关羽.hp == 3 and count(于吉.gz_huan) == 1', 'rules/guozhan_heroes/heroes_zhen.sgs:238', t_qianhuan_5_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_zhen.sgs:231',
@@ -6820,7 +7700,7 @@ TABLES = T.Tables(
             deck=(), start=('guanyu', 'chupai'), turns=1,
             decides=(('hetaihou', (('name', None, None, 'yes'), ('name', None, None, '闪'))), ('guanyu', (('name', None, None, '杀'), ('name', None, None, '何太后'), ('name', None, None, '酒', 'optional')))),
             expects=(
-                (t_zhendu_1_expect0, '关羽.hp == 3 and 何太后.dead', 'rules/guozhan_heroes/heroes_zhen.sgs:264'),
+                (t_zhendu_1_expect0, '关羽.hp == 3 and 何太后.dead', 'rules/guozhan_heroes/heroes_zhen.sgs:264', t_zhendu_1_expect0_parts),
             ),
             logs=((True, ('关羽 使用 酒', '关羽 受到 1 点伤害', '何太后 受到 2 点伤害'), 'rules/guozhan_heroes/heroes_zhen.sgs:265'),),
             loc='rules/guozhan_heroes/heroes_zhen.sgs:258',
@@ -6835,7 +7715,7 @@ TABLES = T.Tables(
             deck=(), start=('hetaihou', 'chupai'), turns=1,
             decides=(('hetaihou', (('name', None, None, '杀'), ('name', None, None, '关羽'), ('name', None, None, 'yes'))),),
             expects=(
-                (t_qiluan_1_expect0, '关羽.dead and 何太后.hand_count == 3', 'rules/guozhan_heroes/heroes_zhen.sgs:277'),
+                (t_qiluan_1_expect0, '关羽.dead and 何太后.hand_count == 3', 'rules/guozhan_heroes/heroes_zhen.sgs:277', t_qiluan_1_expect0_parts),
             ),
             logs=(),
             loc='rules/guozhan_heroes/heroes_zhen.sgs:271',

@@ -160,9 +160,19 @@ def t_basic_1_expect0(g):
     return ((g.seat_of('zhangliao').hp == 3) and (g.seat_of('lvmeng').hp == 3) and (g.seat_of('huanggai').hp == 4))
 
 
+def t_basic_1_expect0_parts(g):
+    # test 火杀：受到1点火焰伤害；连环状态的角色依次受到传导的伤害: its operands — rules/maneuver/basic.sgs:20
+    return (('张辽.hp', lambda: g.seat_of('zhangliao').hp), ('吕蒙.hp', lambda: g.seat_of('lvmeng').hp), ('黄盖.hp', lambda: g.seat_of('huanggai').hp), )
+
+
 def t_basic_1_expect1(g):
     # test 火杀：受到1点火焰伤害；连环状态的角色依次受到传导的伤害 — rules/maneuver/basic.sgs:21
     return ((not g.seat_of('zhangliao').chained) and (not g.seat_of('lvmeng').chained))
+
+
+def t_basic_1_expect1_parts(g):
+    # test 火杀：受到1点火焰伤害；连环状态的角色依次受到传导的伤害: its operands — rules/maneuver/basic.sgs:21
+    return (('张辽.chained', lambda: g.seat_of('zhangliao').chained), ('吕蒙.chained', lambda: g.seat_of('lvmeng').chained), )
 
 
 def t_basic_2_expect0(g):
@@ -170,9 +180,19 @@ def t_basic_2_expect0(g):
     return (g.seat_of('zhangliao').hp == 4)
 
 
+def t_basic_2_expect0_parts(g):
+    # test 火杀也是【杀】：可以被【闪】抵消，与【杀】共用每阶段一次的限制: its operands — rules/maneuver/basic.sgs:33
+    return (('张辽.hp', lambda: g.seat_of('zhangliao').hp), )
+
+
 def t_basic_3_expect0(g):
     # test 雷杀：受到1点雷电伤害 — rules/maneuver/basic.sgs:49
     return ((g.seat_of('zhangliao').hp == 3) and (not g.seat_of('zhangliao').chained))
+
+
+def t_basic_3_expect0_parts(g):
+    # test 雷杀：受到1点雷电伤害: its operands — rules/maneuver/basic.sgs:49
+    return (('张辽.hp', lambda: g.seat_of('zhangliao').hp), ('张辽.chained', lambda: g.seat_of('zhangliao').chained), )
 
 
 def t_basic_4_expect0(g):
@@ -180,9 +200,19 @@ def t_basic_4_expect0(g):
     return (g.seat_of('zhangliao').hp == 2)
 
 
+def t_basic_4_expect0_parts(g):
+    # test 酒：下一张【杀】的伤害+1: its operands — rules/maneuver/basic.sgs:80
+    return (('张辽.hp', lambda: g.seat_of('zhangliao').hp), )
+
+
 def t_basic_5_expect0(g):
     # test 酒：每回合限一次 — rules/maneuver/basic.sgs:92
     return (g.seat_of('xuchu').marks.get('drunk', 0) == 1)
+
+
+def t_basic_5_expect0_parts(g):
+    # test 酒：每回合限一次: its operands — rules/maneuver/basic.sgs:92
+    return (('许褚.drunk', lambda: g.seat_of('xuchu').marks.get('drunk', 0)), )
 
 
 def t_basic_6_expect0(g):
@@ -190,9 +220,19 @@ def t_basic_6_expect0(g):
     return (g.seat_of('xuchu').marks.get('drunk', 0) == 0)
 
 
+def t_basic_6_expect0_parts(g):
+    # test 酒：只作用于此回合内的下一张【杀】: its operands — rules/maneuver/basic.sgs:104
+    return (('许褚.drunk', lambda: g.seat_of('xuchu').marks.get('drunk', 0)), )
+
+
 def t_jiu_rules_1_expect0(g):
     # test 濒死时对自己使用【酒】，回复1点体力 — rules/maneuver/basic.sgs:131
     return (g.seat_of('zhangliao').alive and (g.seat_of('zhangliao').hp == 1) and (g.seat_of('zhangliao').marks.get('drunk', 0) == 0))
+
+
+def t_jiu_rules_1_expect0_parts(g):
+    # test 濒死时对自己使用【酒】，回复1点体力: its operands — rules/maneuver/basic.sgs:131
+    return (('张辽.alive', lambda: g.seat_of('zhangliao').alive), ('张辽.hp', lambda: g.seat_of('zhangliao').hp), ('张辽.drunk', lambda: g.seat_of('zhangliao').marks.get('drunk', 0)), )
 
 
 def t_jiu_rules_2_expect0(g):
@@ -200,9 +240,19 @@ def t_jiu_rules_2_expect0(g):
     return ((g.seat_of('zhangliao').hp == 2) and (g.seat_of('lvmeng').hp == 2))
 
 
+def t_jiu_rules_2_expect0_parts(g):
+    # test 酒与火杀：传导的伤害与原伤害相同，不再+1: its operands — rules/maneuver/basic.sgs:140
+    return (('张辽.hp', lambda: g.seat_of('zhangliao').hp), ('吕蒙.hp', lambda: g.seat_of('lvmeng').hp), )
+
+
 def t_basic_7_expect0(g):
     # test 铁索连环：横置一名角色，重置另一名 — rules/maneuver/basic.sgs:160
     return ((not g.seat_of('zhangliao').chained) and g.seat_of('lvmeng').chained)
+
+
+def t_basic_7_expect0_parts(g):
+    # test 铁索连环：横置一名角色，重置另一名: its operands — rules/maneuver/basic.sgs:160
+    return (('张辽.chained', lambda: g.seat_of('zhangliao').chained), ('吕蒙.chained', lambda: g.seat_of('lvmeng').chained), )
 
 
 def t_basic_8_expect0(g):
@@ -210,9 +260,19 @@ def t_basic_8_expect0(g):
     return (('tao' in [c.name for c in g.seat_of('xuchu').hand]) and (len(g.seat_of('xuchu').hand) == 1))
 
 
+def t_basic_8_expect0_parts(g):
+    # test 铁索连环：重铸: its operands — rules/maneuver/basic.sgs:171
+    return (('许褚.hand', lambda: g.seat_of('xuchu').hand), ('count(许褚.hand)', lambda: len(g.seat_of('xuchu').hand)), )
+
+
 def t_equipment_1_expect0(g):
     # test 朱雀羽扇：将一张普通杀当火杀使用，攻击范围为4 — rules/maneuver/equipment.sgs:22
     return (g.qf['attack_range'](g, g.seat_of('xuchu'), None) == 4)
+
+
+def t_equipment_1_expect0_parts(g):
+    # test 朱雀羽扇：将一张普通杀当火杀使用，攻击范围为4: its operands — rules/maneuver/equipment.sgs:22
+    return (('attack_range(许褚)', lambda: g.qf['attack_range'](g, g.seat_of('xuchu'), None)), )
 
 
 def t_equipment_1_expect1(g):
@@ -220,9 +280,19 @@ def t_equipment_1_expect1(g):
     return ((g.seat_of('lvmeng').hp == 3) and (g.seat_of('huanggai').hp == 3) and (g.seat_of('zhangliao').hp == 4))
 
 
+def t_equipment_1_expect1_parts(g):
+    # test 朱雀羽扇：将一张普通杀当火杀使用，攻击范围为4: its operands — rules/maneuver/equipment.sgs:23
+    return (('吕蒙.hp', lambda: g.seat_of('lvmeng').hp), ('黄盖.hp', lambda: g.seat_of('huanggai').hp), ('张辽.hp', lambda: g.seat_of('zhangliao').hp), )
+
+
 def t_equipment_2_expect0(g):
     # test 朱雀羽扇：属性杀不能当火杀使用 — rules/maneuver/equipment.sgs:33
     return (g.seat_of('zhangliao').hp == 3)
+
+
+def t_equipment_2_expect0_parts(g):
+    # test 朱雀羽扇：属性杀不能当火杀使用: its operands — rules/maneuver/equipment.sgs:33
+    return (('张辽.hp', lambda: g.seat_of('zhangliao').hp), )
 
 
 def t_equipment_3_expect0(g):
@@ -230,9 +300,19 @@ def t_equipment_3_expect0(g):
     return (g.seat_of('zhangliao').hp == 4)
 
 
+def t_equipment_3_expect0_parts(g):
+    # test 藤甲：普通杀、南蛮入侵与万箭齐发对你无效: its operands — rules/maneuver/equipment.sgs:51
+    return (('张辽.hp', lambda: g.seat_of('zhangliao').hp), )
+
+
 def t_equipment_4_expect0(g):
     # test 藤甲：火焰伤害+1 — rules/maneuver/equipment.sgs:60
     return (g.seat_of('zhangliao').hp == 2)
+
+
+def t_equipment_4_expect0_parts(g):
+    # test 藤甲：火焰伤害+1: its operands — rules/maneuver/equipment.sgs:60
+    return (('张辽.hp', lambda: g.seat_of('zhangliao').hp), )
 
 
 def t_equipment_5_expect0(g):
@@ -240,9 +320,19 @@ def t_equipment_5_expect0(g):
     return (g.seat_of('zhangliao').hp == 3)
 
 
+def t_equipment_5_expect0_parts(g):
+    # test 藤甲：雷杀照常生效: its operands — rules/maneuver/equipment.sgs:69
+    return (('张辽.hp', lambda: g.seat_of('zhangliao').hp), )
+
+
 def t_equipment_6_expect0(g):
     # test 藤甲：青釭剑的杀无视藤甲 — rules/maneuver/equipment.sgs:78
     return (g.seat_of('zhangliao').hp == 3)
+
+
+def t_equipment_6_expect0_parts(g):
+    # test 藤甲：青釭剑的杀无视藤甲: its operands — rules/maneuver/equipment.sgs:78
+    return (('张辽.hp', lambda: g.seat_of('zhangliao').hp), )
 
 
 def t_equipment_7_expect0(g):
@@ -250,9 +340,19 @@ def t_equipment_7_expect0(g):
     return (g.seat_of('zhangliao').hp == 3)
 
 
+def t_equipment_7_expect0_parts(g):
+    # test 白银狮子：受到大于1点的伤害时改为1点: its operands — rules/maneuver/equipment.sgs:99
+    return (('张辽.hp', lambda: g.seat_of('zhangliao').hp), )
+
+
 def t_equipment_8_expect0(g):
     # test 白银狮子：失去装备区里的白银狮子后回复1点体力 — rules/maneuver/equipment.sgs:108
     return ((g.seat_of('zhangliao').hp == 3) and (g.seat_of('zhangliao').armor is None))
+
+
+def t_equipment_8_expect0_parts(g):
+    # test 白银狮子：失去装备区里的白银狮子后回复1点体力: its operands — rules/maneuver/equipment.sgs:108
+    return (('张辽.hp', lambda: g.seat_of('zhangliao').hp), ('张辽.armor', lambda: g.seat_of('zhangliao').armor), )
 
 
 def t_equipment_9_expect0(g):
@@ -260,9 +360,19 @@ def t_equipment_9_expect0(g):
     return ((g.seat_of('zhangliao').hp == 4) and T.is_card(g.seat_of('zhangliao').armor, 'tengjia'))
 
 
+def t_equipment_9_expect0_parts(g):
+    # test 白银狮子：装备新的防具替换白银狮子，也回复1点体力: its operands — rules/maneuver/equipment.sgs:117
+    return (('张辽.hp', lambda: g.seat_of('zhangliao').hp), ('张辽.armor', lambda: g.seat_of('zhangliao').armor), )
+
+
 def t_equipment_10_expect0(g):
     # test 白银狮子：手牌中的白银狮子被弃置不回复体力 — rules/maneuver/equipment.sgs:125
     return (g.seat_of('zhangliao').hp == 2)
+
+
+def t_equipment_10_expect0_parts(g):
+    # test 白银狮子：手牌中的白银狮子被弃置不回复体力: its operands — rules/maneuver/equipment.sgs:125
+    return (('张辽.hp', lambda: g.seat_of('zhangliao').hp), )
 
 
 def t_tricks_1_expect0(g):
@@ -270,9 +380,19 @@ def t_tricks_1_expect0(g):
     return ((g.seat_of('lvmeng').hp == 3) and ('shan' in [c.name for c in g.seat_of('lvmeng').hand]) and (len(g.seat_of('xuchu').hand) == 0))
 
 
+def t_tricks_1_expect0_parts(g):
+    # test 火攻：弃置一张与展示的牌花色相同的手牌，目标受到1点火焰伤害: its operands — rules/maneuver/tricks.sgs:35
+    return (('吕蒙.hp', lambda: g.seat_of('lvmeng').hp), ('吕蒙.hand', lambda: g.seat_of('lvmeng').hand), ('count(许褚.hand)', lambda: len(g.seat_of('xuchu').hand)), )
+
+
 def t_tricks_2_expect0(g):
     # test 火攻：机器人对敌人使用 — rules/maneuver/tricks.sgs:48
     return ((g.seat_of('lvmeng').hp == (g.seat_of('lvmeng').max_hp - 1)) and (g.seat_of('caocao').hp == g.seat_of('caocao').max_hp) and (g.seat_of('xuchu').hp == g.seat_of('xuchu').max_hp))
+
+
+def t_tricks_2_expect0_parts(g):
+    # test 火攻：机器人对敌人使用: its operands — rules/maneuver/tricks.sgs:48
+    return (('吕蒙.hp', lambda: g.seat_of('lvmeng').hp), ('吕蒙.max_hp - 1', lambda: (g.seat_of('lvmeng').max_hp - 1)), ('曹操.hp', lambda: g.seat_of('caocao').hp), ('曹操.max_hp', lambda: g.seat_of('caocao').max_hp), ('许褚.hp', lambda: g.seat_of('xuchu').hp), ('许褚.max_hp', lambda: g.seat_of('xuchu').max_hp), )
 
 
 def t_tricks_3_expect0(g):
@@ -280,9 +400,19 @@ def t_tricks_3_expect0(g):
     return ((g.seat_of('zhangliao').hp == 4) and ('sha' in [c.name for c in g.seat_of('xuchu').hand]))
 
 
+def t_tricks_3_expect0_parts(g):
+    # test 火攻：没有与之花色相同的手牌，不造成伤害: its operands — rules/maneuver/tricks.sgs:56
+    return (('张辽.hp', lambda: g.seat_of('zhangliao').hp), ('许褚.hand', lambda: g.seat_of('xuchu').hand), )
+
+
 def t_tricks_4_expect0(g):
     # test 火攻：可以不弃置手牌 — rules/maneuver/tricks.sgs:66
     return ((g.seat_of('zhangliao').hp == 4) and ('sha' in [c.name for c in g.seat_of('xuchu').hand]))
+
+
+def t_tricks_4_expect0_parts(g):
+    # test 火攻：可以不弃置手牌: its operands — rules/maneuver/tricks.sgs:66
+    return (('张辽.hp', lambda: g.seat_of('zhangliao').hp), ('许褚.hand', lambda: g.seat_of('xuchu').hand), )
 
 
 def t_tricks_5_expect0(g):
@@ -290,9 +420,19 @@ def t_tricks_5_expect0(g):
     return ((g.seat_of('xuchu').hp == 3) and (g.seat_of('zhangliao').hp == 4))
 
 
+def t_tricks_5_expect0_parts(g):
+    # test 火攻：不能对没有手牌的角色使用，可以对自己使用: its operands — rules/maneuver/tricks.sgs:75
+    return (('许褚.hp', lambda: g.seat_of('xuchu').hp), ('张辽.hp', lambda: g.seat_of('zhangliao').hp), )
+
+
 def t_tricks_6_expect0(g):
     # test 火攻：连环状态的角色受到火焰伤害后传导 — rules/maneuver/tricks.sgs:85
     return ((g.seat_of('zhangliao').hp == 3) and (g.seat_of('lvmeng').hp == 3))
+
+
+def t_tricks_6_expect0_parts(g):
+    # test 火攻：连环状态的角色受到火焰伤害后传导: its operands — rules/maneuver/tricks.sgs:85
+    return (('张辽.hp', lambda: g.seat_of('zhangliao').hp), ('吕蒙.hp', lambda: g.seat_of('lvmeng').hp), )
 
 
 def t_tricks_7_expect0(g):
@@ -300,9 +440,19 @@ def t_tricks_7_expect0(g):
     return (('bingliang' in [c.name for c in g.seat_of('zhangfei').judges]) and (g.seat_of('guanyu').hand_count == 0))
 
 
+def t_tricks_7_expect0_parts(g):
+    # test 兵粮寸断：置入距离为1的其他角色的判定区: its operands — rules/maneuver/tricks.sgs:103
+    return (('张飞.judges', lambda: g.seat_of('zhangfei').judges), ('关羽.hand_count', lambda: g.seat_of('guanyu').hand_count), )
+
+
 def t_tricks_8_expect0(g):
     # test 兵粮寸断：判定不为♣：跳过摸牌阶段 — rules/maneuver/tricks.sgs:112
     return ((g.seat_of('zhangfei').hand_count == 0) and (len(g.seat_of('zhangfei').judges) == 0))
+
+
+def t_tricks_8_expect0_parts(g):
+    # test 兵粮寸断：判定不为♣：跳过摸牌阶段: its operands — rules/maneuver/tricks.sgs:112
+    return (('张飞.hand_count', lambda: g.seat_of('zhangfei').hand_count), ('count(张飞.judges)', lambda: len(g.seat_of('zhangfei').judges)), )
 
 
 def t_tricks_9_expect0(g):
@@ -310,14 +460,29 @@ def t_tricks_9_expect0(g):
     return (g.seat_of('zhangfei').hand_count == 2)
 
 
+def t_tricks_9_expect0_parts(g):
+    # test 兵粮寸断：判定为♣：照常摸牌: its operands — rules/maneuver/tricks.sgs:121
+    return (('张飞.hand_count', lambda: g.seat_of('zhangfei').hand_count), )
+
+
 def t_tricks_10_expect0(g):
     # test 兵粮寸断：不能对距离2的角色使用 — rules/maneuver/tricks.sgs:132
     return ((len(g.seat_of('zhangfei').judges) == 0) and ((len(g.seat_of('zhaoyun').judges) + len(g.seat_of('machao').judges)) == 1))
 
 
+def t_tricks_10_expect0_parts(g):
+    # test 兵粮寸断：不能对距离2的角色使用: its operands — rules/maneuver/tricks.sgs:132
+    return (('count(张飞.judges)', lambda: len(g.seat_of('zhangfei').judges)), ('count(赵云.judges) + count(马超.judges)', lambda: (len(g.seat_of('zhaoyun').judges) + len(g.seat_of('machao').judges))), )
+
+
 def t_tricks_11_expect0(g):
     # test 兵粮寸断：可以被【无懈可击】抵消 — rules/maneuver/tricks.sgs:142
     return ((len(g.seat_of('zhangfei').judges) == 0) and (g.seat_of('zhangfei').hand_count == 2))
+
+
+def t_tricks_11_expect0_parts(g):
+    # test 兵粮寸断：可以被【无懈可击】抵消: its operands — rules/maneuver/tricks.sgs:142
+    return (('count(张飞.judges)', lambda: len(g.seat_of('zhangfei').judges)), ('张飞.hand_count', lambda: g.seat_of('zhangfei').hand_count), )
 
 
 TABLES = T.Tables(
@@ -478,8 +643,8 @@ TABLES = T.Tables(
             deck=(), start=('xuchu', 'chupai'), turns=1,
             decides=(('xuchu', (('name', None, None, '火杀'), ('name', None, None, '张辽'))),),
             expects=(
-                (t_basic_1_expect0, '张辽.hp == 3 and 吕蒙.hp == 3 and 黄盖.hp == 4', 'rules/maneuver/basic.sgs:20'),
-                (t_basic_1_expect1, 'not 张辽.chained and not 吕蒙.chained', 'rules/maneuver/basic.sgs:21'),
+                (t_basic_1_expect0, '张辽.hp == 3 and 吕蒙.hp == 3 and 黄盖.hp == 4', 'rules/maneuver/basic.sgs:20', t_basic_1_expect0_parts),
+                (t_basic_1_expect1, 'not 张辽.chained and not 吕蒙.chained', 'rules/maneuver/basic.sgs:21', t_basic_1_expect1_parts),
             ),
             logs=((True, ('张辽 受到 1 点火属性伤害 (来源 许褚，火杀', '吕蒙 受到 1 点火属性伤害 (来源 许褚，火杀'), 'rules/maneuver/basic.sgs:22'),),
             loc='rules/maneuver/basic.sgs:13',
@@ -495,7 +660,7 @@ TABLES = T.Tables(
             deck=(), start=('xuchu', 'chupai'), turns=1,
             decides=(('xuchu', (('name', None, None, '火杀'), ('name', None, None, '张辽'), ('name', None, None, '杀'))), ('zhangliao', (('name', None, None, '闪'),))),
             expects=(
-                (t_basic_2_expect0, '张辽.hp == 4', 'rules/maneuver/basic.sgs:33'),
+                (t_basic_2_expect0, '张辽.hp == 4', 'rules/maneuver/basic.sgs:33', t_basic_2_expect0_parts),
             ),
             logs=((True, '许褚 弃置 杀', 'rules/maneuver/basic.sgs:34'),),
             loc='rules/maneuver/basic.sgs:25',
@@ -511,7 +676,7 @@ TABLES = T.Tables(
             deck=(), start=('xuchu', 'chupai'), turns=1,
             decides=(('xuchu', (('name', None, None, '雷杀'), ('name', None, None, '张辽'))),),
             expects=(
-                (t_basic_3_expect0, '张辽.hp == 3 and not 张辽.chained', 'rules/maneuver/basic.sgs:49'),
+                (t_basic_3_expect0, '张辽.hp == 3 and not 张辽.chained', 'rules/maneuver/basic.sgs:49', t_basic_3_expect0_parts),
             ),
             logs=((True, '张辽 受到 1 点雷属性伤害 (来源 许褚，雷杀', 'rules/maneuver/basic.sgs:50'),),
             loc='rules/maneuver/basic.sgs:42',
@@ -527,7 +692,7 @@ TABLES = T.Tables(
             deck=(), start=('xuchu', 'chupai'), turns=1,
             decides=(('xuchu', (('name', None, None, '酒'), ('name', None, None, '杀'), ('name', None, None, '张辽'))),),
             expects=(
-                (t_basic_4_expect0, '张辽.hp == 2', 'rules/maneuver/basic.sgs:80'),
+                (t_basic_4_expect0, '张辽.hp == 2', 'rules/maneuver/basic.sgs:80', t_basic_4_expect0_parts),
             ),
             logs=((True, ('许褚 使用 酒', '张辽 受到 2 点伤害'), 'rules/maneuver/basic.sgs:81'),),
             loc='rules/maneuver/basic.sgs:73',
@@ -543,7 +708,7 @@ TABLES = T.Tables(
             deck=(), start=('xuchu', 'chupai'), turns=1,
             decides=(('xuchu', (('name', None, None, '酒'), ('name', None, None, '酒'))),),
             expects=(
-                (t_basic_5_expect0, '许褚.drunk == 1', 'rules/maneuver/basic.sgs:92'),
+                (t_basic_5_expect0, '许褚.drunk == 1', 'rules/maneuver/basic.sgs:92', t_basic_5_expect0_parts),
             ),
             logs=((True, '许褚 弃置 酒', 'rules/maneuver/basic.sgs:91'),),
             loc='rules/maneuver/basic.sgs:84',
@@ -559,7 +724,7 @@ TABLES = T.Tables(
             deck=(), start=('xuchu', 'chupai'), turns=2,
             decides=(('xuchu', (('name', None, None, '酒'),)), ('zhangliao', (('name', None, None, '杀'), ('name', None, None, '许褚', 'optional')))),
             expects=(
-                (t_basic_6_expect0, '许褚.drunk == 0', 'rules/maneuver/basic.sgs:104'),
+                (t_basic_6_expect0, '许褚.drunk == 0', 'rules/maneuver/basic.sgs:104', t_basic_6_expect0_parts),
             ),
             logs=(),
             loc='rules/maneuver/basic.sgs:95',
@@ -575,7 +740,7 @@ TABLES = T.Tables(
             deck=(), start=('xuchu', 'chupai'), turns=1,
             decides=(('xuchu', (('name', None, None, '杀'), ('name', None, None, '张辽'))), ('zhangliao', (('name', None, None, '酒'),))),
             expects=(
-                (t_jiu_rules_1_expect0, '张辽.alive and 张辽.hp == 1 and 张辽.drunk == 0', 'rules/maneuver/basic.sgs:131'),
+                (t_jiu_rules_1_expect0, '张辽.alive and 张辽.hp == 1 and 张辽.drunk == 0', 'rules/maneuver/basic.sgs:131', t_jiu_rules_1_expect0_parts),
             ),
             logs=(),
             loc='rules/maneuver/basic.sgs:123',
@@ -591,7 +756,7 @@ TABLES = T.Tables(
             deck=(), start=('xuchu', 'chupai'), turns=1,
             decides=(('xuchu', (('name', None, None, '酒'), ('name', None, None, '火杀'), ('name', None, None, '张辽'))),),
             expects=(
-                (t_jiu_rules_2_expect0, '张辽.hp == 2 and 吕蒙.hp == 2', 'rules/maneuver/basic.sgs:140'),
+                (t_jiu_rules_2_expect0, '张辽.hp == 2 and 吕蒙.hp == 2', 'rules/maneuver/basic.sgs:140', t_jiu_rules_2_expect0_parts),
             ),
             logs=(),
             loc='rules/maneuver/basic.sgs:133',
@@ -607,7 +772,7 @@ TABLES = T.Tables(
             deck=(), start=('xuchu', 'chupai'), turns=1,
             decides=(('xuchu', (('name', None, None, '铁索连环'), ('many', (('name', None, None, '张辽'), ('name', None, None, '吕蒙'))))),),
             expects=(
-                (t_basic_7_expect0, 'not 张辽.chained and 吕蒙.chained', 'rules/maneuver/basic.sgs:160'),
+                (t_basic_7_expect0, 'not 张辽.chained and 吕蒙.chained', 'rules/maneuver/basic.sgs:160', t_basic_7_expect0_parts),
             ),
             logs=(),
             loc='rules/maneuver/basic.sgs:153',
@@ -623,7 +788,7 @@ TABLES = T.Tables(
             deck=((None, None, 'tao'),), start=('xuchu', 'chupai'), turns=1,
             decides=(('xuchu', (('text', '重铸 铁索连环'),)),),
             expects=(
-                (t_basic_8_expect0, '桃 in 许褚.hand and count(许褚.hand) == 1', 'rules/maneuver/basic.sgs:171'),
+                (t_basic_8_expect0, '桃 in 许褚.hand and count(许褚.hand) == 1', 'rules/maneuver/basic.sgs:171', t_basic_8_expect0_parts),
             ),
             logs=((True, '许褚 重铸了 铁索连环', 'rules/maneuver/basic.sgs:172'),),
             loc='rules/maneuver/basic.sgs:163',
@@ -639,8 +804,8 @@ TABLES = T.Tables(
             deck=(), start=('xuchu', 'chupai'), turns=1,
             decides=(('xuchu', (('name', None, None, '朱雀羽扇'), ('name', None, None, '杀'), ('name', None, None, '吕蒙'))),),
             expects=(
-                (t_equipment_1_expect0, 'attack_range(许褚) == 4', 'rules/maneuver/equipment.sgs:22'),
-                (t_equipment_1_expect1, '吕蒙.hp == 3 and 黄盖.hp == 3 and 张辽.hp == 4', 'rules/maneuver/equipment.sgs:23'),
+                (t_equipment_1_expect0, 'attack_range(许褚) == 4', 'rules/maneuver/equipment.sgs:22', t_equipment_1_expect0_parts),
+                (t_equipment_1_expect1, '吕蒙.hp == 3 and 黄盖.hp == 3 and 张辽.hp == 4', 'rules/maneuver/equipment.sgs:23', t_equipment_1_expect1_parts),
             ),
             logs=((True, ('许褚 使用 火杀(♠7) → 吕蒙', '吕蒙 受到 1 点火属性伤害'), 'rules/maneuver/equipment.sgs:24'),),
             loc='rules/maneuver/equipment.sgs:15',
@@ -654,7 +819,7 @@ TABLES = T.Tables(
             deck=(), start=('xuchu', 'chupai'), turns=1,
             decides=(('xuchu', (('name', None, None, '雷杀'), ('name', None, None, '张辽'), ('name', None, None, '朱雀羽扇', 'optional'))),),
             expects=(
-                (t_equipment_2_expect0, '张辽.hp == 3', 'rules/maneuver/equipment.sgs:33'),
+                (t_equipment_2_expect0, '张辽.hp == 3', 'rules/maneuver/equipment.sgs:33', t_equipment_2_expect0_parts),
             ),
             logs=((True, '张辽 受到 1 点雷属性伤害', 'rules/maneuver/equipment.sgs:34'),),
             loc='rules/maneuver/equipment.sgs:28',
@@ -668,7 +833,7 @@ TABLES = T.Tables(
             deck=(), start=('xuchu', 'chupai'), turns=1,
             decides=(('xuchu', (('name', None, None, '杀'), ('name', None, None, '张辽'), ('name', None, None, '南蛮入侵'), ('name', None, None, '万箭齐发'))),),
             expects=(
-                (t_equipment_3_expect0, '张辽.hp == 4', 'rules/maneuver/equipment.sgs:51'),
+                (t_equipment_3_expect0, '张辽.hp == 4', 'rules/maneuver/equipment.sgs:51', t_equipment_3_expect0_parts),
             ),
             logs=((True, ('杀(♠7) 对 张辽 无效', '南蛮入侵(♠K) 对 张辽 无效', '万箭齐发(♥A) 对 张辽 无效'), 'rules/maneuver/equipment.sgs:52'),),
             loc='rules/maneuver/equipment.sgs:46',
@@ -682,7 +847,7 @@ TABLES = T.Tables(
             deck=(), start=('xuchu', 'chupai'), turns=1,
             decides=(('xuchu', (('name', None, None, '火杀'), ('name', None, None, '张辽'))),),
             expects=(
-                (t_equipment_4_expect0, '张辽.hp == 2', 'rules/maneuver/equipment.sgs:60'),
+                (t_equipment_4_expect0, '张辽.hp == 2', 'rules/maneuver/equipment.sgs:60', t_equipment_4_expect0_parts),
             ),
             logs=((True, '张辽 受到 2 点火属性伤害', 'rules/maneuver/equipment.sgs:61'),),
             loc='rules/maneuver/equipment.sgs:55',
@@ -696,7 +861,7 @@ TABLES = T.Tables(
             deck=(), start=('xuchu', 'chupai'), turns=1,
             decides=(('xuchu', (('name', None, None, '雷杀'), ('name', None, None, '张辽'))),),
             expects=(
-                (t_equipment_5_expect0, '张辽.hp == 3', 'rules/maneuver/equipment.sgs:69'),
+                (t_equipment_5_expect0, '张辽.hp == 3', 'rules/maneuver/equipment.sgs:69', t_equipment_5_expect0_parts),
             ),
             logs=(),
             loc='rules/maneuver/equipment.sgs:64',
@@ -710,7 +875,7 @@ TABLES = T.Tables(
             deck=(), start=('xuchu', 'chupai'), turns=1,
             decides=(('xuchu', (('name', None, None, '杀'), ('name', None, None, '张辽'))),),
             expects=(
-                (t_equipment_6_expect0, '张辽.hp == 3', 'rules/maneuver/equipment.sgs:78'),
+                (t_equipment_6_expect0, '张辽.hp == 3', 'rules/maneuver/equipment.sgs:78', t_equipment_6_expect0_parts),
             ),
             logs=((False, '无效', 'rules/maneuver/equipment.sgs:79'),),
             loc='rules/maneuver/equipment.sgs:73',
@@ -724,7 +889,7 @@ TABLES = T.Tables(
             deck=(), start=('xuchu', 'chupai'), turns=1,
             decides=(('xuchu', (('name', None, None, '酒'), ('name', None, None, '杀'), ('name', None, None, '张辽'))),),
             expects=(
-                (t_equipment_7_expect0, '张辽.hp == 3', 'rules/maneuver/equipment.sgs:99'),
+                (t_equipment_7_expect0, '张辽.hp == 3', 'rules/maneuver/equipment.sgs:99', t_equipment_7_expect0_parts),
             ),
             logs=((True, '张辽 受到 1 点伤害', 'rules/maneuver/equipment.sgs:100'),),
             loc='rules/maneuver/equipment.sgs:94',
@@ -738,7 +903,7 @@ TABLES = T.Tables(
             deck=(), start=('xuchu', 'chupai'), turns=1,
             decides=(('xuchu', (('name', None, None, '过河拆桥'), ('name', None, None, '张辽'))),),
             expects=(
-                (t_equipment_8_expect0, '张辽.hp == 3 and 张辽.armor == none', 'rules/maneuver/equipment.sgs:108'),
+                (t_equipment_8_expect0, '张辽.hp == 3 and 张辽.armor == none', 'rules/maneuver/equipment.sgs:108', t_equipment_8_expect0_parts),
             ),
             logs=((True, ('许褚 弃置 白银狮子(♣A)', '张辽 回复 1 点体力'), 'rules/maneuver/equipment.sgs:109'),),
             loc='rules/maneuver/equipment.sgs:103',
@@ -752,7 +917,7 @@ TABLES = T.Tables(
             deck=(), start=('zhangliao', 'chupai'), turns=1,
             decides=(('zhangliao', (('name', None, None, '藤甲'),)),),
             expects=(
-                (t_equipment_9_expect0, '张辽.hp == 4 and 张辽.armor is 藤甲', 'rules/maneuver/equipment.sgs:117'),
+                (t_equipment_9_expect0, '张辽.hp == 4 and 张辽.armor is 藤甲', 'rules/maneuver/equipment.sgs:117', t_equipment_9_expect0_parts),
             ),
             logs=(),
             loc='rules/maneuver/equipment.sgs:112',
@@ -766,7 +931,7 @@ TABLES = T.Tables(
             deck=(), start=('xuchu', 'chupai'), turns=1,
             decides=(('xuchu', (('name', None, None, '过河拆桥'), ('name', None, None, '张辽'))),),
             expects=(
-                (t_equipment_10_expect0, '张辽.hp == 2', 'rules/maneuver/equipment.sgs:125'),
+                (t_equipment_10_expect0, '张辽.hp == 2', 'rules/maneuver/equipment.sgs:125', t_equipment_10_expect0_parts),
             ),
             logs=((False, '回复', 'rules/maneuver/equipment.sgs:126'),),
             loc='rules/maneuver/equipment.sgs:120',
@@ -782,7 +947,7 @@ TABLES = T.Tables(
             deck=(), start=('xuchu', 'chupai'), turns=1,
             decides=(('xuchu', (('name', None, None, '火攻'), ('name', None, None, '吕蒙'), ('name', None, None, 'yes'), ('name', None, None, '杀'))),),
             expects=(
-                (t_tricks_1_expect0, '吕蒙.hp == 3 and 闪 in 吕蒙.hand and count(许褚.hand) == 0', 'rules/maneuver/tricks.sgs:35'),
+                (t_tricks_1_expect0, '吕蒙.hp == 3 and 闪 in 吕蒙.hand and count(许褚.hand) == 0', 'rules/maneuver/tricks.sgs:35', t_tricks_1_expect0_parts),
             ),
             logs=((True, ('吕蒙 展示 闪(♠2)', '许褚 弃置 杀(♠5)', '吕蒙 受到 1 点火属性伤害 (来源 许褚，火攻(♥3))'), 'rules/maneuver/tricks.sgs:36'),),
             loc='rules/maneuver/tricks.sgs:28',
@@ -798,9 +963,10 @@ TABLES = T.Tables(
             deck=(), start=('xuchu', 'chupai'), turns=1,
             decides=(('xuchu', (('bot', ('name', None, None, '火攻')), ('bot', ('name', None, None, '吕蒙')), ('name', None, None, 'yes'), ('name', None, None, '闪'))),),
             expects=(
-                (t_tricks_2_expect0, '吕蒙.hp == 吕蒙.max_hp - 1 and 曹操.hp == 曹操.max_hp and 许褚.hp == 许褚.max_hp', 'rules/maneuver/tricks.sgs:48'),
+                (t_tricks_2_expect0, '吕蒙.hp == 吕蒙.max_hp - 1 and 曹操.hp == 曹操.max_hp and 许褚.hp == 许褚.max_hp', 'rules/maneuver/tricks.sgs:48', t_tricks_2_expect0_parts),
             ),
             logs=(),
+            variants=('guozhan_heroes',),
             loc='rules/maneuver/tricks.sgs:40',
         ),
         T.TestDef(
@@ -812,7 +978,7 @@ TABLES = T.Tables(
             deck=(), start=('xuchu', 'chupai'), turns=1,
             decides=(('xuchu', (('name', None, None, '火攻'), ('name', None, None, '张辽'), ('name', None, None, 'yes', 'optional'))),),
             expects=(
-                (t_tricks_3_expect0, '张辽.hp == 4 and 杀 in 许褚.hand', 'rules/maneuver/tricks.sgs:56'),
+                (t_tricks_3_expect0, '张辽.hp == 4 and 杀 in 许褚.hand', 'rules/maneuver/tricks.sgs:56', t_tricks_3_expect0_parts),
             ),
             logs=((True, '张辽 展示 闪(♠2)', 'rules/maneuver/tricks.sgs:57'), (False, '受到', 'rules/maneuver/tricks.sgs:58')),
             loc='rules/maneuver/tricks.sgs:51',
@@ -826,7 +992,7 @@ TABLES = T.Tables(
             deck=(), start=('xuchu', 'chupai'), turns=1,
             decides=(('xuchu', (('name', None, None, '火攻'), ('name', None, None, '张辽'), ('name', None, None, 'no'))),),
             expects=(
-                (t_tricks_4_expect0, '张辽.hp == 4 and 杀 in 许褚.hand', 'rules/maneuver/tricks.sgs:66'),
+                (t_tricks_4_expect0, '张辽.hp == 4 and 杀 in 许褚.hand', 'rules/maneuver/tricks.sgs:66', t_tricks_4_expect0_parts),
             ),
             logs=(),
             loc='rules/maneuver/tricks.sgs:61',
@@ -840,7 +1006,7 @@ TABLES = T.Tables(
             deck=(), start=('xuchu', 'chupai'), turns=1,
             decides=(('xuchu', (('name', None, None, '火攻'), ('name', None, None, '许褚'), ('name', 'spade', 5, '杀'), ('name', None, None, 'yes'), ('name', 'spade', 7, '杀'), ('name', None, None, '张辽', 'optional'))),),
             expects=(
-                (t_tricks_5_expect0, '许褚.hp == 3 and 张辽.hp == 4', 'rules/maneuver/tricks.sgs:75'),
+                (t_tricks_5_expect0, '许褚.hp == 3 and 张辽.hp == 4', 'rules/maneuver/tricks.sgs:75', t_tricks_5_expect0_parts),
             ),
             logs=((True, ('许褚 展示 杀(♠5)', '许褚 受到 1 点火属性伤害'), 'rules/maneuver/tricks.sgs:76'),),
             loc='rules/maneuver/tricks.sgs:70',
@@ -855,7 +1021,7 @@ TABLES = T.Tables(
             deck=(), start=('xuchu', 'chupai'), turns=1,
             decides=(('xuchu', (('name', None, None, '火攻'), ('name', None, None, '张辽'), ('name', None, None, 'yes'), ('name', None, None, '杀'))),),
             expects=(
-                (t_tricks_6_expect0, '张辽.hp == 3 and 吕蒙.hp == 3', 'rules/maneuver/tricks.sgs:85'),
+                (t_tricks_6_expect0, '张辽.hp == 3 and 吕蒙.hp == 3', 'rules/maneuver/tricks.sgs:85', t_tricks_6_expect0_parts),
             ),
             logs=(),
             loc='rules/maneuver/tricks.sgs:79',
@@ -869,7 +1035,7 @@ TABLES = T.Tables(
             deck=(), start=('guanyu', 'chupai'), turns=1,
             decides=(('guanyu', (('name', None, None, '兵粮寸断'), ('name', None, None, '张飞'))),),
             expects=(
-                (t_tricks_7_expect0, '兵粮寸断 in 张飞.judges and 关羽.hand_count == 0', 'rules/maneuver/tricks.sgs:103'),
+                (t_tricks_7_expect0, '兵粮寸断 in 张飞.judges and 关羽.hand_count == 0', 'rules/maneuver/tricks.sgs:103', t_tricks_7_expect0_parts),
             ),
             logs=(),
             loc='rules/maneuver/tricks.sgs:98',
@@ -883,7 +1049,7 @@ TABLES = T.Tables(
             deck=(('heart', 5, 'shan'), ('diamond', 3, 'shan'), ('diamond', 7, 'shan')), start=('zhangfei', 'panding'), turns=1,
             decides=(),
             expects=(
-                (t_tricks_8_expect0, '张飞.hand_count == 0 and count(张飞.judges) == 0', 'rules/maneuver/tricks.sgs:112'),
+                (t_tricks_8_expect0, '张飞.hand_count == 0 and count(张飞.judges) == 0', 'rules/maneuver/tricks.sgs:112', t_tricks_8_expect0_parts),
             ),
             logs=((True, '跳过摸牌阶段', 'rules/maneuver/tricks.sgs:111'),),
             loc='rules/maneuver/tricks.sgs:106',
@@ -897,7 +1063,7 @@ TABLES = T.Tables(
             deck=(('club', 5, 'sha'), ('diamond', 3, 'shan'), ('diamond', 7, 'shan')), start=('zhangfei', 'panding'), turns=1,
             decides=(),
             expects=(
-                (t_tricks_9_expect0, '张飞.hand_count == 2', 'rules/maneuver/tricks.sgs:121'),
+                (t_tricks_9_expect0, '张飞.hand_count == 2', 'rules/maneuver/tricks.sgs:121', t_tricks_9_expect0_parts),
             ),
             logs=((False, '跳过摸牌阶段', 'rules/maneuver/tricks.sgs:120'),),
             loc='rules/maneuver/tricks.sgs:115',
@@ -913,7 +1079,7 @@ TABLES = T.Tables(
             deck=(), start=('guanyu', 'chupai'), turns=1,
             decides=(('guanyu', (('name', None, None, '兵粮寸断'), ('name', None, None, '张飞', 'optional'))),),
             expects=(
-                (t_tricks_10_expect0, 'count(张飞.judges) == 0 and count(赵云.judges) + count(马超.judges) == 1', 'rules/maneuver/tricks.sgs:132'),
+                (t_tricks_10_expect0, 'count(张飞.judges) == 0 and count(赵云.judges) + count(马超.judges) == 1', 'rules/maneuver/tricks.sgs:132', t_tricks_10_expect0_parts),
             ),
             logs=(),
             loc='rules/maneuver/tricks.sgs:124',
@@ -927,7 +1093,7 @@ TABLES = T.Tables(
             deck=(('heart', 5, 'shan'), ('diamond', 3, 'shan'), ('diamond', 7, 'shan')), start=('zhangfei', 'panding'), turns=1,
             decides=(('zhangfei', (('name', None, None, '无懈可击'),)),),
             expects=(
-                (t_tricks_11_expect0, 'count(张飞.judges) == 0 and 张飞.hand_count == 2', 'rules/maneuver/tricks.sgs:142'),
+                (t_tricks_11_expect0, 'count(张飞.judges) == 0 and 张飞.hand_count == 2', 'rules/maneuver/tricks.sgs:142', t_tricks_11_expect0_parts),
             ),
             logs=((False, '跳过摸牌阶段', 'rules/maneuver/tricks.sgs:141'),),
             loc='rules/maneuver/tricks.sgs:135',

@@ -1,0 +1,285 @@
+"""Issue 24: a designer's tests in every mode (seat any shipped hero, scripted answers bound to their
+requests, requests and views asserted, failures that show their operands …)."""
+
+from __future__ import annotations
+
+from click.testing import CliRunner
+
+from sgsdsl.cli import main
+from sgsdsl.lang.compiler import build, modules_in_memory
+from sgsdsl.lang.loader import compiled
+from sgsdsl.scenarios.runner import run_test, scenario_jobs
+
+
+def _file(tmp_path, text: str, name: str = "mine.sgs"):
+    f = tmp_path / name
+    f.write_text(text, encoding="utf-8")
+    return f
+
+
+def _run(tmp_path, text: str):
+    """Every test of one designer file, run as `sgsdsl test FILE` runs them: (title -> result)."""
+    b = build(extra=[_file(tmp_path, text)])
+    assert not b.errors, [d.message for d in b.errors]
+    jobs = [(r, t) for r, t in scenario_jobs([m.TABLES for m in modules_in_memory(b)]) if not t.loc.startswith("rules/")]
+    return {t.title: run_test(r, t) for r, t in jobs}
+
+
+def _errors(tmp_path, text: str):
+    b = build(extra=[_file(tmp_path, text)])
+    return b.errors
+
+
+def cli(*args):
+    return CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)
+
+
+# ---- 1. seat and name anything that ships ------------------------------------------------------
+
+USES = '''
+use guozhan_heroes
+hero 新人 xinren { kingdom 魏  hp 4  gender 男  skills 放逐 }
+test "use 一个变体包：它的技能给设计者的武将" {
+  seat 关羽 hand [杀]
+  seat 新人
+  start 关羽 出牌阶段
+  decide 关羽: 杀, 新人
+  decide 新人: yes, 关羽
+  expect 关羽.flipped and 新人.hp == 3
+}
+'''
+
+
+def test_a_designer_hero_takes_a_skill_of_a_variant_it_uses(tmp_path):
+    r = _run(tmp_path, USES)["use 一个变体包：它的技能给设计者的武将"]
+    assert r.ok, r.failures
+    assert any("新人 发动 【放逐】" in line for line in r.log.lines)
+
+
+def test_a_mode_test_seats_the_heroes_of_the_variants_the_mode_plays_with(tmp_path):
+    text = '''
+test "曹丕" {
+  mode guozhan
+  seat 曹丕 deputy 许褚
+  seat 刘备 deputy 关羽
+  turns 0
+  expect 曹丕.max_hp == 3 and 放逐 in 曹丕.skills and 行殇 in 曹丕.skills
+}
+'''
+    assert _run(tmp_path, text)["曹丕"].ok
+
+
+def test_a_name_not_in_view_is_an_error_that_names_its_package(tmp_path):
+    errs = _errors(tmp_path, '''
+hero 新人 xinren { kingdom 魏  hp 4  gender 男  skills 放逐 }
+test "没有模式" {
+  seat 曹丕
+  seat 新人
+  expect 曹丕.hp == 3
+}
+''')
+    by_code = {}
+    for d in errs:
+        by_code.setdefault(d.code, []).append(d)
+    assert {"SGS106", "SGS112", "SGS101"} <= set(by_code)
+    for d in errs:
+        assert "variant package guozhan_heroes" in (d.help or ""), (d.code, d.message, d.help)
+        assert "`use guozhan_heroes`" in d.help and "`mode 国战`" in d.help
+
+
+def test_explain_finds_the_skills_of_every_variant():
+    for name, package in (("藏机", "duel_skills"), ("翩仪", "duel_skills"), ("骁袭", "duel_skills"),
+                          ("虎威", "duel_skills"), ("放逐", "guozhan_heroes")):
+        r = cli("explain", name)
+        assert r.exit_code == 0, r.output
+        assert f"in the variant package {package}" in r.output and f"skill {name} " in r.output
+    r = cli("explain", "奸雄")  # the default version first, alone when no variant redeclares it
+    assert r.output.startswith("skill 奸雄 jianxiong")
+    assert cli("explain", "没有这个技能").exit_code == 2
+
+
+def test_the_shipped_rules_compile_their_tests_with_the_variants_they_play_with():
+    rules, _ = compiled()
+    played = {t.variants for t in rules.tests if t.mode == "guozhan"}
+    assert ("guozhan_heroes",) in played
+
+
+# ---- 2. scripted answers bound to what they answer -------------------------------------------
+
+CANGJI = '''
+test "{title}" {{
+  mode duel
+  seat 关羽 hand [杀]
+  seat 黄月英 hp 1 equip [八卦阵] reserve [孙权]
+  deck [♠2 杀]
+  start 关羽 出牌阶段
+  decide 关羽: 杀, 黄月英
+  {decide}
+  expect 八卦阵 in 孙权.equips
+}}
+'''
+
+
+def test_an_answer_bound_to_a_skill_goes_to_that_skills_request_only(tmp_path):
+    # unbound, the `yes` meant for 藏机 is taken by 八卦阵's question, asked first: 藏机 is not used
+    r = _run(tmp_path, CANGJI.format(title="未绑定", decide="decide 黄月英: yes"))["未绑定"]
+    assert not r.ok
+    assert any("发动【八卦阵】" in line and "脚本: yes" in line for line in r.log.requests)
+    r = _run(tmp_path, CANGJI.format(title="绑定", decide="decide 藏机: yes"))["绑定"]
+    assert r.ok, r.failures
+    assert any("发动【八卦阵】" in line and "(默认" in line for line in r.log.requests)
+    assert any("发动【藏机】" in line and "脚本 【藏机】: yes" in line for line in r.log.requests)
+    # bound to one seat and one card
+    r = _run(tmp_path, CANGJI.format(title="座位与牌", decide="decide 黄月英 八卦阵: no\n  decide 黄月英: yes"))
+    assert r["座位与牌"].ok, r["座位与牌"].failures
+
+
+def test_a_skill_with_bound_answers_takes_no_unbound_one(tmp_path):
+    # 八卦阵's answers are bound (and used up): the seat's unbound `yes` waits for 藏机
+    r = _run(tmp_path, CANGJI.format(title="t", decide="decide 八卦阵: no\n  decide 黄月英: yes"))["t"]
+    assert r.ok, r.failures
+
+
+def test_unused_and_misbound_answers_fail_with_the_request_list(tmp_path):
+    r = _run(tmp_path, '''
+test "多余" {
+  seat 关羽 hand [杀]
+  seat 曹操
+  start 关羽 出牌阶段
+  decide 关羽: 杀, 曹操, 桃
+  decide 奸雄: yes, yes
+  decide 八卦阵: no
+}
+''')["多余"]
+    text = "\n".join(r.failures)
+    assert "answers bound to 【奸雄】 never used: yes" in text
+    assert "the requests of 【奸雄】:" in text and "曹操「发动【奸雄】？」 → 是 (脚本 【奸雄】: yes)" in text
+    assert "answers bound to 【八卦阵】 never used: no; 【八卦阵】 made no request" in text
+    assert "answers of 关羽 never asked for: 桃" in text and "the requests to 关羽:" in text
+    assert "关羽「杀的目标」 [曹操] → 曹操 (脚本: 曹操)" in text
+
+
+def test_a_decide_names_a_seat_a_skill_or_a_card(tmp_path):
+    errs = _errors(tmp_path, '''
+test "t" {
+  seat 关羽
+  decide 谁: no
+  decide 关羽 不存在: no
+}
+''')
+    assert [(d.code, d.message) for d in errs] == [
+        ("SGS211", "'谁' has no seat in this test, and is no skill or card"),
+        ("SGS106", "unknown skill or card '不存在'")]
+
+
+# ---- 3. the requests made: options offered, and how many --------------------------------------
+
+ASKED = '''
+test "请求" {{
+  seat 关羽 hand [♥7 杀, ♠2 杀]
+  seat 曹操 equip [八卦阵]
+  deck [♥K 闪]
+  start 关羽 出牌阶段
+  decide 关羽: 杀, 曹操
+  decide 曹操: yes
+  {expect}
+}}
+'''
+
+
+def test_expect_asked_offers_exact_options_in_order_and_counts(tmp_path):
+    good = ["expect asked 关羽: [♥7 杀, ♠2 杀, 武圣]", "expect asked 关羽: [杀, 杀, 武圣] == 1",
+            "expect asked 曹操 八卦阵 == 1", "expect asked 八卦阵 == 1", "expect asked 曹操 == 1",
+            "expect asked 关羽: [曹操]", "expect asked 奸雄 == 0"]
+    bad = ["expect asked 关羽: [♠2 杀, ♥7 杀, 武圣]", "expect asked 关羽: [杀, 杀]", "expect asked 曹操 == 2",
+           "expect asked 八卦阵 == 2", "expect asked 关羽: [杀, 杀, 武圣] == 2", "expect asked 曹操: [杀]"]
+    for e in good + bad:
+        r = _run(tmp_path, ASKED.format(expect=e))["请求"]
+        assert r.ok == (e in good), (e, r.failures, r.log.requests)
+    r = _run(tmp_path, ASKED.format(expect="expect asked 关羽: [♠2 杀, ♥7 杀, 武圣]"))["请求"]
+    text = r.failures[0]
+    assert "expected a request to 关羽 offering exactly [♠2 杀, ♥7 杀, 武圣]; there were 0" in text
+    assert "关羽「出牌阶段」 [杀(♥7)、杀(♠2)、【武圣】]" in text
+
+
+# ---- 4. a failed expect shows its operands --------------------------------------------------------
+
+def test_a_failed_expect_prints_the_value_of_every_operand(tmp_path):
+    r = _run(tmp_path, '''
+test "操作数" {
+  seat 关羽 hand [♥7 杀]
+  seat 曹操 hp 3
+  start 关羽 出牌阶段
+  decide 关羽: 杀, 曹操
+  expect 曹操.hp == 1 and 杀 in 关羽.hand and not 曹操.flipped and count(曹操.hand) > 5 and 魏 == 曹操.kingdom
+  expect 曹操.hand[3] is 杀
+  expect 曹操.hp == 2
+}
+''')["操作数"]
+    assert len(r.failures) == 2
+    first, second = r.failures
+    assert first.splitlines()[1:] == ["         曹操.hp = 2", "         关羽.hand = []", "         曹操.flipped = false",
+                                      "         count(曹操.hand) = 0", "         曹操.kingdom = 魏"]
+    assert second.endswith("expected 曹操.hand[3] is 杀\n         曹操.hand[3] = none")
+
+
+# ---- 5. card literals in a test's expressions ---------------------------------------------------
+
+def test_a_card_by_suit_and_rank_in_an_expect(tmp_path):
+    text = '''
+test "牌面" {{
+  seat 关羽 hand [♥7 杀, ♣2 杀]
+  seat 曹操
+  start 关羽 出牌阶段
+  decide 关羽: ♥7 杀, 曹操
+  decide 曹操: yes
+  expect {expect}
+}}
+'''
+    good = ["♣2 杀 in 关羽.hand and ♥7 杀 not in 关羽.hand and ♥7 杀 in 曹操.hand",
+            "关羽.hand[0] is ♣2 杀 and 关羽.hand[0] == ♣2 杀 and 关羽.hand[0] != ♣3 杀"]
+    bad = ["♣3 杀 in 关羽.hand", "♥7 杀 in 关羽.hand", "♣2 闪 in 关羽.hand", "关羽.hand[0] is ♠2 杀"]
+    for e in good + bad:
+        r = _run(tmp_path, text.format(expect=e))["牌面"]
+        assert r.ok == (e in good), (e, r.failures)
+
+
+def test_a_card_literal_is_for_tests_and_for_cards(tmp_path):
+    errs = _errors(tmp_path, '''
+skill 坏 huai {
+  "x"
+  on 受到伤害后 when ♣2 杀 in self.hand do { draw(self, 1) }
+}
+test "t" {
+  seat 关羽
+  expect ♣2 杀 == 1 and ♣2 不存在 in 关羽.hand
+}
+''')
+    got = [(d.code, d.span.line) for d in errs]
+    assert got == [("SGS201", 4), ("SGS201", 8), ("SGS105", 8)], [(d.code, d.message) for d in errs]
+
+
+# ---- 7. what a seat's view shows -------------------------------------------------------------------
+
+def test_expect_view_reads_the_table_through_the_seats_view(tmp_path):
+    text = '''
+test "视角" {{
+  mode guozhan
+  seat 曹操 deputy 郭嘉 hidden hand [♥7 杀]
+  seat 刘备 deputy 关羽 hidden 副将
+  turns 0
+  expect view {expect}
+}}
+'''
+    good = ["座位2: 曹操.hero == none and 曹操.heroes == [none, none] and 刘备.heroes == [刘备, 关羽]",
+            "刘备: count(曹操.hand) == 1 and not (杀 in 曹操.hand) and not (♥7 杀 in 曹操.hand)",
+            "曹操: ♥7 杀 in 曹操.hand and 刘备.heroes == [刘备, none] and 曹操.heroes == [曹操, 郭嘉]",
+            "关羽: 曹操.kingdom == none and 刘备.kingdom == 蜀"]
+    bad = ["座位1: 曹操.hero == none", "座位2: 杀 in 曹操.hand", "曹操: 刘备.heroes == [刘备, 关羽]"]
+    for e in good + bad:
+        r = _run(tmp_path, text.format(expect=e))["视角"]
+        assert r.ok == (e in good), (e, r.failures)
+    r = _run(tmp_path, text.format(expect="座位2: 杀 in 曹操.hand"))["视角"]
+    assert r.failures[0].endswith("expected, as 座位2 sees it, 杀 in 曹操.hand\n         曹操.hand = [一张牌]")
+    errs = _errors(tmp_path, text.format(expect="座位3: 曹操.hp == 4"))
+    assert [(d.code, d.message) for d in errs] == [("SGS211", "'座位3' names no seat of this test")]
