@@ -103,11 +103,11 @@ class FunctionWriter:
                 return "(" + f" {e.op} ".join(self.ex(x) for x in e.items) + ")"
             case ast.Compare():
                 left, right = self.ex(e.left), self.ex(e.right)
-                if "cardlit" in (n.get(("type", e.left)), n.get(("type", e.right))):
+                if "cardlit" in (self.m.analysis.types.get(e.left), self.m.analysis.types.get(e.right)):
                     neg = "not " if e.op in ("not in", "!=") else ""
                     if e.op in ("in", "not in"):
                         return f"({neg}T.holds_card({right}, {left}))"
-                    spec, card = (left, right) if n.get(("type", e.left)) == "cardlit" else (right, left)
+                    spec, card = (left, right) if self.m.analysis.types.get(e.left) == "cardlit" else (right, left)
                     return f"({neg}T.card_fits({card}, {spec}))"
                 if e.op == "is":
                     return f"T.is_card({left}, {right})"
