@@ -303,7 +303,7 @@ class _Run:
         for s in b.stmts:
             self.stmt(s, sc)
 
-    def nested(self, b, sc: _Scope, env_from=None) -> None:
+    def nested(self, b, sc: _Scope) -> None:
         self.depth += 1
         try:
             self.block(b, sc)
