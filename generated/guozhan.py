@@ -325,6 +325,9 @@ TABLES = T.Tables(
             skill=None,
             loc='rules/guozhan/cards.sgs:9',
             recast=True,
+            choices=(
+                ('rules/guozhan/cards.sgs:15', 'option', '知己知彼', (('观看其所有手牌', 0, 0), ('观看其暗置的主将', 0, 0), ('观看其暗置的副将', 0, 0)), ()),
+            ),
         ),
         T.CardDef(
             id='yiyi', name='以逸待劳', kind='trick', slot=None, range=0,
@@ -334,6 +337,9 @@ TABLES = T.Tables(
             skill=None,
             loc='rules/guozhan/cards.sgs:62',
             intent='good',
+            choices=(
+                ('rules/guozhan/cards.sgs:69', 'card', '以逸待劳：弃置两张牌', 'lost', ()),
+            ),
         ),
         T.CardDef(
             id='yuanjiao', name='远交近攻', kind='trick', slot=None, range=0,
@@ -379,6 +385,10 @@ TABLES = T.Tables(
                 modifiers=(),
                 allows=(),
                 loc='rules/guozhan/cards.sgs:148',
+                choices=(
+                    ('rules/guozhan/cards.sgs:153', 'card', '三尖两刃刀：弃置一张手牌', 'lost', ()),
+                    ('rules/guozhan/cards.sgs:154', 'player', '对其距离为1的一名其他角色造成1点伤害', 'bad', ('loses HP', '横置/重置', 'dies', 'discarded from')),
+                ),
             ),
             loc='rules/guozhan/cards.sgs:148',
         ),

@@ -3795,6 +3795,10 @@ TABLES = T.Tables(
             modifiers=(),
             allows=(),
             loc='rules/guozhan_heroes/heroes_bian.sgs:50',
+            choices=(
+                ('rules/guozhan_heroes/heroes_bian.sgs:53', 'player', '弃置一名其他角色的一张牌', 'bad', ('discarded from',)),
+                ('rules/guozhan_heroes/heroes_bian.sgs:54', 'card', '弃置其一张牌', 'lost', ()),
+            ),
         ),
         T.SkillDef(
             id='yongjin', name='勇进', types=('limited',),
@@ -3807,6 +3811,11 @@ TABLES = T.Tables(
             modifiers=(),
             allows=(),
             loc='rules/guozhan_heroes/heroes_bian.sgs:73',
+            choices=(
+                ('rules/guozhan_heroes/heroes_bian.sgs:84', 'player', '从其装备区移出一张装备牌', 'bad', ('has cards taken',)),
+                ('rules/guozhan_heroes/heroes_bian.sgs:86', 'card', '移动哪一张装备牌', 'lost', ()),
+                ('rules/guozhan_heroes/heroes_bian.sgs:87', 'player', '置入其装备区', 'good', ('gains cards',)),
+            ),
         ),
         T.SkillDef(
             id='quanji', name='权计', types=(),
@@ -3822,18 +3831,26 @@ TABLES = T.Tables(
             ),
             allows=(),
             loc='rules/guozhan_heroes/heroes_buchen.sgs:17',
+            choices=(
+                ('rules/guozhan_heroes/heroes_buchen.sgs:22', 'card', '将一张牌置于武将牌上，称为“权”', 'lost', ()),
+                ('rules/guozhan_heroes/heroes_buchen.sgs:26', 'card', '将一张牌置于武将牌上，称为“权”', 'lost', ()),
+            ),
         ),
         T.SkillDef(
             id='paiyi', name='排异', types=(),
             text='出牌阶段限一次，你可将一张“权”置入弃牌堆并选择一名角色，其摸X张牌，若其手牌数大于你，你对其造成1点伤害（X为“权”的数量且至多为7）。',
             triggers=(),
             actives=(
-                T.ActiveDef(skill='paiyi', index=0, when=sk_paiyi_active0_when, limit=T.LimitDef(count=sk_paiyi_active0_limit, scope='phase'), target=T.TargetDef(kind='some', count=sk_paiyi_active0_count, where=None), run=sk_paiyi_active0, loc='rules/guozhan_heroes/heroes_buchen.sgs:49', intent=('bad', 'mixed')),
+                T.ActiveDef(skill='paiyi', index=0, when=sk_paiyi_active0_when, limit=T.LimitDef(count=sk_paiyi_active0_limit, scope='phase'), target=T.TargetDef(kind='some', count=sk_paiyi_active0_count, where=None), run=sk_paiyi_active0, loc='rules/guozhan_heroes/heroes_buchen.sgs:49', intent=('mixed', 'mixed')),
             ),
             viewas=(),
             modifiers=(),
             allows=(),
             loc='rules/guozhan_heroes/heroes_buchen.sgs:47',
+            choices=(
+                ('rules/guozhan_heroes/heroes_buchen.sgs:49', 'target', '', 'mixed', ('draws', 'loses HP', '横置/重置', 'dies', 'discarded from')),
+                ('rules/guozhan_heroes/heroes_buchen.sgs:50', 'card', '将一张“权”置入弃牌堆', 'lost', ()),
+            ),
         ),
         T.SkillDef(
             id='suzhi', name='夙智', types=('locked',),
@@ -3852,6 +3869,9 @@ TABLES = T.Tables(
             ),
             allows=(),
             loc='rules/guozhan_heroes/heroes_buchen.sgs:72',
+            choices=(
+                ('rules/guozhan_heroes/heroes_buchen.sgs:89', 'card', '获得其一张牌', 'mine', ()),
+            ),
         ),
         T.SkillDef(
             id='zhaoxin', name='昭心', types=(),
@@ -3864,6 +3884,9 @@ TABLES = T.Tables(
             modifiers=(),
             allows=(),
             loc='rules/guozhan_heroes/heroes_buchen.sgs:138',
+            choices=(
+                ('rules/guozhan_heroes/heroes_buchen.sgs:142', 'player', '与一名手牌数不大于你的角色交换手牌', 'mixed', ('gains cards', 'has cards taken')),
+            ),
         ),
         T.SkillDef(
             id='shilu', name='嗜戮', types=(),
@@ -3877,6 +3900,9 @@ TABLES = T.Tables(
             modifiers=(),
             allows=(),
             loc='rules/guozhan_heroes/heroes_buchen.sgs:160',
+            choices=(
+                ('rules/guozhan_heroes/heroes_buchen.sgs:168', 'card', '弃置至多X张牌', 'lost', ()),
+            ),
         ),
         T.SkillDef(
             id='xiongnve', name='凶虐', types=(),
@@ -3896,18 +3922,30 @@ TABLES = T.Tables(
             ),
             allows=(),
             loc='rules/guozhan_heroes/heroes_buchen.sgs:184',
+            choices=(
+                ('rules/guozhan_heroes/heroes_buchen.sgs:190', 'option', '移去一张“戮”', (), ()),
+                ('rules/guozhan_heroes/heroes_buchen.sgs:194', 'option', '凶虐', (('对其造成伤害时，令此伤害+1', 0.0, 0.0), ('对其造成伤害时，你获得其一张牌', 0.0, 0.0), ('对其使用牌无次数限制', 0.0, 0.0)), ()),
+                ('rules/guozhan_heroes/heroes_buchen.sgs:203', 'card', '获得其一张牌', 'mine', ()),
+                ('rules/guozhan_heroes/heroes_buchen.sgs:208', 'option', '移去两张“戮”', (), ()),
+                ('rules/guozhan_heroes/heroes_buchen.sgs:209', 'option', '再移去一张“戮”', (), ()),
+            ),
         ),
         T.SkillDef(
             id='huaiyi', name='怀异', types=(),
             text='出牌阶段限一次，你可展示所有手牌，若其中包含两种颜色，则你弃置其中一种颜色的牌，然后获得至多X名角色的各一张牌（X为你以此法弃置的手牌数）。你将以此法获得的装备牌置于武将牌上，称为“异”。',
             triggers=(),
             actives=(
-                T.ActiveDef(skill='huaiyi', index=0, when=sk_huaiyi_active0_when, limit=T.LimitDef(count=sk_huaiyi_active0_limit, scope='phase'), target=None, run=sk_huaiyi_active0, loc='rules/guozhan_heroes/heroes_buchen.sgs:235', intent=('bad', None)),
+                T.ActiveDef(skill='huaiyi', index=0, when=sk_huaiyi_active0_when, limit=T.LimitDef(count=sk_huaiyi_active0_limit, scope='phase'), target=None, run=sk_huaiyi_active0, loc='rules/guozhan_heroes/heroes_buchen.sgs:235', intent=('mixed', None)),
             ),
             viewas=(),
             modifiers=(),
             allows=(),
             loc='rules/guozhan_heroes/heroes_buchen.sgs:232',
+            choices=(
+                ('rules/guozhan_heroes/heroes_buchen.sgs:238', 'option', '弃置其中一种颜色的牌', (), ()),
+                ('rules/guozhan_heroes/heroes_buchen.sgs:243', 'player', '获得至多X名角色的各一张牌', 'bad', ('loses cards', 'has cards taken')),
+                ('rules/guozhan_heroes/heroes_buchen.sgs:244', 'card', '获得其一张牌', 'lost', ()),
+            ),
         ),
         T.SkillDef(
             id='zisui', name='恣睢', types=('locked',),
@@ -3935,6 +3973,11 @@ TABLES = T.Tables(
             modifiers=(),
             allows=(),
             loc='rules/guozhan_heroes/heroes_quan.sgs:14',
+            choices=(
+                ('rules/guozhan_heroes/heroes_quan.sgs:18', 'card', '交给法正一张手牌', 'mine', ()),
+                ('rules/guozhan_heroes/heroes_quan.sgs:19', 'card', '弃置一张牌', 'lost', ()),
+                ('rules/guozhan_heroes/heroes_quan.sgs:22', 'option', '眩惑：选择一个技能', (), ()),
+            ),
         ),
         T.SkillDef(
             id='enyuan', name='恩怨', types=('locked',),
@@ -3948,18 +3991,26 @@ TABLES = T.Tables(
             modifiers=(),
             allows=(),
             loc='rules/guozhan_heroes/heroes_quan.sgs:60',
+            choices=(
+                ('rules/guozhan_heroes/heroes_quan.sgs:65', 'option', '恩怨', (('交给其一张手牌', -0.5, 0.5), ('失去1点体力', -0.75, 0)), ()),
+                ('rules/guozhan_heroes/heroes_quan.sgs:67', 'card', '交给法正一张手牌', 'given', ()),
+            ),
         ),
         T.SkillDef(
             id='keshou', name='恪守', types=(),
             text='当你受到伤害时，你可弃置两张颜色相同的牌，令此伤害值-1，然后若没有与你势力相同的其他角色，你判定，若结果为红色，你摸一张牌。',
             triggers=(
-                T.TriggerDef(skill='keshou', index=0, windows=('damage_taking',), any=False, forced=False, when=sk_keshou_on0_when, limit=None, run=sk_keshou_on0, loc='rules/guozhan_heroes/heroes_quan.sgs:101', intent=('bad', None)),
+                T.TriggerDef(skill='keshou', index=0, windows=('damage_taking',), any=False, forced=False, when=sk_keshou_on0_when, limit=None, run=sk_keshou_on0, loc='rules/guozhan_heroes/heroes_quan.sgs:101', intent=('mixed', None)),
             ),
             actives=(),
             viewas=(),
             modifiers=(),
             allows=(),
             loc='rules/guozhan_heroes/heroes_quan.sgs:99',
+            choices=(
+                ('rules/guozhan_heroes/heroes_quan.sgs:103', 'card', '弃置两张颜色相同的牌', 'lost', ()),
+                ('rules/guozhan_heroes/heroes_quan.sgs:104', 'card', '再弃置一张与之颜色相同的牌', 'lost', ()),
+            ),
         ),
         T.SkillDef(
             id='zhuwei', name='筑围', types=(),
@@ -3980,13 +4031,17 @@ TABLES = T.Tables(
             id='fudi', name='附敌', types=(),
             text='当你受到其他角色造成的伤害后，你可以交给伤害来源一张手牌。若如此做，你对与其势力相同的角色中体力值最多且不小于你的一名角色造成1点伤害。',
             triggers=(
-                T.TriggerDef(skill='fudi', index=0, windows=('damage_taken',), any=False, forced=False, when=sk_fudi_on0_when, limit=None, run=sk_fudi_on0, loc='rules/guozhan_heroes/heroes_quan.sgs:171', intent=('bad', None)),
+                T.TriggerDef(skill='fudi', index=0, windows=('damage_taken',), any=False, forced=False, when=sk_fudi_on0_when, limit=None, run=sk_fudi_on0, loc='rules/guozhan_heroes/heroes_quan.sgs:171', intent=('mixed', None)),
             ),
             actives=(),
             viewas=(),
             modifiers=(),
             allows=(),
             loc='rules/guozhan_heroes/heroes_quan.sgs:169',
+            choices=(
+                ('rules/guozhan_heroes/heroes_quan.sgs:173', 'card', '交给伤害来源一张手牌', 'given', ()),
+                ('rules/guozhan_heroes/heroes_quan.sgs:177', 'player', '对其中体力值最多的一名角色造成1点伤害', 'bad', ('loses HP', '横置/重置', 'dies', 'discarded from')),
+            ),
         ),
         T.SkillDef(
             id='congjian', name='从谏', types=('locked',),
@@ -4036,6 +4091,9 @@ TABLES = T.Tables(
             modifiers=(),
             allows=(),
             loc='rules/guozhan_heroes/heroes_qun.sgs:49',
+            choices=(
+                ('rules/guozhan_heroes/heroes_qun.sgs:63', 'player', '【杀】的目标', None, ()),
+            ),
         ),
         T.SkillDef(
             id='weimu', name='帷幕', types=('locked',),
@@ -4062,6 +4120,9 @@ TABLES = T.Tables(
             modifiers=(),
             allows=(),
             loc='rules/guozhan_heroes/heroes_qun.sgs:112',
+            choices=(
+                ('rules/guozhan_heroes/heroes_qun.sgs:115', 'card', '弃置其一张牌', 'lost', ()),
+            ),
         ),
         T.SkillDef(
             id='leiji', name='雷击', types=(),
@@ -4075,30 +4136,41 @@ TABLES = T.Tables(
             modifiers=(),
             allows=(),
             loc='rules/guozhan_heroes/heroes_qun.sgs:128',
+            choices=(
+                ('rules/guozhan_heroes/heroes_qun.sgs:130', 'target', '', 'bad', ('loses HP', '横置/重置', 'dies', 'discarded from')),
+                ('rules/guozhan_heroes/heroes_qun.sgs:133', 'target', '', 'bad', ('loses HP', '横置/重置', 'dies', 'discarded from')),
+            ),
         ),
         T.SkillDef(
             id='guidao', name='鬼道', types=(),
             text='当一名角色的判定牌生效前，你可以打出一张黑色牌替换之，然后获得原判定牌。',
             triggers=(
-                T.TriggerDef(skill='guidao', index=0, windows=('judge_before',), any=False, forced=False, when=sk_guidao_on0_when, limit=None, run=sk_guidao_on0, loc='rules/guozhan_heroes/heroes_qun.sgs:158', intent=('bad', None)),
+                T.TriggerDef(skill='guidao', index=0, windows=('judge_before',), any=False, forced=False, when=sk_guidao_on0_when, limit=None, run=sk_guidao_on0, loc='rules/guozhan_heroes/heroes_qun.sgs:158', intent=('mixed', None)),
             ),
             actives=(),
             viewas=(),
             modifiers=(),
             allows=(),
             loc='rules/guozhan_heroes/heroes_qun.sgs:156',
+            choices=(
+                ('rules/guozhan_heroes/heroes_qun.sgs:159', 'card', '打出一张黑色牌替换判定牌', 'lost', ()),
+            ),
         ),
         T.SkillDef(
             id='beige', name='悲歌', types=(),
             text='当一名角色受到【杀】造成的伤害后，你可以弃置一张牌，令其进行判定，若结果为：♥，其回复1点体力；♦，其摸两张牌；♣，来源弃置两张牌；♠，来源将武将牌翻面。',
             triggers=(
-                T.TriggerDef(skill='beige', index=0, windows=('damage_taken',), any=True, forced=False, when=sk_beige_on0_when, limit=None, run=sk_beige_on0, loc='rules/guozhan_heroes/heroes_qun.sgs:179', intent=('bad', None)),
+                T.TriggerDef(skill='beige', index=0, windows=('damage_taken',), any=True, forced=False, when=sk_beige_on0_when, limit=None, run=sk_beige_on0, loc='rules/guozhan_heroes/heroes_qun.sgs:179', intent=('mixed', None)),
             ),
             actives=(),
             viewas=(),
             modifiers=(),
             allows=(),
             loc='rules/guozhan_heroes/heroes_qun.sgs:177',
+            choices=(
+                ('rules/guozhan_heroes/heroes_qun.sgs:180', 'card', '弃置一张牌', 'lost', ()),
+                ('rules/guozhan_heroes/heroes_qun.sgs:189', 'card', '弃置两张牌', 'lost', ()),
+            ),
         ),
         T.SkillDef(
             id='duanchang', name='断肠', types=('locked',),
@@ -4111,6 +4183,9 @@ TABLES = T.Tables(
             modifiers=(),
             allows=(),
             loc='rules/guozhan_heroes/heroes_qun.sgs:215',
+            choices=(
+                ('rules/guozhan_heroes/heroes_qun.sgs:219', 'option', '令其失去此武将牌上的技能', (), ()),
+            ),
         ),
         T.SkillDef(
             id='xiongyi', name='雄异', types=('limited',),
@@ -4147,6 +4222,10 @@ TABLES = T.Tables(
             modifiers=(),
             allows=(),
             loc='rules/guozhan_heroes/heroes_qun.sgs:286',
+            choices=(
+                ('rules/guozhan_heroes/heroes_qun.sgs:294', 'card', '交给其他角色的牌', 'given', ()),
+                ('rules/guozhan_heroes/heroes_qun.sgs:295', 'player', '交给', 'good', ('gains cards',)),
+            ),
         ),
         T.SkillDef(
             id='shuangren', name='双刃', types=(),
@@ -4159,6 +4238,10 @@ TABLES = T.Tables(
             modifiers=(),
             allows=(),
             loc='rules/guozhan_heroes/heroes_qun.sgs:309',
+            choices=(
+                ('rules/guozhan_heroes/heroes_qun.sgs:312', 'target', '', None, ()),
+                ('rules/guozhan_heroes/heroes_qun.sgs:316', 'player', '【杀】的目标', 'bad', ('loses HP', '横置/重置', 'dies', 'discarded from', 'gains cards')),
+            ),
         ),
         T.SkillDef(
             id='sijian', name='死谏', types=(),
@@ -4171,6 +4254,10 @@ TABLES = T.Tables(
             modifiers=(),
             allows=(),
             loc='rules/guozhan_heroes/heroes_qun.sgs:342',
+            choices=(
+                ('rules/guozhan_heroes/heroes_qun.sgs:346', 'target', '', 'bad', ('discarded from',)),
+                ('rules/guozhan_heroes/heroes_qun.sgs:347', 'card', '弃置其一张牌', 'lost', ()),
+            ),
         ),
         T.SkillDef(
             id='suishi', name='随势', types=('locked',),
@@ -4196,6 +4283,10 @@ TABLES = T.Tables(
             modifiers=(),
             allows=(),
             loc='rules/guozhan_heroes/heroes_qun.sgs:385',
+            choices=(
+                ('rules/guozhan_heroes/heroes_qun.sgs:388', 'card', '狂斧：其装备区里的一张牌', 'lost', ()),
+                ('rules/guozhan_heroes/heroes_qun.sgs:389', 'option', '狂斧', (('将此牌置入你的装备区', 0.5, -0.5), ('弃置此牌', 0, -0.5)), ()),
+            ),
         ),
         T.SkillDef(
             id='fengshi', name='锋矢', types=(),
@@ -4208,6 +4299,9 @@ TABLES = T.Tables(
             modifiers=(),
             allows=(),
             loc='rules/guozhan_heroes/heroes_qun.sgs:409',
+            choices=(
+                ('rules/guozhan_heroes/heroes_qun.sgs:414', 'card', '弃置装备区里的一张牌', 'lost', ()),
+            ),
         ),
         T.SkillDef(
             id='xunxun', name='恂恂', types=(),
@@ -4220,6 +4314,9 @@ TABLES = T.Tables(
             modifiers=(),
             allows=(),
             loc='rules/guozhan_heroes/heroes_shi.sgs:16',
+            choices=(
+                ('rules/guozhan_heroes/heroes_shi.sgs:22', 'card', '获得其中的两张牌', 'mine', ()),
+            ),
         ),
         T.SkillDef(
             id='wangxi', name='忘隙', types=(),
@@ -4264,6 +4361,9 @@ TABLES = T.Tables(
             ),
             allows=(),
             loc='rules/guozhan_heroes/heroes_shi.sgs:111',
+            choices=(
+                ('rules/guozhan_heroes/heroes_shi.sgs:118', 'player', '令距离为1的一名角色不能使用或打出此颜色的手牌', None, ()),
+            ),
         ),
         T.SkillDef(
             id='jiang', name='激昂', types=(),
@@ -4289,6 +4389,9 @@ TABLES = T.Tables(
             modifiers=(),
             allows=(),
             loc='rules/guozhan_heroes/heroes_shi.sgs:169',
+            choices=(
+                ('rules/guozhan_heroes/heroes_shi.sgs:172', 'option', '鹰扬', (('点数+3', 0.0, 0.0), ('点数-3', 0.0, 0.0)), ()),
+            ),
         ),
         T.SkillDef(
             id='hunshang', name='魂殇', types=(),
@@ -4307,12 +4410,15 @@ TABLES = T.Tables(
             text='出牌阶段限一次，你可以令一名其他角色横置，若如此做，你横置。',
             triggers=(),
             actives=(
-                T.ActiveDef(skill='duanxie', index=0, when=None, limit=T.LimitDef(count=sk_duanxie_active0_limit, scope='phase'), target=T.TargetDef(kind='some', count=sk_duanxie_active0_count, where=sk_duanxie_active0_where), run=sk_duanxie_active0, loc='rules/guozhan_heroes/heroes_shi.sgs:225', intent=('bad', 'bad')),
+                T.ActiveDef(skill='duanxie', index=0, when=None, limit=T.LimitDef(count=sk_duanxie_active0_limit, scope='phase'), target=T.TargetDef(kind='some', count=sk_duanxie_active0_count, where=sk_duanxie_active0_where), run=sk_duanxie_active0, loc='rules/guozhan_heroes/heroes_shi.sgs:225', intent=('mixed', 'bad')),
             ),
             viewas=(),
             modifiers=(),
             allows=(),
             loc='rules/guozhan_heroes/heroes_shi.sgs:223',
+            choices=(
+                ('rules/guozhan_heroes/heroes_shi.sgs:225', 'target', '', 'bad', ('横置/重置',)),
+            ),
         ),
         T.SkillDef(
             id='fenming', name='奋命', types=(),
@@ -4325,18 +4431,25 @@ TABLES = T.Tables(
             modifiers=(),
             allows=(),
             loc='rules/guozhan_heroes/heroes_shi.sgs:244',
+            choices=(
+                ('rules/guozhan_heroes/heroes_shi.sgs:248', 'card', '奋命：弃置其一张牌', 'lost', ()),
+            ),
         ),
         T.SkillDef(
             id='rende', name='仁德', types=(),
             text='出牌阶段，你可以将至少一张手牌交给一名其他角色，然后若你于此阶段内以此法交给其他角色的手牌数首次不小于3，你回复1点体力。',
             triggers=(),
             actives=(
-                T.ActiveDef(skill='rende', index=0, when=sk_rende_active0_when, limit=None, target=T.TargetDef(kind='some', count=sk_rende_active0_count, where=sk_rende_active0_where), run=sk_rende_active0, loc='rules/guozhan_heroes/heroes_shu.sgs:20', intent=('bad', 'good')),
+                T.ActiveDef(skill='rende', index=0, when=sk_rende_active0_when, limit=None, target=T.TargetDef(kind='some', count=sk_rende_active0_count, where=sk_rende_active0_where), run=sk_rende_active0, loc='rules/guozhan_heroes/heroes_shu.sgs:20', intent=('mixed', 'good')),
             ),
             viewas=(),
             modifiers=(),
             allows=(),
             loc='rules/guozhan_heroes/heroes_shu.sgs:18',
+            choices=(
+                ('rules/guozhan_heroes/heroes_shu.sgs:20', 'target', '', 'good', ('gains cards',)),
+                ('rules/guozhan_heroes/heroes_shu.sgs:22', 'card', '交给其的手牌', 'given', ()),
+            ),
         ),
         T.SkillDef(
             id='guanxing', name='观星', types=(),
@@ -4460,19 +4573,27 @@ TABLES = T.Tables(
             modifiers=(),
             allows=(),
             loc='rules/guozhan_heroes/heroes_shu.sgs:264',
+            choices=(
+                ('rules/guozhan_heroes/heroes_shu.sgs:268', 'option', '享乐', (('弃置一张基本牌', -0.5, 0), ('此【杀】对刘禅无效', 0, 0)), ()),
+                ('rules/guozhan_heroes/heroes_shu.sgs:271', 'card', '弃置一张基本牌', 'lost', ()),
+            ),
         ),
         T.SkillDef(
             id='fangquan', name='放权', types=(),
             text='你可以跳过出牌阶段，然后此回合结束时，你可以弃置一张手牌并选择一名其他角色，令其获得一个额外的回合。',
             triggers=(
                 T.TriggerDef(skill='fangquan', index=0, windows=('draw_play_gap',), any=False, forced=False, when=None, limit=None, run=sk_fangquan_on0, loc='rules/guozhan_heroes/heroes_shu.sgs:296'),
-                T.TriggerDef(skill='fangquan', index=1, windows=('turn_end',), any=False, forced=False, when=sk_fangquan_on1_when, limit=None, run=sk_fangquan_on1, loc='rules/guozhan_heroes/heroes_shu.sgs:300', intent=('bad', None)),
+                T.TriggerDef(skill='fangquan', index=1, windows=('turn_end',), any=False, forced=False, when=sk_fangquan_on1_when, limit=None, run=sk_fangquan_on1, loc='rules/guozhan_heroes/heroes_shu.sgs:300', intent=('mixed', None)),
             ),
             actives=(),
             viewas=(),
             modifiers=(),
             allows=(),
             loc='rules/guozhan_heroes/heroes_shu.sgs:293',
+            choices=(
+                ('rules/guozhan_heroes/heroes_shu.sgs:301', 'card', '弃置一张手牌', 'lost', ()),
+                ('rules/guozhan_heroes/heroes_shu.sgs:302', 'target', '', None, ()),
+            ),
         ),
         T.SkillDef(
             id='huoshou', name='祸首', types=('locked',),
@@ -4525,12 +4646,15 @@ TABLES = T.Tables(
             modifiers=(),
             allows=(),
             loc='rules/guozhan_heroes/heroes_shu.sgs:379',
+            choices=(
+                ('rules/guozhan_heroes/heroes_shu.sgs:386', 'player', '令与你势力相同的一名其他角色摸一张牌', 'good', ('draws',)),
+            ),
         ),
         T.SkillDef(
             id='shenzhi', name='神智', types=(),
             text='准备阶段开始时，你可以弃置所有手牌，然后若你以此法弃置的手牌数不小于X（X为你的体力值），你回复1点体力。',
             triggers=(
-                T.TriggerDef(skill='shenzhi', index=0, windows=('prepare_start',), any=False, forced=False, when=sk_shenzhi_on0_when, limit=None, run=sk_shenzhi_on0, loc='rules/guozhan_heroes/heroes_shu.sgs:411', intent=('bad', None)),
+                T.TriggerDef(skill='shenzhi', index=0, windows=('prepare_start',), any=False, forced=False, when=sk_shenzhi_on0_when, limit=None, run=sk_shenzhi_on0, loc='rules/guozhan_heroes/heroes_shu.sgs:411', intent=('mixed', None)),
             ),
             actives=(),
             viewas=(),
@@ -4609,28 +4733,44 @@ TABLES = T.Tables(
             text='你可以跳过判定阶段和摸牌阶段，视为使用【杀】；你可以跳过出牌阶段并弃置一张装备牌，视为使用【杀】。',
             triggers=(
                 T.TriggerDef(skill='shensu', index=0, windows=('prepare_judge_gap',), any=False, forced=False, when=sk_shensu_on0_when, limit=None, run=sk_shensu_on0, loc='rules/guozhan_heroes/heroes_wei.sgs:57', intent=(None, 'bad')),
-                T.TriggerDef(skill='shensu', index=1, windows=('draw_play_gap',), any=False, forced=False, when=sk_shensu_on1_when, limit=None, run=sk_shensu_on1, loc='rules/guozhan_heroes/heroes_wei.sgs:64', intent=('bad', 'bad')),
+                T.TriggerDef(skill='shensu', index=1, windows=('draw_play_gap',), any=False, forced=False, when=sk_shensu_on1_when, limit=None, run=sk_shensu_on1, loc='rules/guozhan_heroes/heroes_wei.sgs:64', intent=('mixed', 'bad')),
             ),
             actives=(),
             viewas=(),
             modifiers=(),
             allows=(),
             loc='rules/guozhan_heroes/heroes_wei.sgs:54',
+            choices=(
+                ('rules/guozhan_heroes/heroes_wei.sgs:58', 'target', '', 'bad', ('loses HP', '横置/重置', 'dies', 'discarded from', 'gains cards')),
+                ('rules/guozhan_heroes/heroes_wei.sgs:66', 'card', '弃置一张装备牌', 'lost', ()),
+                ('rules/guozhan_heroes/heroes_wei.sgs:67', 'target', '', 'bad', ('loses HP', '横置/重置', 'dies', 'discarded from', 'gains cards')),
+            ),
         ),
         T.SkillDef(
             id='qiaobian', name='巧变', types=(),
             text='你可以弃置一张手牌，跳过一个阶段（准备阶段和结束阶段除外），然后若你以此法跳过摸牌阶段，你可以获得一至两名其他角色的各一张手牌；若你以此法跳过出牌阶段，你可以将一名角色判定区或装备区里的一张牌置入另一名角色的判定区或装备区。',
             triggers=(
-                T.TriggerDef(skill='qiaobian', index=0, windows=('prepare_judge_gap',), any=False, forced=False, when=sk_qiaobian_on0_when, limit=None, run=sk_qiaobian_on0, loc='rules/guozhan_heroes/heroes_wei.sgs:94', intent=('bad', None)),
-                T.TriggerDef(skill='qiaobian', index=1, windows=('judge_draw_gap',), any=False, forced=False, when=sk_qiaobian_on1_when, limit=None, run=sk_qiaobian_on1, loc='rules/guozhan_heroes/heroes_wei.sgs:97', intent=('bad', None)),
-                T.TriggerDef(skill='qiaobian', index=2, windows=('draw_play_gap',), any=False, forced=False, when=sk_qiaobian_on2_when, limit=None, run=sk_qiaobian_on2, loc='rules/guozhan_heroes/heroes_wei.sgs:108', intent=('bad', None)),
-                T.TriggerDef(skill='qiaobian', index=3, windows=('play_discard_gap',), any=False, forced=False, when=sk_qiaobian_on3_when, limit=None, run=sk_qiaobian_on3, loc='rules/guozhan_heroes/heroes_wei.sgs:122', intent=('bad', None)),
+                T.TriggerDef(skill='qiaobian', index=0, windows=('prepare_judge_gap',), any=False, forced=False, when=sk_qiaobian_on0_when, limit=None, run=sk_qiaobian_on0, loc='rules/guozhan_heroes/heroes_wei.sgs:94', intent=('mixed', None)),
+                T.TriggerDef(skill='qiaobian', index=1, windows=('judge_draw_gap',), any=False, forced=False, when=sk_qiaobian_on1_when, limit=None, run=sk_qiaobian_on1, loc='rules/guozhan_heroes/heroes_wei.sgs:97', intent=('mixed', None)),
+                T.TriggerDef(skill='qiaobian', index=2, windows=('draw_play_gap',), any=False, forced=False, when=sk_qiaobian_on2_when, limit=None, run=sk_qiaobian_on2, loc='rules/guozhan_heroes/heroes_wei.sgs:108', intent=('mixed', None)),
+                T.TriggerDef(skill='qiaobian', index=3, windows=('play_discard_gap',), any=False, forced=False, when=sk_qiaobian_on3_when, limit=None, run=sk_qiaobian_on3, loc='rules/guozhan_heroes/heroes_wei.sgs:122', intent=('mixed', None)),
             ),
             actives=(),
             viewas=(),
             modifiers=(),
             allows=(),
             loc='rules/guozhan_heroes/heroes_wei.sgs:91',
+            choices=(
+                ('rules/guozhan_heroes/heroes_wei.sgs:95', 'card', '弃置一张手牌', 'lost', ()),
+                ('rules/guozhan_heroes/heroes_wei.sgs:98', 'card', '弃置一张手牌', 'lost', ()),
+                ('rules/guozhan_heroes/heroes_wei.sgs:103', 'player', '选择一至两名其他角色', 'bad', ('has cards taken',)),
+                ('rules/guozhan_heroes/heroes_wei.sgs:104', 'card', '获得其一张手牌', 'mine', ()),
+                ('rules/guozhan_heroes/heroes_wei.sgs:109', 'card', '弃置一张手牌', 'lost', ()),
+                ('rules/guozhan_heroes/heroes_wei.sgs:114', 'player', '从其区域里移出一张牌', 'bad', ('has cards taken', 'loses cards')),
+                ('rules/guozhan_heroes/heroes_wei.sgs:115', 'card', '移动哪一张牌', 'lost', ()),
+                ('rules/guozhan_heroes/heroes_wei.sgs:116', 'player', '置入其相应的区域', 'good', ('gains cards',)),
+                ('rules/guozhan_heroes/heroes_wei.sgs:123', 'card', '弃置一张手牌', 'lost', ()),
+            ),
         ),
         T.SkillDef(
             id='duanliang', name='断粮', types=(),
@@ -4663,12 +4803,16 @@ TABLES = T.Tables(
             text='出牌阶段限一次，你可以与一名体力值大于你的角色拼点：若你赢，其对其攻击范围内你选择的一名角色造成1点伤害；若你没赢，其对你造成1点伤害。',
             triggers=(),
             actives=(
-                T.ActiveDef(skill='quhu', index=0, when=sk_quhu_active0_when, limit=T.LimitDef(count=sk_quhu_active0_limit, scope='phase'), target=T.TargetDef(kind='some', count=sk_quhu_active0_count, where=sk_quhu_active0_where), run=sk_quhu_active0, loc='rules/guozhan_heroes/heroes_wei.sgs:222', intent=('bad', None)),
+                T.ActiveDef(skill='quhu', index=0, when=sk_quhu_active0_when, limit=T.LimitDef(count=sk_quhu_active0_limit, scope='phase'), target=T.TargetDef(kind='some', count=sk_quhu_active0_count, where=sk_quhu_active0_where), run=sk_quhu_active0, loc='rules/guozhan_heroes/heroes_wei.sgs:222', intent=('mixed', None)),
             ),
             viewas=(),
             modifiers=(),
             allows=(),
             loc='rules/guozhan_heroes/heroes_wei.sgs:220',
+            choices=(
+                ('rules/guozhan_heroes/heroes_wei.sgs:223', 'target', '', None, ()),
+                ('rules/guozhan_heroes/heroes_wei.sgs:228', 'player', '其攻击范围内的一名角色', 'bad', ('loses HP', '横置/重置', 'dies', 'discarded from')),
+            ),
         ),
         T.SkillDef(
             id='jieming', name='节命', types=(),
@@ -4681,6 +4825,9 @@ TABLES = T.Tables(
             modifiers=(),
             allows=(),
             loc='rules/guozhan_heroes/heroes_wei.sgs:257',
+            choices=(
+                ('rules/guozhan_heroes/heroes_wei.sgs:264', 'player', '令一名角色将手牌补至其体力上限', 'good', ('draws',)),
+            ),
         ),
         T.SkillDef(
             id='xingshang', name='行殇', types=(),
@@ -4705,30 +4852,44 @@ TABLES = T.Tables(
             modifiers=(),
             allows=(),
             loc='rules/guozhan_heroes/heroes_wei.sgs:294',
+            choices=(
+                ('rules/guozhan_heroes/heroes_wei.sgs:296', 'target', '', 'bad', ('翻面', 'draws')),
+            ),
         ),
         T.SkillDef(
             id='xiaoguo', name='骁果', types=(),
             text='其他角色的结束阶段开始时，你可以弃置一张基本牌，令其选择一项：1.弃置一张装备牌；2.受到你造成的1点伤害。',
             triggers=(
-                T.TriggerDef(skill='xiaoguo', index=0, windows=('finish_start',), any=True, forced=False, when=sk_xiaoguo_on0_when, limit=None, run=sk_xiaoguo_on0, loc='rules/guozhan_heroes/heroes_wei.sgs:315', intent=('bad', None)),
+                T.TriggerDef(skill='xiaoguo', index=0, windows=('finish_start',), any=True, forced=False, when=sk_xiaoguo_on0_when, limit=None, run=sk_xiaoguo_on0, loc='rules/guozhan_heroes/heroes_wei.sgs:315', intent=('mixed', None)),
             ),
             actives=(),
             viewas=(),
             modifiers=(),
             allows=(),
             loc='rules/guozhan_heroes/heroes_wei.sgs:313',
+            choices=(
+                ('rules/guozhan_heroes/heroes_wei.sgs:316', 'card', '弃置一张基本牌', 'lost', ()),
+                ('rules/guozhan_heroes/heroes_wei.sgs:321', 'option', '骁果', (('弃置一张装备牌', -0.5, 0), ('受到1点伤害', -1.0, 0)), ()),
+                ('rules/guozhan_heroes/heroes_wei.sgs:324', 'card', '弃置一张装备牌', 'lost', ()),
+            ),
         ),
         T.SkillDef(
             id='huyuan', name='护援', types=(),
             text='结束阶段开始时，你可以将一张装备牌置入一名角色的装备区，然后你可以弃置其距离为1的一名角色的一张牌。',
             triggers=(
-                T.TriggerDef(skill='huyuan', index=0, windows=('finish_start',), any=False, forced=False, when=sk_huyuan_on0_when, limit=None, run=sk_huyuan_on0, loc='rules/guozhan_heroes/heroes_wei.sgs:350', intent=('bad', None)),
+                T.TriggerDef(skill='huyuan', index=0, windows=('finish_start',), any=False, forced=False, when=sk_huyuan_on0_when, limit=None, run=sk_huyuan_on0, loc='rules/guozhan_heroes/heroes_wei.sgs:350', intent=('mixed', None)),
             ),
             actives=(),
             viewas=(),
             modifiers=(),
             allows=(),
             loc='rules/guozhan_heroes/heroes_wei.sgs:348',
+            choices=(
+                ('rules/guozhan_heroes/heroes_wei.sgs:352', 'card', '置入装备区的装备牌', 'lost', ()),
+                ('rules/guozhan_heroes/heroes_wei.sgs:353', 'player', '置入其装备区', 'good', ('gains cards',)),
+                ('rules/guozhan_heroes/heroes_wei.sgs:358', 'player', '弃置其一张牌的角色', 'bad', ('discarded from',)),
+                ('rules/guozhan_heroes/heroes_wei.sgs:359', 'card', '弃置其一张牌', 'lost', ()),
+            ),
         ),
         T.SkillDef(
             id='heyi', name='鹤翼', types=(),
@@ -4753,6 +4914,9 @@ TABLES = T.Tables(
             modifiers=(),
             allows=(),
             loc='rules/guozhan_heroes/heroes_wu.sgs:20',
+            choices=(
+                ('rules/guozhan_heroes/heroes_wu.sgs:23', 'card', '弃置一至X张牌', 'lost', ()),
+            ),
         ),
         T.SkillDef(
             id='duoshi', name='度势', types=(),
@@ -4782,6 +4946,9 @@ TABLES = T.Tables(
             ),
             allows=(),
             loc='rules/guozhan_heroes/heroes_wu.sgs:81',
+            choices=(
+                ('rules/guozhan_heroes/heroes_wu.sgs:85', 'target', '', None, ()),
+            ),
         ),
         T.SkillDef(
             id='buqu', name='不屈', types=('locked',),
@@ -4799,7 +4966,7 @@ TABLES = T.Tables(
             id='fenji', name='奋激', types=(),
             text='一名角色的结束阶段开始时，若其没有手牌，你可令其摸两张牌，你失去1点体力。',
             triggers=(
-                T.TriggerDef(skill='fenji', index=0, windows=('finish_start',), any=True, forced=False, when=sk_fenji_on0_when, limit=None, run=sk_fenji_on0, loc='rules/guozhan_heroes/heroes_wu.sgs:150', intent=('bad', None)),
+                T.TriggerDef(skill='fenji', index=0, windows=('finish_start',), any=True, forced=False, when=sk_fenji_on0_when, limit=None, run=sk_fenji_on0, loc='rules/guozhan_heroes/heroes_wu.sgs:150', intent=('mixed', None)),
             ),
             actives=(),
             viewas=(),
@@ -4812,25 +4979,33 @@ TABLES = T.Tables(
             text='摸牌阶段，你可以额外摸两张牌，然后若你的手牌数大于5，你将一半（向下取整）的手牌交给手牌数最少的一名其他角色。',
             triggers=(
                 T.TriggerDef(skill='haoshi', index=0, windows=('drawing',), any=False, forced=False, when=None, limit=None, run=sk_haoshi_on0, loc='rules/guozhan_heroes/heroes_wu.sgs:174'),
-                T.TriggerDef(skill='haoshi', index=1, windows=('draw_end',), any=False, forced=True, when=sk_haoshi_on1_when, limit=None, run=sk_haoshi_on1, loc='rules/guozhan_heroes/heroes_wu.sgs:178', intent=('bad', None)),
+                T.TriggerDef(skill='haoshi', index=1, windows=('draw_end',), any=False, forced=True, when=sk_haoshi_on1_when, limit=None, run=sk_haoshi_on1, loc='rules/guozhan_heroes/heroes_wu.sgs:178', intent=('mixed', None)),
             ),
             actives=(),
             viewas=(),
             modifiers=(),
             allows=(),
             loc='rules/guozhan_heroes/heroes_wu.sgs:171',
+            choices=(
+                ('rules/guozhan_heroes/heroes_wu.sgs:179', 'player', '交给手牌数最少的一名其他角色', 'good', ('gains cards',)),
+                ('rules/guozhan_heroes/heroes_wu.sgs:181', 'card', '交给其一半的手牌', 'given', ()),
+            ),
         ),
         T.SkillDef(
             id='dimeng', name='缔盟', types=(),
             text='出牌阶段限一次，你可以选择两名其他角色并弃置X张牌（X为这两名角色的手牌数之差），令这两名角色交换手牌。',
             triggers=(),
             actives=(
-                T.ActiveDef(skill='dimeng', index=0, when=sk_dimeng_active0_when, limit=T.LimitDef(count=sk_dimeng_active0_limit, scope='phase'), target=T.TargetDef(kind='some', count=sk_dimeng_active0_count, where=sk_dimeng_active0_where), run=sk_dimeng_active0, loc='rules/guozhan_heroes/heroes_wu.sgs:201', intent=('bad', 'good')),
+                T.ActiveDef(skill='dimeng', index=0, when=sk_dimeng_active0_when, limit=T.LimitDef(count=sk_dimeng_active0_limit, scope='phase'), target=T.TargetDef(kind='some', count=sk_dimeng_active0_count, where=sk_dimeng_active0_where), run=sk_dimeng_active0, loc='rules/guozhan_heroes/heroes_wu.sgs:201', intent=('mixed', 'good')),
             ),
             viewas=(),
             modifiers=(),
             allows=(),
             loc='rules/guozhan_heroes/heroes_wu.sgs:199',
+            choices=(
+                ('rules/guozhan_heroes/heroes_wu.sgs:201', 'target', '', 'good', ('gains cards',)),
+                ('rules/guozhan_heroes/heroes_wu.sgs:205', 'card', '弃置X张牌', 'lost', ()),
+            ),
         ),
         T.SkillDef(
             id='zhijian', name='直谏', types=(),
@@ -4843,6 +5018,10 @@ TABLES = T.Tables(
             modifiers=(),
             allows=(),
             loc='rules/guozhan_heroes/heroes_wu.sgs:232',
+            choices=(
+                ('rules/guozhan_heroes/heroes_wu.sgs:235', 'target', '', 'good', ('gains cards',)),
+                ('rules/guozhan_heroes/heroes_wu.sgs:237', 'card', '置入其装备区的装备牌', 'lost', ()),
+            ),
         ),
         T.SkillDef(
             id='guzheng', name='固政', types=(),
@@ -4855,6 +5034,9 @@ TABLES = T.Tables(
             modifiers=(),
             allows=(),
             loc='rules/guozhan_heroes/heroes_wu.sgs:249',
+            choices=(
+                ('rules/guozhan_heroes/heroes_wu.sgs:254', 'card', '交给该角色的一张牌', 'given', ()),
+            ),
         ),
         T.SkillDef(
             id='duanbing', name='短兵', types=('locked',),
@@ -4867,13 +5049,16 @@ TABLES = T.Tables(
             modifiers=(),
             allows=(),
             loc='rules/guozhan_heroes/heroes_wu.sgs:269',
+            choices=(
+                ('rules/guozhan_heroes/heroes_wu.sgs:273', 'player', '额外选择一名距离为1的角色', None, ()),
+            ),
         ),
         T.SkillDef(
             id='fenxun', name='奋迅', types=(),
             text='出牌阶段限一次，你可以弃置一张牌并选择一名其他角色，然后你与其的距离视为1，直到回合结束。',
             triggers=(),
             actives=(
-                T.ActiveDef(skill='fenxun', index=0, when=sk_fenxun_active0_when, limit=T.LimitDef(count=sk_fenxun_active0_limit, scope='phase'), target=T.TargetDef(kind='some', count=sk_fenxun_active0_count, where=sk_fenxun_active0_where), run=sk_fenxun_active0, loc='rules/guozhan_heroes/heroes_wu.sgs:303', intent=('bad', None)),
+                T.ActiveDef(skill='fenxun', index=0, when=sk_fenxun_active0_when, limit=T.LimitDef(count=sk_fenxun_active0_limit, scope='phase'), target=T.TargetDef(kind='some', count=sk_fenxun_active0_count, where=sk_fenxun_active0_where), run=sk_fenxun_active0, loc='rules/guozhan_heroes/heroes_wu.sgs:303', intent=('mixed', None)),
             ),
             viewas=(),
             modifiers=(
@@ -4881,6 +5066,10 @@ TABLES = T.Tables(
             ),
             allows=(),
             loc='rules/guozhan_heroes/heroes_wu.sgs:300',
+            choices=(
+                ('rules/guozhan_heroes/heroes_wu.sgs:303', 'target', '', None, ()),
+                ('rules/guozhan_heroes/heroes_wu.sgs:304', 'card', '弃置一张牌', 'lost', ()),
+            ),
         ),
         T.SkillDef(
             id='shangyi', name='尚义', types=(),
@@ -4893,6 +5082,11 @@ TABLES = T.Tables(
             modifiers=(),
             allows=(),
             loc='rules/guozhan_heroes/heroes_wu.sgs:319',
+            choices=(
+                ('rules/guozhan_heroes/heroes_wu.sgs:321', 'target', '', 'bad', ('discarded from',)),
+                ('rules/guozhan_heroes/heroes_wu.sgs:323', 'option', '尚义', (('观看其手牌并弃置其中的一张黑色牌', 0, -0.5), ('观看其所有暗置的武将牌', 0, 0)), ()),
+                ('rules/guozhan_heroes/heroes_wu.sgs:327', 'card', '弃置其中的一张黑色牌', 'lost', ()),
+            ),
         ),
         T.SkillDef(
             id='niaoxiang', name='鸟翔', types=(),
@@ -4937,13 +5131,16 @@ TABLES = T.Tables(
             id='ziliang', name='资粮', types=(),
             text='副将技，每当与你势力相同的一名角色受到伤害后，你可以将一张“田”交给该角色。',
             triggers=(
-                T.TriggerDef(skill='ziliang', index=0, windows=('damage_taken',), any=True, forced=False, when=sk_ziliang_on0_when, limit=None, run=sk_ziliang_on0, loc='rules/guozhan_heroes/heroes_zhen.sgs:85', intent=('bad', None)),
+                T.TriggerDef(skill='ziliang', index=0, windows=('damage_taken',), any=True, forced=False, when=sk_ziliang_on0_when, limit=None, run=sk_ziliang_on0, loc='rules/guozhan_heroes/heroes_zhen.sgs:85', intent=('mixed', None)),
             ),
             actives=(),
             viewas=(),
             modifiers=(),
             allows=(),
             loc='rules/guozhan_heroes/heroes_zhen.sgs:83',
+            choices=(
+                ('rules/guozhan_heroes/heroes_zhen.sgs:87', 'card', '将一张“田”交给该角色', 'given', ()),
+            ),
         ),
         T.SkillDef(
             id='yicheng', name='疑城', types=(),
@@ -4956,26 +5153,33 @@ TABLES = T.Tables(
             modifiers=(),
             allows=(),
             loc='rules/guozhan_heroes/heroes_zhen.sgs:120',
+            choices=(
+                ('rules/guozhan_heroes/heroes_zhen.sgs:125', 'card', '疑城：弃置一张牌', 'lost', ()),
+            ),
         ),
         T.SkillDef(
             id='qianhuan', name='千幻', types=(),
             text='每当与你势力相同的一名角色受到伤害后，若其存活，你可以将牌堆顶的一张牌置于武将牌上，称为“幻”，若此“幻”与另一张“幻”花色相同，你将此“幻”置入弃牌堆；每当与你势力相同的一名角色成为基本牌或锦囊牌的目标时，若目标数为1，你可以将一张“幻”置入弃牌堆，取消该角色。',
             triggers=(
                 T.TriggerDef(skill='qianhuan', index=0, windows=('damage_taken',), any=True, forced=False, when=sk_qianhuan_on0_when, limit=None, run=sk_qianhuan_on0, loc='rules/guozhan_heroes/heroes_zhen.sgs:168'),
-                T.TriggerDef(skill='qianhuan', index=1, windows=('aimed',), any=True, forced=False, when=sk_qianhuan_on1_when, limit=None, run=sk_qianhuan_on1, loc='rules/guozhan_heroes/heroes_zhen.sgs:174', intent=('bad', None)),
-                T.TriggerDef(skill='qianhuan', index=2, windows=('card_used',), any=True, forced=False, when=sk_qianhuan_on2_when, limit=None, run=sk_qianhuan_on2, loc='rules/guozhan_heroes/heroes_zhen.sgs:182', intent=('bad', None)),
+                T.TriggerDef(skill='qianhuan', index=1, windows=('aimed',), any=True, forced=False, when=sk_qianhuan_on1_when, limit=None, run=sk_qianhuan_on1, loc='rules/guozhan_heroes/heroes_zhen.sgs:174', intent=('mixed', None)),
+                T.TriggerDef(skill='qianhuan', index=2, windows=('card_used',), any=True, forced=False, when=sk_qianhuan_on2_when, limit=None, run=sk_qianhuan_on2, loc='rules/guozhan_heroes/heroes_zhen.sgs:182', intent=('mixed', None)),
             ),
             actives=(),
             viewas=(),
             modifiers=(),
             allows=(),
             loc='rules/guozhan_heroes/heroes_zhen.sgs:163',
+            choices=(
+                ('rules/guozhan_heroes/heroes_zhen.sgs:176', 'card', '将一张“幻”置入弃牌堆', 'lost', ()),
+                ('rules/guozhan_heroes/heroes_zhen.sgs:184', 'card', '将一张“幻”置入弃牌堆', 'lost', ()),
+            ),
         ),
         T.SkillDef(
             id='zhendu', name='鸩毒', types=(),
             text='其他角色的出牌阶段开始时，你可以弃置一张手牌，令其视为以方法Ⅰ使用【酒】，然后你对其造成1点伤害。',
             triggers=(
-                T.TriggerDef(skill='zhendu', index=0, windows=('play_start',), any=True, forced=False, when=sk_zhendu_on0_when, limit=None, run=sk_zhendu_on0, loc='rules/guozhan_heroes/heroes_zhen.sgs:248', intent=('bad', None)),
+                T.TriggerDef(skill='zhendu', index=0, windows=('play_start',), any=True, forced=False, when=sk_zhendu_on0_when, limit=None, run=sk_zhendu_on0, loc='rules/guozhan_heroes/heroes_zhen.sgs:248', intent=('mixed', None)),
             ),
             actives=(),
             viewas=(),
@@ -4984,6 +5188,9 @@ TABLES = T.Tables(
             ),
             allows=(),
             loc='rules/guozhan_heroes/heroes_zhen.sgs:243',
+            choices=(
+                ('rules/guozhan_heroes/heroes_zhen.sgs:250', 'card', '弃置一张手牌', 'lost', ()),
+            ),
         ),
         T.SkillDef(
             id='qiluan', name='戚乱', types=(),

@@ -563,6 +563,9 @@ TABLES = T.Tables(
                 modifiers=(),
                 allows=(),
                 loc='rules/modes/duel.sgs:66',
+                choices=(
+                    ('rules/modes/duel.sgs:71', 'option', '选择登场的武将', (), ()),
+                ),
             ),
                 T.SkillDef(
                 id='time_up', name='时间到', types=('locked',),
@@ -649,6 +652,9 @@ TABLES = T.Tables(
                 modifiers=(),
                 allows=(),
                 loc='rules/modes/guozhan.sgs:123',
+                choices=(
+                    ('rules/modes/guozhan.sgs:128', 'option', '明置哪一张武将牌', (), ()),
+                ),
             ),
                 T.SkillDef(
                 id='reveal_dead', name='死亡明置', types=('locked',),
@@ -685,6 +691,10 @@ TABLES = T.Tables(
                 modifiers=(),
                 allows=(),
                 loc='rules/modes/guozhan.sgs:155',
+                choices=(
+                    ('rules/modes/guozhan.sgs:162', 'player', '观看其一张暗置武将牌', None, ()),
+                    ('rules/modes/guozhan.sgs:163', 'option', '观看哪一张', (), ()),
+                ),
             ),
                 T.SkillDef(
                 id='use_yinyangyu', name='阴阳鱼标记', types=('locked',),
@@ -699,6 +709,9 @@ TABLES = T.Tables(
                 ),
                 allows=(),
                 loc='rules/modes/guozhan.sgs:167',
+                choices=(
+                    ('rules/modes/guozhan.sgs:172', 'option', '阴阳鱼', (('摸一张牌', 0.5, 0), ('本回合手牌上限+2', 0, 0)), ()),
+                ),
             ),
                 T.SkillDef(
                 id='use_zhulian', name='珠联璧合标记', types=('locked',),
@@ -713,18 +726,25 @@ TABLES = T.Tables(
                 modifiers=(),
                 allows=(),
                 loc='rules/modes/guozhan.sgs:177',
+                choices=(
+                    ('rules/modes/guozhan.sgs:181', 'option', '珠联璧合', (('摸两张牌', 0.5, 0), ('视为使用一张【桃】', 0.5, 0)), ()),
+                ),
             ),
                 T.SkillDef(
                 id='lianheng', name='连横', types=('locked',),
                 text='出牌阶段内，玩家可将至多三张牌 (须带有「连横」标识) 交给与玩家势力不同的一名角色，然后摸等量牌；或将至多三张牌交给一名没有势力的角色。',
                 triggers=(),
                 actives=(
-                    T.ActiveDef(skill='lianheng', index=0, when=None, limit=None, target=None, run=m_guozhan_lianheng_active0, loc='rules/modes/guozhan.sgs:198', intent=('bad', None), by=m_guozhan_lianheng_active0_by),
+                    T.ActiveDef(skill='lianheng', index=0, when=None, limit=None, target=None, run=m_guozhan_lianheng_active0, loc='rules/modes/guozhan.sgs:198', intent=('mixed', None), by=m_guozhan_lianheng_active0_by),
                 ),
                 viewas=(),
                 modifiers=(),
                 allows=(),
                 loc='rules/modes/guozhan.sgs:196',
+                choices=(
+                    ('rules/modes/guozhan.sgs:200', 'player', '交给一名与你势力不同或没有势力的角色', 'good', ('gains cards',)),
+                    ('rules/modes/guozhan.sgs:202', 'card', '交给其至多三张带有「连横」标识的牌', 'given', ()),
+                ),
             ),
                 T.SkillDef(
                 id='aozhan', name='鏖战', types=('locked',),
@@ -768,6 +788,9 @@ TABLES = T.Tables(
                 modifiers=(),
                 allows=(),
                 loc='rules/modes/guozhan.sgs:228',
+                choices=(
+                    ('rules/modes/guozhan.sgs:232', 'option', '将「野心家」标记当作哪一种标记使用', (('「先驱」标记', 0, 0), ('「阴阳鱼」标记', 0, 0), ('「珠联璧合」标记', 0, 0)), ()),
+                ),
             ),
             ),
             text='每名玩家扮演两张暗置的武将牌；明置武将牌确定势力。消灭所有与自己不同势力的角色；野心家须成为唯一的存活者。',

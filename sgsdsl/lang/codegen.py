@@ -16,7 +16,7 @@ import jinja2
 
 from . import ast
 from .analysis import AttrNote, CallNote, Ref
-from .intent import analyze, facet_intents
+from .intent import analyze, choices_of, facet_intents
 from .model import Model
 from .rulesof import own_allows, taken_from
 from .surface import SUIT_IDS
@@ -30,6 +30,10 @@ def _safe(ident: str) -> str:
     if not SAFE_ID.match(ident):  # the resolver rejects these; never trust it twice
         raise ValueError(f"unsafe identifier {ident!r}")
     return ident
+
+
+def _within(span, outer) -> bool:
+    return (outer.line, outer.col) <= (span.line, span.col) <= (outer.end_line, outer.end_col)
 
 
 def _comment(text: str) -> str:
@@ -673,10 +677,20 @@ class ModuleWriter:
                     allows.append((f.code.text, f.reason))
         def tup(xs):
             return "(" + "".join(f"\n        {x}," for x in xs) + "\n    )" if xs else "()"
+        choices = self.choice_rows(choices_of(self.m, d))
         return (f"T.SkillDef(\n    id={sid!r}, name={d.name.text!r}, types={tuple(d.types)!r},\n"
                 f"    text={' '.join(d.texts)!r},\n    triggers={tup(triggers)},\n    actives={tup(actives)},\n"
                 f"    viewas={tup(viewas)},\n    modifiers={tup(mods)},\n    allows={tuple(allows)!r},\n"
-                f"    loc={self.loc(d.span)!r},\n" + (f"    filters={tup(filters)},\n" if filters else "") + ")")
+                f"    loc={self.loc(d.span)!r},\n" + (f"    filters={tup(filters)},\n" if filters else "")
+                + (f"    choices={tup(choices)},\n" if choices else "") + ")")
+
+    def choice_rows(self, cs) -> list[str]:
+        """SkillDef.choices: each choice with what the analysis derived it to mean (repr literals only)."""
+        rows = []
+        for c in cs:
+            sense = tuple((t, round(s, 3), round(o, 3)) for t, s, o in c.options) if c.kind == "option" else c.sense
+            rows.append(repr((self.loc(c.span), c.kind, c.prompt, sense, tuple(c.why))))
+        return rows
 
     def shared_skill(self, d: ast.SkillDecl) -> str:
         """A skill that plays by another's rules (`rules of`): its own id, name, text and place, and which skill's
@@ -742,6 +756,10 @@ class ModuleWriter:
         sense = facet_intents(self.m).get(id(d), (None, None))[1]
         if sense is not None:
             extra += f"    intent={sense!r},\n"
+        hooks_choices = [c for c in choices_of(self.m, d) if any(_within(c.span, b.span) for _, b in d.hooks)]
+        rows = self.choice_rows(hooks_choices)
+        if rows:
+            extra += "    choices=(" + "".join(f"\n        {r}," for r in rows) + "\n    ),\n"
         self.tables["cards"].append(
             f"T.CardDef(\n    id={cid!r}, name={d.name.text!r}, kind={d.kind!r}, slot={d.slot!r}, "
             f"range={d.range or 0},\n    text={' '.join(d.texts)!r},\n    target={target}, limit={limit},\n"
