@@ -371,6 +371,28 @@ def play(paths, mode, players, seed, seat) -> None:
 
 
 @main.command(epilog=EXIT_HELP)
+@click.argument("log", type=click.Path(dir_okay=False))
+@click.argument("paths", nargs=-1)
+@click.option("--html", required=True, type=click.Path(dir_okay=False), metavar="FILE",
+              help="The page to write: the table at every step, the log beside it, ← / → to step.")
+@click.option("--seat", default="all", show_default=True, metavar="N|all",
+              help="Show the table as this seat may see it (1 = first), or everything.")
+@click.option("--game", type=int, help="Which game of a log holding several (its game number).")
+def replay(log, paths, html, seat, game) -> None:
+    """Write a game of a `simulate --log` file as one HTML page to step through (PATHS: a designer's rules
+    files the game was played with)."""
+    from .sim.command import replay_page
+
+    if seat == "all":
+        n = None
+    elif seat.isdigit() and int(seat) >= 1:
+        n = int(seat) - 1
+    else:
+        raise click.BadParameter(f"'{seat}' is neither a seat number (1, 2 …) nor all", param_hint="--seat")
+    sys.exit(replay_page(tuple(_paths(paths)), Path(log), Path(html), n, game))
+
+
+@main.command(epilog=EXIT_HELP)
 @click.option("--check", "check_only", is_flag=True, help="Fail if a generated file is stale instead of writing it.")
 def docs(check_only: bool) -> None:
     """Regenerate docs/language.md's reference tables, README's Commands table and the TextMate grammar."""
