@@ -13,6 +13,7 @@ Like every agent it decides from its SeatView (view.py), never from the Game.
 
 from __future__ import annotations
 
+import re
 import sys
 
 from rich.console import Console
@@ -26,6 +27,15 @@ from .heuristic import HeuristicAgent
 
 HELP = ("回答方法：输入选项前的编号；需要选择多个时用空格分开 (如 1 3)；可以不选时直接回车跳过。\n"
         "help 显示各武将的技能，board 再显示一次牌桌，quit 退出游戏。")
+
+
+_RULES_AT = re.compile(r" \(([^()\s]+\.sgs:\d+)\)")
+
+
+def log_line(line: str) -> str:
+    """A log line as a person reads it: a rules location in it (a game's end names the win clause) set apart
+    as the log sets apart the skill that fired, ‹file:line›, never among the words."""
+    return _RULES_AT.sub(r"  ‹\1›", line)
 
 
 class Quit(Exception):
@@ -110,7 +120,7 @@ class HumanAgent(Agent):
         lines = view.log_lines(self.log_seen)
         self.log_seen += len(lines)
         for line in lines:
-            self.say(line)
+            self.say(log_line(line))
 
     def board(self, view: SeatView) -> None:
         self.say()
@@ -121,7 +131,7 @@ class HumanAgent(Agent):
             ident = view.show(p.identity) if p.identity is not None else "?"
             eq = " ".join(c.label() for c in p.equips)
             jd = " ".join(c.label() for c in p.judges)
-            marks = " ".join(f"{k}{v}" for k, v in p.marks.items() if v)
+            marks = " ".join(p.mark_labels)
             hp = f"体力{p.hp}/{p.max_hp}" if any(h is not None for h in p.heroes) or not p.is_me else "未选将"
             parts = [f"{p.seat + 1}. {p.name}", f"[{ident}]", hp, f"手牌{p.hand_count}"]
             parts += [x for x in (f"装备 {eq}" if eq else "", f"判定区 {jd}" if jd else "", marks) if x]
@@ -184,10 +194,17 @@ class HumanAgent(Agent):
         return f"{h.name} ({view.show(h.kingdom)} 体力{h.hp_halves / 2:g}){skills}"
 
     def what_for(self, view: SeatView, req: Request) -> str:
-        """What a response answers: the innermost card effect or skill being settled, and whose it is."""
-        for f in reversed(view.stack):
+        """What a response answers: the innermost card effect or skill being settled, and whose it is; or a
+        flow that asks about a card on a target (whether to cancel it: 无懈可击's), that card and target."""
+        for k, f in enumerate(reversed(view.stack)):
+            ev = f.event
+            if k == 0 and f.kind == "flow" and ev is not None:
+                card, target = getattr(ev, "card", None), getattr(ev, "target", None)
+                if isinstance(card, CardView):
+                    return f"{f.name}：{card.label()}" + (f"，目标 {target.name}" if isinstance(target, PlayerView)
+                                                          else "")
             if f.kind in ("effect", "skill"):
-                src = getattr(f.event, "source", None) if f.event is not None else None
+                src = getattr(ev, "source", None) if ev is not None else None
                 if f.kind == "effect":
                     who = f"{src.name} 的 " if isinstance(src, PlayerView) else ""
                     return f"响应 {who}{f.name}"
@@ -267,11 +284,11 @@ def play_human(rules, mode: str, players: int | None, seed: int, seat: int, cons
         return 0
     except Exception as e:  # the rules broke: named as `simulate` and `test` name them, never a traceback
         for line in log.read(human.log_seen)[-BROKEN_TAIL:]:
-            human.say(line)
+            human.say(log_line(line))
         print(broken_game(g, e), file=sys.stderr)
         return 1
     for line in log.read(human.log_seen):
-        human.say(line)
+        human.say(log_line(line))
     me = g.players[seat]
     won = me.seat in g.won_seats if g.won_seats is not None else me.identity in (g.winners or ())
     human.say("你赢了！" if won else "你输了。", style="bold")

@@ -148,7 +148,8 @@ class Play:
 
     def viewas_cards(self, p: Player, inst, v, src) -> list[Card]:
         """Let p choose the cards a view-as skill converts (raises Abort if there are none)."""
-        prompt = f"【{inst.skill.name}】"
+        card = self.rules.cards.get(v.card)
+        prompt = f"发动【{inst.skill.name}】：选择当【{card.name if card is not None else ''}】的牌"
         if v.all_cards:
             sets = list(self._viewas_sets(p, v, src))
             if not sets:
@@ -159,7 +160,7 @@ class Play:
         sets = [tuple(s) for s in self._viewas_sets(p, v, src)]
         if not sets:
             raise Abort("no set of cards to convert")
-        return list(self.decide(Request("option", p, sets, prompt=prompt + "：选择一组牌")))
+        return list(self.decide(Request("option", p, sets, prompt=prompt.replace("的牌", "的一组牌"))))
 
     def actions(self, p: Player) -> list:
         """Everything p may do now in the play phase, besides ending it."""

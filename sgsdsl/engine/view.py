@@ -22,6 +22,28 @@ from .requests import Request
 from .state import VALUE_NAMES, Card, Player, visible_to
 
 
+def mark_labels(rules, marks: dict, counters: bool = True) -> list[str]:
+    """A player's marks and counters as a person reads them: the rules' Chinese names, a count where it is
+    one (忍×2), a flag's name alone, a value by its name; the engine's own bookkeeping (a key no rules
+    declare, such as a skill's uses this phase) is left out, and so are a skill's counters unless
+    `counters` (its owner's view: another seat sees the marks on the table, not a face-down hero's tallies)."""
+    out = []
+    for k, v in marks.items():
+        d = rules.counters.get(k)
+        if not v or d is None or (d.kind != "mark" and not counters):
+            continue
+        if v is True:
+            out.append(d.name)
+        elif isinstance(v, int):
+            out.append(f"{d.name}×{v}" if d.kind == "mark" else f"{d.name} {v}")
+        elif isinstance(v, str):
+            named = next((t[v].name for t in (rules.cards, rules.heroes, rules.skills) if v in t), None)
+            out.append(f"{d.name} {named or rules.enum_names.get(v, VALUE_NAMES.get(v, v))}")
+        else:
+            out.append(d.name)
+    return out
+
+
 def _shown(attr: str) -> property:
     """A card's attribute, read only when the seat knows the card (`seen`; None otherwise)."""
     def get(s):
@@ -121,6 +143,11 @@ class PlayerView:
     @property
     def marks(self) -> dict:
         return dict(self._p.marks)
+
+    @property
+    def mark_labels(self) -> list[str]:
+        """The marks as a person in this seat reads them (mark_labels): a skill's counters on its own seat only."""
+        return mark_labels(self._v.rules, self._p.marks, counters=self.is_me)
 
     def pile(self, pid: str) -> list:
         return self._cards(self._p.pile(pid))
@@ -413,4 +440,4 @@ def _real(seen: Request, real: Request, a):
     raise ValueError(f"an agent answered {a!r}, which was not offered")
 
 
-__all__ = ["CardView", "Options", "PlayerView", "SeatView", "answer_of", "visible_to"]
+__all__ = ["CardView", "Options", "PlayerView", "SeatView", "answer_of", "mark_labels", "visible_to"]

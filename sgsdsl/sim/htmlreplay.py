@@ -26,6 +26,7 @@ from pathlib import Path
 
 from ..engine.log import _LATER, GameLog, _names_a_secret
 from ..engine.state import KNOWN_TO_ALL, VALUE_NAMES, visible_to
+from ..engine.view import mark_labels
 
 _LOC = re.compile(r"\s*‹([^›]+)›$")
 ALL = KNOWN_TO_ALL
@@ -124,25 +125,6 @@ def _name(rules, v) -> str:
     return str(v)
 
 
-def mark_labels(rules, marks: dict) -> list[str]:
-    """A player's marks and counters as a person reads them: the rules' Chinese names, a count where it is
-    one (「忍」×2), a flag's name alone; a counter nobody named (an internal value) is left out."""
-    out = []
-    for k, v in marks.items():
-        if not v:
-            continue
-        d = rules.counters.get(k)
-        if d is None or d.name == d.id:
-            continue
-        if v is True:
-            out.append(d.name)
-        elif isinstance(v, int) and not isinstance(v, bool):
-            out.append(f"{d.name}×{v}" if d.kind == "mark" else f"{d.name} {v}")
-        else:
-            out.append(f"{d.name} {_name(rules, v)}")
-    return out
-
-
 def seat_state(g, p) -> dict:
     r = g.rules
     heroes = []
@@ -165,7 +147,8 @@ def seat_state(g, p) -> dict:
             "id": _name(r, p.identity) if p.identity is not None else None, "id_up": bool(p.identity_shown),
             "kingdom": _name(r, p.kingdom) if p.kingdom else None,
             "hand": [_card(c) for c in p.hand], "equip": [_card(c) for c in p.equips],
-            "judge": [_card(c) for c in p.judges], "piles": piles, "marks": mark_labels(r, p.marks),
+            "judge": [_card(c) for c in p.judges], "piles": piles, "marks": mark_labels(r, p.marks, counters=False),
+            "counters": [x for x in mark_labels(r, p.marks) if x not in mark_labels(r, p.marks, counters=False)],
             "flipped": p.flipped, "chained": p.chained, "skills": skills,
             "reserve": [_name(r, h) for h in p.reserve], "fallen": [_name(r, h) for h in p.fallen]}
 
