@@ -286,7 +286,7 @@ def sk_mouzhu_active0(g, me, user):
     targets = g.choose_players(user, [it for it in g.alive_from_current() if ((it != me) and (it.hand_count > 0))], 1, None, '【谋诛】选择目标角色')
     g.gain(me, g.choose_card(targets[0], targets[0].hand, '交给其一张手牌'))
     if (me.hand_count > targets[0].hand_count):
-        v_o = g.choose_option(targets[0], [it for it in ['视为对其使用一张【杀】', '视为对其使用一张【决斗】'] if (((it == '视为对其使用一张【杀】') and g.qf['targetable'](g, targets[0], me, g.virtual('sha', []))) or ((it == '视为对其使用一张【决斗】') and g.qf['targetable'](g, targets[0], me, g.virtual('juedou', []))))], '谋诛')
+        v_o = g.choose_option_where(targets[0], ['视为对其使用一张【杀】', '视为对其使用一张【决斗】'], (lambda it: (((it == '视为对其使用一张【杀】') and g.qf['targetable'](g, targets[0], me, g.virtual('sha', []))) or ((it == '视为对其使用一张【决斗】') and g.qf['targetable'](g, targets[0], me, g.virtual('juedou', []))))), '谋诛')
         g.call_flow('use_card', source=targets[0], card=g.virtual(('sha' if (v_o == '视为对其使用一张【杀】') else 'juedou'), []), targets=[me])
 
 

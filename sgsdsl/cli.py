@@ -363,11 +363,39 @@ def test_cmd(paths, keyword: str, trace: bool, shipped) -> None:
 @click.option("--players", type=int, help="Players at the table (default: 5, or the mode's only count).")
 @click.option("--seed", type=int, default=1, show_default=True)
 @click.option("--seat", type=int, default=1, show_default=True, help="Your seat (1 = first).")
-def play(paths, mode, players, seed, seat) -> None:
-    """Play one game at the terminal against heuristic bots."""
+@click.option("--turn-limit", type=int, default=0, show_default=True,
+              help="A mode's time limit in turns; its rules say how it ends (1v1: 主公 turns, then the tiebreak).")
+@click.option("--option", "options", multiple=True, metavar="ID=VALUE",
+              help="Set one of the mode's options (e.g. --option aozhan_mode=true). Repeatable.")
+@click.option("--deck", "decks", multiple=True, help="Add a deck to the mode's (e.g. --deck ex for the EX cards).")
+@click.option("--with", "variants", multiple=True, metavar="PACKAGE",
+              help="Select a variant package (e.g. --with first_edition for seed 000's first-edition skills).")
+def play(paths, mode, players, seed, seat, turn_limit, options, decks, variants) -> None:
+    """Play one game at the terminal against heuristic bots (what `simulate` can set, a person can play)."""
     from .bots.human import play_human
+    from .engine.ruleset import RulesError, Ruleset
+    from .sim.options import OptionError, from_command_line
 
-    sys.exit(play_human(_rules(_paths(paths)), mode, players, seed, seat - 1))
+    rules = _rules(_paths(paths))
+    if variants:
+        try:
+            rules = Ruleset(rules.all_tables, tuple(variants))
+        except RulesError as e:
+            raise click.BadParameter(str(e), param_hint="--with") from None
+    m = rules.find_mode(mode)
+    if m is None:
+        raise click.BadParameter(f"no mode {mode} (modes: {', '.join(rules.modes)})", param_hint="--mode")
+    unknown = [d for d in decks if d not in rules.decks]
+    if unknown:
+        raise click.BadParameter(f"unknown deck {unknown[0]} (decks: {', '.join(rules.decks)})", param_hint="--deck")
+    if turn_limit < 0:
+        raise click.BadParameter("a number of turns, 0 for none", param_hint="--turn-limit")
+    try:
+        opts = dict(from_command_line(m, options))
+    except OptionError as e:
+        raise click.UsageError(str(e)) from None
+    sys.exit(play_human(rules, mode, players, seed, seat - 1, decks=tuple(decks), options=opts,
+                        turn_limit=turn_limit))
 
 
 @main.command(epilog=EXIT_HELP)

@@ -102,3 +102,55 @@ def test_a_nullification_prompt_names_the_trick_and_its_target(rules):
     for p in prompts:
         assert re.search(r"\(无懈可击：\S+\([♠♥♣♦][0-9JQKA]+\)(，目标 \S+)?\)$", p), p
     assert any("，目标 " in p for p in prompts)
+
+
+# ---- the table a seat sees ----------------------------------------------------------------------
+
+def test_guozhan_shows_every_dealt_hero_its_partners_and_the_state_of_ones_own(rules):
+    text, _ = play(rules, "guozhan", 4, 1)
+    dealt = re.search(r"发给你的武将牌：(.*)", text).group(1).split()
+    assert len(dealt) >= 4 and all(re.fullmatch(r"\S+（[魏蜀吴群]）", d) for d in dealt)
+    assert "(不可选)" in text  # a dealt hero that cannot be the main or deputy is shown, not offered
+    assert re.search(r"你的武将：主将\S+（\S，暗置）  副将\S+（\S，暗置）", text)
+    assert re.search(r"【\S+】\(暗置，(未生效|已预亮|锁定技)\)", text)
+    assert re.search(r"你的武将：主将\S+（\S，明置）|副将\S+（\S，明置）", text)  # shown later in the game
+
+
+def test_a_hero_offered_names_its_partners(rules):
+    from sgsdsl.bots.human import HumanAgent, partners_of
+
+    gz = rules.for_mode(rules.modes["guozhan"])
+    assert {"guanyu", "zhangfei"} <= set(partners_of(gz, "liubei"))
+    assert "liubei" in partners_of(gz, "guanyu")  # named on 刘备's card only: a pair either way
+
+    class View:
+        rules = gz
+
+        @staticmethod
+        def show(x):
+            return gz.enum_names.get(x, x)
+
+    label = HumanAgent(Console(file=io.StringIO())).hero_label(View, "guanyu", ["guanyu", "liubei", "caocao"])
+    assert "珠联璧合：" in label and "(可与发给你的 刘备 组成)" in label
+
+
+def test_1v1_shows_line_ups_reserves_and_fallen_heroes(rules):
+    text, _ = play(rules, "1v1", 2, 2)
+    assert re.search(r"1号位  备用武将：\S+、\S+", text) and re.search(r"2号位  备用武将：\S+", text)
+    assert re.search(r"阵亡武将：\S+", text)
+
+
+def test_play_takes_what_simulate_takes():
+    from click.testing import CliRunner
+
+    from sgsdsl.cli import main
+
+    r = CliRunner().invoke(main, ["play", "--mode", "guozhan", "--players", "4", "--option", "aozhan_mode=true",
+                                  "--deck", "ex", "--with", "first_edition", "--turn-limit", "3"], input="quit\n")
+    assert r.exit_code == 0, r.output
+    assert "鏖战模式 是" in r.output and "加入牌堆 标准版EX" in r.output and "时间限制 3 回合" in r.output
+    assert "第一版" in r.output
+    for bad, words in ((["--option", "nope=1"], "no option 'nope'"), (["--deck", "nodeck"], "unknown deck nodeck"),
+                       (["--with", "nopkg"], "no variant package nopkg"), (["--mode", "chess"], "no mode chess")):
+        r = CliRunner().invoke(main, ["play", *bad], input="quit\n")
+        assert r.exit_code == 2 and words in r.output, r.output

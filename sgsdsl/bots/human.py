@@ -103,6 +103,13 @@ class Answer(Prompt):
         return [req.options[k - 1] for k in picks]
 
 
+def partners_of(rules, hid: str) -> list[str]:
+    """珠联璧合: the heroes a hero pairs with, either card naming the other."""
+    own = rules.heroes[hid].pairs
+    return [p for p in own if p in rules.heroes] + [h.id for h in rules.heroes.values()
+                                                    if hid in h.pairs and h.id not in own]
+
+
 class HumanAgent(Agent):
     name = "human"
     tracks = False
@@ -111,6 +118,7 @@ class HumanAgent(Agent):
         self.console = console or Console(highlight=False)
         self.inp = inp  # a text stream to read answers from (tests); None: the terminal
         self.log_seen = 0
+        self.dealt: list[str] = []  # the hero cards offered to this seat before the first turn (dealt)
 
     def say(self, text: str = "", style: str | None = None) -> None:
         self.console.print(text, markup=False, style=style, soft_wrap=True)
@@ -137,10 +145,31 @@ class HumanAgent(Agent):
             parts += [x for x in (f"装备 {eq}" if eq else "", f"判定区 {jd}" if jd else "", marks) if x]
             self.say("  " + "  ".join(parts) + (f"  ({'，'.join(tags)})" if tags else ""),
                      style="bold" if p.is_me else None)
+        for p in view.players:
+            names = lambda ids: "、".join(view.show(h) for h in ids)  # noqa: E731
+            if p.reserve or p.fallen:
+                self.say(f"     {p.seat + 1}号位" + (f"  备用武将：{names(p.reserve)}" if p.reserve else "")
+                         + (f"  阵亡武将：{names(p.fallen)}" if p.fallen else ""))
         self.say("  你的手牌：" + (" ".join(c.label() for c in me.hand) or "无"))
-        skills = "、".join(f"【{s.skill.name}】" for s in me.skills if not s.equip)
+        if any(not up for up in me.shown):
+            slots = ("主将", "副将")
+            self.say("  你的武将：" + "  ".join(
+                f"{slots[i] if i < 2 else ''}{h.name}（{view.show(h.kingdom)}，{'明置' if up else '暗置'}）"
+                for i, (h, up) in enumerate(zip(me.heroes, me.shown)) if h is not None))
+        skills = "、".join(self.skill_state(view, me, s) for s in me.skills if not s.equip)
         if skills:
             self.say(f"  你的技能：{skills} (help 查看技能说明)")
+
+    @staticmethod
+    def skill_state(view: SeatView, me: PlayerView, s: SkillView) -> str:
+        """A skill of one's own with what a face-down hero makes of it: 暗置 (no effect until the hero is
+        shown), 预亮 (offered when it could fire), 锁定技 (cannot be pre-shown)."""
+        name = f"【{s.skill.name}】"
+        if s.slot is None or s.slot >= len(me.shown) or me.shown[s.slot]:
+            return name
+        if s.skill.locked:
+            return name + "(暗置，锁定技)"
+        return name + ("(暗置，已预亮)" if s.skill.id in me.armed else "(暗置，未生效)")
 
     def show_help(self, view: SeatView) -> None:
         self.say(HELP)
@@ -184,14 +213,20 @@ class HumanAgent(Agent):
         if opt is False:
             return "否"
         if isinstance(opt, str) and opt in view.rules.heroes:
-            return self.hero_label(view, opt)
+            return self.hero_label(view, opt, self.dealt)
         return view.show(opt)
 
-    def hero_label(self, view: SeatView, hid: str) -> str:
+    def hero_label(self, view: SeatView, hid: str, offered=()) -> str:
         h = view.rules.heroes[hid]
         skills = "".join(f"\n        【{s.name}】{s.text}" for s in (view.rules.skills.get(x) for x in h.skills)
                          if s is not None)
-        return f"{h.name} ({view.show(h.kingdom)} 体力{h.hp_halves / 2:g}){skills}"
+        pairs = ""
+        partners = partners_of(view.rules, hid)
+        if partners:
+            mine = [p for p in partners if p in offered]
+            pairs = ("\n        珠联璧合：" + "、".join(view.rules.heroes[p].name for p in partners)
+                     + (f" (可与发给你的 {'、'.join(view.rules.heroes[p].name for p in mine)} 组成)" if mine else ""))
+        return f"{h.name} ({view.show(h.kingdom)} 体力{h.hp_halves / 2:g}){skills}{pairs}"
 
     def what_for(self, view: SeatView, req: Request) -> str:
         """What a response answers: the innermost card effect or skill being settled, and whose it is; or a
@@ -223,9 +258,16 @@ class HumanAgent(Agent):
     def decide(self, view: SeatView, req: Request):
         self.catch_up(view)
         self.board(view)
+        heroes = [o for o in list(req.options) + list(req.left_out) if isinstance(o, str) and o in view.rules.heroes]
+        if heroes and view.turn_no == 0:
+            self.dealt += [h for h in heroes if h not in self.dealt]
+            self.say("  发给你的武将牌：" + "  ".join(
+                f"{view.rules.heroes[h].name}（{view.show(view.rules.heroes[h].kingdom)}）" for h in self.dealt))
         self.say(self.question(view, req), style="bold")
         for i, o in enumerate(req.options, 1):
             self.say(f"   {i}) {self.label(view, o)}")
+        for o in req.left_out:  # what the rules left out of this question, shown so the choice is understood
+            self.say(f"   -) {self.label(view, o).splitlines()[0]} (不可选)")
         many = req.kind in ("cards", "players", "options")
         if req.kind == "confirm":
             hint = "1 是，2 否 (y/n)，回车即否"
@@ -256,7 +298,10 @@ def broken_game(g, e: Exception) -> str:
             + (f"\n  at {loc}" if loc else "") + (f"\n  stack: {stack}" if stack else ""))
 
 
-def play_human(rules, mode: str, players: int | None, seed: int, seat: int, console: Console | None = None) -> int:
+def play_human(rules, mode: str, players: int | None, seed: int, seat: int, console: Console | None = None,
+               decks: tuple[str, ...] = (), options: dict | None = None, turn_limit: int = 0, inp=None) -> int:
+    """One game with a person at `seat`; `decks`, `options` (checked ids and values) and `turn_limit` as
+    `simulate` takes them; `inp`: a text stream of answers (tests), else the terminal."""
     from ..engine.game import Game
 
     m = rules.find_mode(mode)
@@ -271,12 +316,21 @@ def play_human(rules, mode: str, players: int | None, seed: int, seat: int, cons
         print(f"error: mode {mode} takes {m.players[0]}–{m.players[1]} players; seat must be 1–{players}",
               file=sys.stderr)
         return 2
-    human = HumanAgent(console)
+    human = HumanAgent(console, inp)
     log = GameLog(records=False, seat=seat)  # written from the human's seat: what they may know
     agents = [human if i == seat else HeuristicAgent() for i in range(players)]
     g = Game(rules, players=players, seed=seed, agents=agents, mode=m, log=log, hero_pool=rules.hero_pool(m))
-    g.build_deck(m.decks)
-    human.say(f"sgsdsl play：{m.name}，{players}人，你坐在{seat + 1}号位。输入 help 查看说明。")
+    g.build_deck(list(m.decks) + [d for d in decks if d not in m.decks])
+    g.turn_limit = turn_limit
+    g.options = dict(options or {})
+    settings = [f"{cname} {'是' if v is True else '否' if v is False else v}" for oid, cname, _, _ in m.options
+                for k, v in g.options.items() if k == oid]
+    settings += [f"加入牌堆 {rules.decks[d].name}" for d in decks if d not in m.decks]
+    settings += [f"使用 {rules.packages[v].title or v}" for v in rules.variants if v not in m.variants]
+    if turn_limit:
+        settings.append(f"时间限制 {turn_limit} 回合")
+    human.say(f"sgsdsl play：{m.name}，{players}人，你坐在{seat + 1}号位" + (f"（{'；'.join(settings)}）" if settings
+                                                                             else "") + "。输入 help 查看说明。")
     try:
         g.run()
     except Quit:

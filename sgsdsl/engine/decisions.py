@@ -55,7 +55,7 @@ class Decisions:
         self.say(p, f" 选择{'是' if yes else '否'}：{prompt}", choice=True)  # aloud: the log says who made it
         return yes
 
-    def _choose(self, kind: str, p: Player, items, lo: int, hi: int | None, prompt: str) -> list:
+    def _choose(self, kind: str, p: Player, items, lo: int, hi: int | None, prompt: str, left_out=()) -> list:
         """p picks lo..hi (hi None: exactly lo) of `items`; Abort when there are fewer than lo."""
         items = list(items)
         hi = min(lo if hi is None else hi, len(items))
@@ -63,7 +63,7 @@ class Decisions:
             raise Abort(f"not enough {kind} to choose {lo}")
         if hi == 0:
             return []
-        return self.decide(Request(kind, p, items, lo=lo, hi=hi, prompt=prompt))
+        return self.decide(Request(kind, p, items, lo=lo, hi=hi, prompt=prompt, left_out=list(left_out)))
 
     def choose_cards(self, p: Player, cards, lo: int, hi: int | None, prompt: str = "") -> list[Card]:
         return self._choose("cards", p, cards, lo, hi, prompt)
@@ -77,9 +77,9 @@ class Decisions:
     def choose_player(self, p: Player, players, prompt: str = "") -> Player:
         return self._choose("players", p, players, 1, 1, prompt)[0]
 
-    def choose_options(self, p: Player, options, lo: int, hi: int | None, prompt: str = "") -> list:
+    def choose_options(self, p: Player, options, lo: int, hi: int | None, prompt: str = "", left_out=()) -> list:
         """p picks lo..hi of the options (several at once: the skills to pre-show)."""
-        picked = self._choose("options", p, options, lo, hi, prompt)
+        picked = self._choose("options", p, options, lo, hi, prompt, left_out)
         if picked:
             self.say(p, " 选择 「", picked, "」", choice=True)
         return picked
@@ -94,10 +94,21 @@ class Decisions:
         # card name) reads as its name, the wording as written
         return "".join(x if i % 2 == 0 else self._fmt.show(self, x) for i, x in enumerate(parts))
 
-    def choose_option(self, p: Player, options, prompt: str = "") -> str:
+    def choose_option_where(self, p: Player, source, keep, prompt: str = "") -> str:
+        """`choose … option from SOURCE where COND`: the options COND keeps; the others go with the request."""
+        source = list(source)
+        options = [x for x in source if keep(x)]
+        return self.choose_option(p, options, prompt, [x for x in source if x not in options])
+
+    def choose_options_where(self, p: Player, source, keep, lo: int, hi: int | None, prompt: str = "") -> list:
+        source = list(source)
+        options = [x for x in source if keep(x)]
+        return self.choose_options(p, options, lo, hi, prompt, [x for x in source if x not in options])
+
+    def choose_option(self, p: Player, options, prompt: str = "", left_out=()) -> str:
         options = list(options)
         if not options:
             raise Abort("no option")
-        choice = self.decide(Request("option", p, options, prompt=prompt))
+        choice = self.decide(Request("option", p, options, prompt=prompt, left_out=list(left_out)))
         self.say(p, " 选择 「", choice, "」", choice=True)
         return choice

@@ -53,6 +53,7 @@ class Request:
     hi: int = 1
     prompt: str = ""
     context: object = None
+    left_out: list = attrs.Factory(list)  # what `choose … where` did not offer: shown to a person, never chosen
 
 
 class Agent:

@@ -145,6 +145,21 @@ class PlayerView:
         return dict(self._p.marks)
 
     @property
+    def reserve(self) -> list[str]:
+        """Heroes waiting to enter play (1v1's 备用武将): drafted in the open, so public."""
+        return list(self._p.reserve)
+
+    @property
+    def fallen(self) -> list[str]:
+        """Heroes of this seat that died (阵亡): public."""
+        return list(self._p.fallen)
+
+    @property
+    def armed(self) -> set[str]:
+        """Skills of face-down heroes pre-shown (预亮): a secret of the seat's own."""
+        return set(self._p.armed) if self.is_me else set()
+
+    @property
     def mark_labels(self) -> list[str]:
         """The marks as a person in this seat reads them (mark_labels): a skill's counters on its own seat only."""
         return mark_labels(self._v.rules, self._p.marks, counters=self.is_me)
@@ -204,6 +219,7 @@ class SkillView:
     equip: bool
     trigger: object = None
     card: object = None
+    slot: int | None = None  # the hero card it is printed on (国战: 0 main, 1 deputy); None: gained, equipment
 
 
 class EventView:
@@ -379,7 +395,7 @@ class SeatView:
             return {k: self.wrap(y) for k, y in x.items()}
         kind = type(x).__name__
         if kind == "SkillInst":
-            return SkillView(x.skill, self.wrap(x.owner), x.equip, card=self.wrap(x.card))
+            return SkillView(x.skill, self.wrap(x.owner), x.equip, card=self.wrap(x.card), slot=x.slot)
         if kind == "Listener":
             return SkillView(x.skill, self.wrap(x.owner), x.equip, trigger=x.trigger)
         if hasattr(type(x), "FIELDS"):
@@ -411,7 +427,7 @@ class SeatView:
         if ctx is not None and type(ctx) not in _PLAIN:
             ctx = self.wrap(ctx)
         return Request(req.kind, self._players[req.player.seat], Options(req.options, self), req.lo, req.hi,
-                       req.prompt, ctx)
+                       req.prompt, ctx, [self.wrap(x) for x in req.left_out])
 
 
 def answer_of(seen: Request, real: Request, answer):

@@ -299,7 +299,7 @@ def sk_xiongnve_on4_when(g, me, ev):
 def sk_xiongnve_on4(g, me, ev):
     # 凶虐 on 出牌阶段结束时 — rules/guozhan_heroes/heroes_buchen.sgs:207
     v_two = g.choose_option(me, me.marks.get('gz_lu', []), '移去两张“戮”')
-    v_other = g.choose_option(me, [it for it in me.marks.get('gz_lu', []) if (it != v_two)], '再移去一张“戮”')
+    v_other = g.choose_option_where(me, me.marks.get('gz_lu', []), (lambda it: (it != v_two)), '再移去一张“戮”')
     g.set_mark(me, 'gz_lu', [it for it in me.marks.get('gz_lu', []) if ((it != v_two) and (it != v_other))])
     g.return_heroes([v_two, v_other])
     g.set_mark(me, 'gz_xiongnve_guard', True)
@@ -428,7 +428,7 @@ def sk_enyuan_on1_when(g, me, ev):
 def sk_enyuan_on1(g, me, ev):
     # 恩怨 on 受到伤害后 — rules/guozhan_heroes/heroes_quan.sgs:63
     v_src = ev.source
-    v_o = g.choose_option(v_src, [it for it in ['交给其一张手牌', '失去1点体力'] if ((it != '交给其一张手牌') or (v_src.hand_count > 0))], '恩怨')
+    v_o = g.choose_option_where(v_src, ['交给其一张手牌', '失去1点体力'], (lambda it: ((it != '交给其一张手牌') or (v_src.hand_count > 0))), '恩怨')
     if (v_o == '交给其一张手牌'):
         g.gain(me, g.choose_card(v_src, v_src.hand, '交给法正一张手牌'))
     else:
@@ -1098,7 +1098,7 @@ def sk_xiangle_on0_when(g, me, ev):
 def sk_xiangle_on0(g, me, ev):
     # 享乐 on 成为目标时 — rules/guozhan_heroes/heroes_shu.sgs:266
     v_src = ev.source
-    v_pay = g.choose_option(v_src, [it for it in ['弃置一张基本牌', '此【杀】对刘禅无效'] if ((it != '弃置一张基本牌') or (len([it2 for it2 in v_src.hand if (it2.kind == 'basic')]) > 0))], '享乐')
+    v_pay = g.choose_option_where(v_src, ['弃置一张基本牌', '此【杀】对刘禅无效'], (lambda it: ((it != '弃置一张基本牌') or (len([it2 for it2 in v_src.hand if (it2.kind == 'basic')]) > 0))), '享乐')
     if (v_pay == '弃置一张基本牌'):
         g.discard(v_src, g.choose_card(v_src, [it for it in v_src.hand if (it.kind == 'basic')], '弃置一张基本牌'))
     else:
@@ -1723,7 +1723,7 @@ def sk_shangyi_active0(g, me, user):
     # 尚义 active — rules/guozhan_heroes/heroes_wu.sgs:321
     targets = g.choose_players(user, [it for it in g.alive_from_current() if (it != me)], 1, None, '【尚义】选择目标角色')
     g.look(targets[0], me.hand)
-    v_o = g.choose_option(me, [it for it in ['观看其手牌并弃置其中的一张黑色牌', '观看其所有暗置的武将牌'] if ((it != '观看其所有暗置的武将牌') or (len(targets[0].hidden_heroes) > 0))], '尚义')
+    v_o = g.choose_option_where(me, ['观看其手牌并弃置其中的一张黑色牌', '观看其所有暗置的武将牌'], (lambda it: ((it != '观看其所有暗置的武将牌') or (len(targets[0].hidden_heroes) > 0))), '尚义')
     if (v_o == '观看其手牌并弃置其中的一张黑色牌'):
         g.look(me, targets[0].hand)
         g.discard(me, g.choose_cards(me, [it for it in targets[0].hand if it.black], 0, 1, '弃置其中的一张黑色牌'))
