@@ -60,7 +60,7 @@ def play(rules, mode: str, players: int, seed: int, seat: int = 0) -> tuple[str,
 
 ASCII_WORD = re.compile(r"[A-Za-z_#][A-Za-z0-9_:#-]*[A-Za-z0-9_]")
 # what the terminal player says of itself (its commands), the only ascii words a person should read
-OWN_WORDS = {"help", "board", "quit"}
+OWN_WORDS = {"help", "board", "quit", "resign"}
 DSL_WORDING = re.compile(r"「\d+」|\bactive\b|\bon\s|\bviewas\b|\[\d+、")
 
 

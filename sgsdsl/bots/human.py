@@ -21,12 +21,12 @@ from rich.prompt import InvalidResponse, Prompt
 from rich.text import Text
 
 from ..engine.log import GameLog
-from ..engine.requests import Agent, Request
+from ..engine.requests import Agent, Request, Resign
 from ..engine.view import CardView, PlayerView, SeatView, SkillView
 from .heuristic import HeuristicAgent
 
 HELP = ("回答方法：输入选项前的编号；需要选择多个时用空格分开 (如 1 3)；可以不选时直接回车跳过。\n"
-        "help 显示各武将的技能，board 再显示一次牌桌，quit 退出游戏。")
+        "help 显示各武将的技能，board 再显示一次牌桌，认输 (resign) 认输并结束本局，quit 退出游戏。")
 
 
 _RULES_AT = re.compile(r" \(([^()\s]+\.sgs:\d+)\)")
@@ -76,6 +76,8 @@ class Answer(Prompt):
             raise InvalidResponse("")
         if words[0].lower() in ("quit", "exit", "q", "退出"):
             raise Quit()
+        if words[0].lower() in ("resign", "认输"):
+            raise Resign()  # the game ends with a result: the other side wins (engine/decisions.py)
         if req.kind == "confirm" and len(words) == 1:
             w = words[0].lower()
             if w in ("y", "yes", "是"):
@@ -140,7 +142,7 @@ class HumanAgent(Agent):
             eq = " ".join(c.label() for c in p.equips)
             jd = " ".join(c.label() for c in p.judges)
             marks = " ".join(p.mark_labels)
-            hp = f"体力{p.hp}/{p.max_hp}" if any(h is not None for h in p.heroes) or not p.is_me else "未选将"
+            hp = f"体力{p.hp}/{p.max_hp}" if p.heroes else "未选将"
             parts = [f"{p.seat + 1}. {p.name}", f"[{ident}]", hp, f"手牌{p.hand_count}"]
             parts += [x for x in (f"装备 {eq}" if eq else "", f"判定区 {jd}" if jd else "", marks) if x]
             self.say("  " + "  ".join(parts) + (f"  ({'，'.join(tags)})" if tags else ""),

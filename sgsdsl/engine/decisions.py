@@ -4,7 +4,7 @@ interpreter, not the agent, hides what the seat may not know), and the answer is
 from __future__ import annotations
 
 from .invariants import hidden
-from .requests import MANY, Abort, Request, chosen
+from .requests import MANY, Abort, GameOver, Request, Resign, chosen
 from .ruleset import RulesError
 from .state import Card, Player
 from .view import SeatView, answer_of
@@ -21,27 +21,30 @@ class Decisions:
         agent = self.agents[seat]
         if self.observer is not None:
             self.observer.on_request(self, req)
-        if agent.omniscient:  # a scenario test's script: the referee, not a player
-            answer = agent.decide(self, req)
-        elif agent.counting and not (req.kind == "hero" and agent.pick):
-            # it reads nothing but how many options there are: no view of them is made, nothing can leak
-            c = agent.choose(self.agent_rng, req.kind, len(req.options), req.lo, req.hi)
-            try:
-                answer = chosen(req.options, req.kind, c)
-            except (IndexError, TypeError):
-                raise RulesError(f"agent {type(agent).__name__}: answered {c!r}, which names no option of a "
-                                 f"{req.kind} request of {len(req.options)}") from None
-        else:
-            view = self.views.get(seat)
-            if view is None:
-                view = self.views[seat] = SeatView(self, seat)
-            seen = view.request(req)
-            if self.check_invariants:  # every option read, as an agent may read them
-                hidden(self, view, seen)
-            try:
-                answer = answer_of(seen, req, agent.decide(view, seen))
-            except ValueError as e:
-                raise RulesError(f"agent {type(agent).__name__}: {e}") from None
+        try:
+            if agent.omniscient:  # a scenario test's script: the referee, not a player
+                answer = agent.decide(self, req)
+            elif agent.counting and not (req.kind == "hero" and agent.pick):
+                # it reads nothing but how many options there are: no view of them is made, nothing can leak
+                c = agent.choose(self.agent_rng, req.kind, len(req.options), req.lo, req.hi)
+                try:
+                    answer = chosen(req.options, req.kind, c)
+                except (IndexError, TypeError):
+                    raise RulesError(f"agent {type(agent).__name__}: answered {c!r}, which names no option of a "
+                                     f"{req.kind} request of {len(req.options)}") from None
+            else:
+                view = self.views.get(seat)
+                if view is None:
+                    view = self.views[seat] = SeatView(self, seat)
+                seen = view.request(req)
+                if self.check_invariants:  # every option read, as an agent may read them
+                    hidden(self, view, seen)
+                try:
+                    answer = answer_of(seen, req, agent.decide(view, seen))
+                except ValueError as e:
+                    raise RulesError(f"agent {type(agent).__name__}: {e}") from None
+        except Resign:
+            self.resign(req.player)
         if req.kind in MANY:
             ids = set(map(id, req.options))
             if not (req.lo <= len(answer) <= req.hi and len(set(map(id, answer))) == len(answer)
@@ -49,6 +52,14 @@ class Decisions:
                 raise RulesError(f"agent {type(self.agents[req.player.seat]).__name__} answered a {req.kind} request "
                                  f"({req.lo}..{req.hi} of {len(req.options)}) with {len(answer)} choice(s)")
         return answer
+
+    def resign(self, p: Player) -> None:
+        """认输 (seed 003: 任意一方提出认输，另一方获胜): every player of another side than p's wins."""
+        side = p.identity if p.identity is not None else p.seat
+        others = [q for q in self.players if (q.identity if q.identity is not None else q.seat) != side]
+        self.say(p, " 认输")
+        raise GameOver(tuple(dict.fromkeys(q.identity or q.name for q in others)), f"{p.name} 认输",
+                       frozenset(q.seat for q in others))
 
     def ask(self, p: Player, prompt: str) -> bool:
         yes = bool(self.decide(Request("confirm", p, [True, False], prompt=prompt)))
@@ -105,10 +116,15 @@ class Decisions:
         options = [x for x in source if keep(x)]
         return self.choose_options(p, options, lo, hi, prompt, [x for x in source if x not in options])
 
-    def choose_option(self, p: Player, options, prompt: str = "", left_out=()) -> str:
+    def choose_option(self, p: Player, options, prompt: str = "", left_out=(), secret: bool = False) -> str:
         options = list(options)
         if not options:
             raise Abort("no option")
         choice = self.decide(Request("option", p, options, prompt=prompt, left_out=list(left_out)))
-        self.say(p, " 选择 「", choice, "」", choice=True)
+        self.say(p, " 选择 「", choice, "」", choice=True, secret=secret)
         return choice
+
+    def choose_hidden(self, p: Player, prompt: str, options) -> object:
+        """`choose_hidden(p, "…", options)`: p chooses in secret; another seat reads only that p chose (1v1's
+        starting heroes, revealed together when both have chosen)."""
+        return self.choose_option(p, options, prompt, secret=True)

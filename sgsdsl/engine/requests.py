@@ -1,10 +1,14 @@
 """Decisions: every choice the engine needs is a typed request to an agent (the Agent protocol below; the
 agents themselves are sgsdsl/bots/); and the exceptions that unwind the rules code: Abort (a choice cannot
-be made), Unwind (a phase or turn ends now) and GameOver."""
+be made), Unwind (a phase or turn ends now) and GameOver; Resign is an agent's."""
 
 from __future__ import annotations
 
 import attrs
+
+
+class Resign(Exception):
+    """认输: an agent raises it from `decide` to resign; the game ends there, won by every other side."""
 
 
 class Abort(Exception):

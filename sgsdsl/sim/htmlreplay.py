@@ -62,8 +62,8 @@ class TableLog(GameLog):
         super().turn(g, p)
         self._snap(g, None)
 
-    def say(self, g, parts, loc, choice: bool = False) -> None:
-        super().say(g, parts, loc, choice)
+    def say(self, g, parts, loc, choice: bool = False, secret: bool = False) -> None:
+        super().say(g, parts, loc, choice, secret)
         if not any(_has_card(x) for x in parts) and not choice:
             return  # no card to hide, no secret choice: every seat reads the line as it is
         step, prefix = len(self.steps) - 1, self.prefix(g) + " "
@@ -73,7 +73,7 @@ class TableLog(GameLog):
                 text = "".join(self.show(g, x) for x in parts)
             finally:
                 self.seat = None
-            if choice and parts[0].seat != seat and _names_a_secret(g, text):  # judged as it is said, as GameLog does
+            if choice and parts[0].seat != seat and (secret or _names_a_secret(g, text)):  # judged as it is said, as GameLog does
                 text = f"{parts[0].name} 作出了选择"
             self._pending.append((step, seat, prefix + text))
 
