@@ -370,7 +370,14 @@ def test_cmd(paths, keyword: str, trace: bool, shipped) -> None:
 @click.option("--deck", "decks", multiple=True, help="Add a deck to the mode's (e.g. --deck ex for the EX cards).")
 @click.option("--with", "variants", multiple=True, metavar="PACKAGE",
               help="Select a variant package (e.g. --with first_edition for seed 000's first-edition skills).")
-def play(paths, mode, players, seed, seat, turn_limit, options, decks, variants) -> None:
+@click.option("--match", type=click.IntRange(1, 99), default=1, show_default=True, metavar="N",
+              help="Play a match of N games (1v1: 比点 decides the choice of identity in odd games, the other "
+                   "seat has it in even ones) and report its result.")
+@click.option("--timer", is_flag=True, help="Seed 003's time per action: 15 s in the play phase, 5 s elsewhere; a "
+              "timeout passes.")
+@click.option("--time-limit", type=click.FloatRange(0, 600), default=0, show_default=True, metavar="MINUTES",
+              help="A game's time on the clock (1v1: 30); when it is up the mode's time rule ends the game.")
+def play(paths, mode, players, seed, seat, turn_limit, options, decks, variants, match, timer, time_limit) -> None:
     """Play one game at the terminal against heuristic bots (what `simulate` can set, a person can play)."""
     from .bots.human import play_human
     from .engine.ruleset import RulesError, Ruleset
@@ -394,8 +401,11 @@ def play(paths, mode, players, seed, seat, turn_limit, options, decks, variants)
         opts = dict(from_command_line(m, options))
     except OptionError as e:
         raise click.UsageError(str(e)) from None
+    if match > 1 and any(o.startswith("identity_chooser") or o.startswith("身份选择权") for o in options):
+        raise click.UsageError("--match sets who chooses the identity in each game: give no --option identity_chooser")
     sys.exit(play_human(rules, mode, players, seed, seat - 1, decks=tuple(decks), options=opts,
-                        turn_limit=turn_limit))
+                        turn_limit=turn_limit, match=match, timer=(15.0, 5.0) if timer else None,
+                        minutes=time_limit))
 
 
 @main.command(epilog=EXIT_HELP)

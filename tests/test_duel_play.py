@@ -63,3 +63,37 @@ def test_an_agent_resigns_through_the_api(rules):
     quitter, other = g.players
     assert g.end_reason.endswith("认输") and g.winners == (other.identity,) and g.won_seats == {1}
     assert log.records[-1]["kind"] == "end" and "认输" in log.records[-1]["text"]
+
+
+def test_a_match_alternates_the_choice_of_identity_and_reports_its_result():
+    r = CliRunner().invoke(main, ["play", "--mode", "1v1", "--match", "3", "--seed", "5"], input="认输\n" * 3)
+    assert r.exit_code == 0, r.output
+    games = r.output.split("==== 第")[1:]
+    assert len(games) == 3
+    assert "比点结果" in games[0] and "比点结果" in games[2]  # odd games: 比点 decides who chooses
+    assert "比点结果" not in games[1]  # even games: the other seat has the choice
+    first = re.search(r"比点结果：座位(\d) 赢", games[0]).group(1)
+    asked = "> 选择身份" in games[1].split("认输")[0]  # the person (seat 1) is asked in game 2 …
+    assert asked == (first == "2")  # … exactly when seat 2 had the choice in game 1
+    assert re.search(r"比赛结果 \(1号位、2号位\)：0 : 3，2号位赢得了比赛。", r.output)
+    r = CliRunner().invoke(main, ["play", "--mode", "1v1", "--match", "2", "--option", "identity_chooser=1"])
+    assert r.exit_code == 2 and "--match sets who chooses" in r.output
+
+
+def test_the_action_timer_passes_and_the_clock_ends_the_game_by_the_time_rule(rules):
+    import io
+    import os
+
+    from rich.console import Console
+
+    from sgsdsl.bots.human import play_human
+
+    read, write = os.pipe()
+    out = io.StringIO()
+    with os.fdopen(read, "r") as stream, os.fdopen(write, "w"):
+        code = play_human(rules, "1v1", None, 3, 0, console=Console(file=out, width=300), inp=stream,
+                          timer=(0.02, 0.01), minutes=1e-6)
+    text = out.getvalue()
+    assert code == 0
+    assert "限时0.02秒" in text and "限时0.01秒" in text and "（超时）" in text
+    assert "比赛时间到" in text and re.search(r"游戏结束：时间到：", text)

@@ -14,7 +14,9 @@ Like every agent it decides from its SeatView (view.py), never from the Game.
 from __future__ import annotations
 
 import re
+import select
 import sys
+import time
 
 from rich.console import Console
 from rich.prompt import InvalidResponse, Prompt
@@ -121,6 +123,7 @@ class HumanAgent(Agent):
         self.inp = inp  # a text stream to read answers from (tests); None: the terminal
         self.log_seen = 0
         self.dealt: list[str] = []  # the hero cards offered to this seat before the first turn (dealt)
+        self.timer: tuple[float, float] | None = None  # seconds per action: (play phase, elsewhere); None: no limit
 
     def say(self, text: str = "", style: str | None = None) -> None:
         self.console.print(text, markup=False, style=style, soft_wrap=True)
@@ -277,11 +280,45 @@ class HumanAgent(Agent):
             n = len(req.options)
             count = (f"{req.lo}" if req.lo == req.hi else f"{req.lo}–{req.hi}") if many else "一"
             hint = f"选择{count}个编号 (1–{n})" + ("，回车跳过" if req.lo == 0 else "")
+        if self.timer is not None:
+            return self.timed(view, req, hint)
         try:
             return Answer(Text(f"你的选择 ({hint})"), console=self.console, agent=self, view=view, req=req)(
                 stream=self.inp)
         except EOFError:
             raise Quit() from None
+
+    def timed(self, view: SeatView, req: Request, hint: str):
+        """An answer within the action's time (seed 003: 15 s an action in the play phase, 5 s elsewhere);
+        a timeout passes: ends the play phase, declines, or takes the first option(s) a required choice offers."""
+        limit = self.timer[0] if req.kind == "play" else self.timer[1]
+        deadline = time.monotonic() + limit
+        answer = Answer("", console=self.console, agent=self, view=view, req=req)
+        stream = self.inp if self.inp is not None else sys.stdin
+        self.console.print(f"你的选择 ({hint}，限时{limit:g}秒)：", end="", markup=False)
+        while True:
+            ready, _, _ = select.select([stream], [], [], max(0.0, deadline - time.monotonic()))
+            if not ready:
+                self.say("（超时）")
+                return self.on_timeout(req)
+            line = stream.readline()
+            if not line:
+                raise Quit()
+            try:
+                return answer.process_response(line.strip())
+            except InvalidResponse as e:
+                if e.message:
+                    self.say(str(e.message))
+                self.console.print("你的选择：", end="", markup=False)
+
+    @staticmethod
+    def on_timeout(req: Request):
+        many = req.kind in ("cards", "players", "options")
+        if req.kind == "confirm":
+            return False
+        if req.lo == 0:
+            return [] if many else None
+        return list(req.options[:req.lo]) if many else req.options[0]
 
 
 BROKEN_TAIL = 20  # log lines shown before the error of a game that broke (a runaway loop may log thousands)
@@ -300,12 +337,38 @@ def broken_game(g, e: Exception) -> str:
             + (f"\n  at {loc}" if loc else "") + (f"\n  stack: {stack}" if stack else ""))
 
 
-def play_human(rules, mode: str, players: int | None, seed: int, seat: int, console: Console | None = None,
-               decks: tuple[str, ...] = (), options: dict | None = None, turn_limit: int = 0, inp=None) -> int:
-    """One game with a person at `seat`; `decks`, `options` (checked ids and values) and `turn_limit` as
-    `simulate` takes them; `inp`: a text stream of answers (tests), else the terminal."""
-    from ..engine.game import Game
+class _Referee:
+    """Watches the game for `play` (the engine's observer hook): who is asked to choose among identities
+    (a match's 身份选择权 alternates), and the wall clock of a timed game (time up: the mode's turn limit
+    becomes 1, and its rules end the game as they say, 1v1 after the 主公's turn, by the seed's tiebreak)."""
 
+    def __init__(self, identities, minutes: float):
+        self.identities = set(identities)
+        self.deadline = time.monotonic() + minutes * 60 if minutes else None
+        self.chooser: int | None = None
+        self.timed_out = False
+
+    def on_request(self, g, req) -> None:
+        if req.kind == "option" and req.options and all(isinstance(o, str) and o in self.identities
+                                                         for o in req.options):
+            self.chooser = req.player.seat
+        if self.deadline is not None and not self.timed_out and time.monotonic() >= self.deadline:
+            self.timed_out = True
+            g.turn_limit = 1
+            g.say("比赛时间到：按模式的时间规则结束本局")
+
+    def __getattr__(self, name):  # every other observer point: nothing to watch
+        return lambda *a, **k: None
+
+
+def play_human(rules, mode: str, players: int | None, seed: int, seat: int, console: Console | None = None,
+               decks: tuple[str, ...] = (), options: dict | None = None, turn_limit: int = 0, inp=None,
+               match: int = 1, timer: tuple[float, float] | None = None, minutes: float = 0) -> int:
+    """Games with a person at `seat`: one, or a match of `match` games (1v1: 比点 decides the choice of
+    identity in odd games, the other seat has it in even ones; the match result is reported). `decks`,
+    `options` (checked ids and values) and `turn_limit` as `simulate` takes them; `timer`: seconds per
+    action (play phase, elsewhere), a timeout passes; `minutes`: a game's time limit on the clock;
+    `inp`: a text stream of answers (tests), else the terminal."""
     m = rules.find_mode(mode)
     if m is None:
         print(f"error: unknown mode {mode}", file=sys.stderr)
@@ -318,13 +381,51 @@ def play_human(rules, mode: str, players: int | None, seed: int, seat: int, cons
         print(f"error: mode {mode} takes {m.players[0]}–{m.players[1]} players; seat must be 1–{players}",
               file=sys.stderr)
         return 2
+    options = dict(options or {})
+    chooser_option = next((oid for oid, _, default, _ in m.options if oid == "identity_chooser"), None) \
+        if match > 1 else None
     human = HumanAgent(console, inp)
+    human.timer = timer
+    wins = [0] * players
+    last_chooser = None
+    for k in range(match):
+        game_options = dict(options)
+        if chooser_option is not None and k % 2 == 1 and last_chooser is not None:
+            game_options[chooser_option] = 2 - last_chooser  # the other seat (seats 1 and 2) chooses
+        if match > 1:
+            human.say(f"==== 第{k + 1}局 (共{match}局) ====", style="bold")
+        code, g, referee = _one_game(rules, m, players, seed + k, seat, human, decks, game_options, turn_limit,
+                                     minutes)
+        if g is None:
+            return code
+        last_chooser = referee.chooser
+        for q in g.players:
+            if q.seat in g.won_seats if g.won_seats is not None else q.identity in (g.winners or ()):
+                wins[q.seat] += 1
+    if match > 1:
+        score = " : ".join(f"{n}" for n in wins)
+        best = max(wins)
+        leaders = [i for i, n in enumerate(wins) if n == best]
+        verdict = "平局" if len(leaders) > 1 else ("你赢得了比赛！" if leaders == [seat] else f"{leaders[0] + 1}号位赢得了比赛。")
+        human.say(f"比赛结果 ({'、'.join(f'{i + 1}号位' for i in range(players))})：{score}，{verdict}", style="bold")
+    return 0
+
+
+def _one_game(rules, m, players, seed, seat, human, decks, options, turn_limit, minutes):
+    """(exit code, the game or None when the person quit or it broke, its referee)."""
+    from ..engine.game import Game
+
+    human.log_seen = 0
+    human.dealt = []
     log = GameLog(records=False, seat=seat)  # written from the human's seat: what they may know
     agents = [human if i == seat else HeuristicAgent() for i in range(players)]
     g = Game(rules, players=players, seed=seed, agents=agents, mode=m, log=log, hero_pool=rules.hero_pool(m))
     g.build_deck(list(m.decks) + [d for d in decks if d not in m.decks])
     g.turn_limit = turn_limit
-    g.options = dict(options or {})
+    g.options = dict(options)
+    ident = rules.enums.get("identity")  # the language's identity type: a choice among its values
+    referee = _Referee([i for i, _, _ in ident.items] if ident is not None else [], minutes)
+    g.observer = referee
     settings = [f"{cname} {'是' if v is True else '否' if v is False else v}" for oid, cname, _, _ in m.options
                 for k, v in g.options.items() if k == oid]
     settings += [f"加入牌堆 {rules.decks[d].name}" for d in decks if d not in m.decks]
@@ -337,15 +438,15 @@ def play_human(rules, mode: str, players: int | None, seed: int, seat: int, cons
         g.run()
     except Quit:
         human.say("游戏已退出。")
-        return 0
+        return 0, None, referee
     except Exception as e:  # the rules broke: named as `simulate` and `test` name them, never a traceback
         for line in log.read(human.log_seen)[-BROKEN_TAIL:]:
             human.say(log_line(line))
         print(broken_game(g, e), file=sys.stderr)
-        return 1
+        return 1, None, referee
     for line in log.read(human.log_seen):
         human.say(log_line(line))
     me = g.players[seat]
     won = me.seat in g.won_seats if g.won_seats is not None else me.identity in (g.winners or ())
-    human.say("你赢了！" if won else "你输了。", style="bold")
-    return 0
+    human.say("你赢了！" if won else ("平局。" if not g.winners else "你输了。"), style="bold")
+    return 0, g, referee
