@@ -154,3 +154,45 @@ def test_play_takes_what_simulate_takes():
                        (["--with", "nopkg"], "no variant package nopkg"), (["--mode", "chess"], "no mode chess")):
         r = CliRunner().invoke(main, ["play", *bad], input="quit\n")
         assert r.exit_code == 2 and words in r.output, r.output
+
+
+class PreShower(ScriptedHuman):
+    """Toggles 预亮 of its first face-down skill at its first play phase, then plays on as the bot would."""
+
+    toggled = None
+
+    def decide(self, view, req):
+        if req.kind == "confirm" and self.toggled is None:  # keeps its heroes face down until then
+            self.inp = io.StringIO("n\n")
+            return HumanAgent.decide(self, view, req)
+        if req.kind == "play" and self.toggled is None:
+            opt = next((o for o in req.options if o[0] == "preshow"), None)
+            if opt is not None:
+                self.toggled = (opt[1].skill.name, opt[1].skill.id in view.me.armed)
+                self.inp = io.StringIO(f"{req.options.index_of(opt) + 1}\n")
+                self.prompts.append(self.question(view, req))
+                return HumanAgent.decide(self, view, req)
+        return super().decide(view, req)
+
+
+def test_preshow_can_be_changed_in_the_play_phase(rules):
+    for seed in (1, 2, 3):
+        out = io.StringIO()
+        m = rules.for_mode(rules.modes["guozhan"])
+        mode = m.modes["guozhan"]
+        human = PreShower(Console(file=out, width=400, highlight=False, color_system=None))
+        g = Game(m, players=4, seed=seed, agents=[human] + [HeuristicAgent() for _ in range(3)], mode=mode,
+                 log=GameLog(records=False, seat=0), hero_pool=m.hero_pool(mode))
+        g.build_deck(mode.decks)
+        g.run()
+        if human.toggled is None:
+            continue
+        name, was = human.toggled
+        text = out.getvalue()
+        offer = "取消预亮" if was else "预亮"
+        assert re.search(rf"\d+\) {offer}【{name}】", text)
+        after = text[text.index(f"{offer}【{name}】"):]
+        now = "(暗置，未生效)" if was else "(暗置，已预亮)"
+        assert f"【{name}】{now}" in after
+        return
+    pytest.fail("no seed gave the person a face-down skill to pre-show in a play phase")

@@ -117,6 +117,7 @@ def partners_of(rules, hid: str) -> list[str]:
 class HumanAgent(Agent):
     name = "human"
     tracks = False
+    preshows = True  # offered 预亮 / 取消预亮 in the play phase, as 国战 clients do
 
     def __init__(self, console: Console | None = None, inp=None):
         self.console = console or Console(highlight=False)
@@ -206,6 +207,9 @@ class HumanAgent(Agent):
                 return f"发动【{what[0].skill.name}】当{view.show(what[1].card)}使用"
             if kind == "active":
                 return f"发动【{what[0].skill.name}】：{what[0].skill.text}"
+            if kind == "preshow":
+                on = what.skill.id in view.me.armed
+                return f"{'取消预亮' if on else '预亮'}【{what.skill.name}】(暗置武将的技能{'，已预亮' if on else ''})"
             if kind == "supply":
                 return f"发动【{what[0].skill.name}】使用{view.show(what[1])}"
         if isinstance(opt, PlayerView):

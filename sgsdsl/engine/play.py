@@ -190,6 +190,11 @@ class Play:
                     self._active_ready(inst, a, p):
                 acts.append(("active", (inst, a)))
         acts.extend(self._suppliable(p))
+        if getattr(self.agents[p.seat], "preshows", False):
+            # 预亮 changed during the game, for an agent that asks for it (a person's client): a skill of a
+            # face-down hero, pre-shown or not; a bot's options stay as they were
+            acts.extend(("preshow", inst) for inst in p.skills if inst.slot is not None and inst.slot < len(p.shown)
+                        and not p.shown[inst.slot] and not inst.skill.locked)
         return acts
 
     @staticmethod
@@ -256,7 +261,9 @@ class Play:
             if act is None:
                 return
             kind, what = act
-            if kind == "recast":
+            if kind == "preshow":  # a secret of the seat's: nothing is said
+                p.armed ^= {what.skill.id}
+            elif kind == "recast":
                 self.call_flow(self.flow_recast.id, who=p, card=what)
             elif kind == "card":
                 if not self.use_from_hand(p, what, memo):
