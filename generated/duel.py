@@ -59,7 +59,7 @@ def sk_tiaoxin_active0_where(g, me, user, it):
 
 def sk_tiaoxin_active0(g, me, user):
     # 挑衅 active — rules/duel/heroes_shu.sgs:46
-    targets = g.choose_players(user, [it for it in g.alive_from_current() if ((it != me) and g.qf['in_range'](g, it, me, None))], 1, None, '挑衅 active', intent=('tiaoxin', None, 'targets'))
+    targets = g.choose_players(user, [it for it in g.alive_from_current() if ((it != me) and g.qf['in_range'](g, it, me, None))], 1, None, '【挑衅】选择目标角色', intent=('tiaoxin', None, 'targets'))
     v_c = g.ask_card(targets[0], 'sha', 'use', '挑衅：对其使用一张【杀】')
     if (v_c is not None):
         g.call_flow('use_card', source=targets[0], card=v_c, targets=[me])
@@ -128,7 +128,7 @@ def sk_shensu_on0_when(g, me, ev):
 
 def sk_shensu_on0(g, me, ev):
     # 神速 on 准备阶段与判定阶段间 — rules/duel/heroes_wei.sgs:13
-    targets = g.choose_players(me, [it for it in g.alive_from_current() if ((it != me) and g.qf['targetable'](g, me, it, g.virtual('sha', [])))], 1, None, '神速 on 准备阶段与判定阶段间', intent=('shensu', 'bad', 'targets'))
+    targets = g.choose_players(me, [it for it in g.alive_from_current() if ((it != me) and g.qf['targetable'](g, me, it, g.virtual('sha', [])))], 1, None, '【神速】选择目标角色', intent=('shensu', 'bad', 'targets'))
     g.skip('panding')
     g.skip('mopai')
     g.call_flow('use_card', source=me, card=g.virtual('sha', []), targets=[targets[0]])
@@ -142,7 +142,7 @@ def sk_shensu_on1_when(g, me, ev):
 def sk_shensu_on1(g, me, ev):
     # 神速 on 摸牌阶段与出牌阶段间 — rules/duel/heroes_wei.sgs:20
     g.discard(me, g.choose_card(me, [it for it in me.cards if (it.kind == 'equipment')], '弃置一张装备牌', intent=('shensu', 'lost')))
-    targets = g.choose_players(me, [it for it in g.alive_from_current() if ((it != me) and g.qf['targetable'](g, me, it, g.virtual('sha', [])))], 1, None, '神速 on 摸牌阶段与出牌阶段间', intent=('shensu', 'bad', 'targets'))
+    targets = g.choose_players(me, [it for it in g.alive_from_current() if ((it != me) and g.qf['targetable'](g, me, it, g.virtual('sha', [])))], 1, None, '【神速】选择目标角色', intent=('shensu', 'bad', 'targets'))
     g.skip('chupai')
     g.call_flow('use_card', source=me, card=g.virtual('sha', []), targets=[targets[0]])
 
@@ -189,7 +189,7 @@ def sk_qiangxi_active0(g, me, user):
         g.discard(me, g.choose_card(me, v_weapons, '弃置一张武器牌', intent=('qiangxi', 'lost')))
     else:
         g.call_flow('lose_hp', target=me)
-    targets = g.choose_players(user, [it for it in g.alive_from_current() if ((it != me) and g.qf['in_range'](g, me, it, None))], 1, None, '强袭 active', intent=('qiangxi', 'bad', 'targets'))
+    targets = g.choose_players(user, [it for it in g.alive_from_current() if ((it != me) and g.qf['in_range'](g, me, it, None))], 1, None, '【强袭】选择目标角色', intent=('qiangxi', 'bad', 'targets'))
     g.call_flow('damage', source=me, target=targets[0])
 
 
@@ -205,7 +205,7 @@ def sk_yinghun_on0_when(g, me, ev):
 
 def sk_yinghun_on0(g, me, ev):
     # 英魂 on 准备阶段开始时 — rules/duel/heroes_wu_qun.sgs:11
-    targets = g.choose_players(me, [it for it in g.alive_from_current() if (it != me)], 1, None, '英魂 on 准备阶段开始时', intent=('yinghun', None, 'targets'))
+    targets = g.choose_players(me, [it for it in g.alive_from_current() if (it != me)], 1, None, '【英魂】选择目标角色', intent=('yinghun', None, 'targets'))
     v_x = me.lost_hp
     v_o = '令其摸X张牌，然后弃置一张牌'
     if (v_x > 1):
@@ -226,7 +226,7 @@ def sk_tianxiang_on0_when(g, me, ev):
 def sk_tianxiang_on0(g, me, ev):
     # 天香 on 受到伤害时 — rules/duel/heroes_wu_qun.sgs:59
     g.discard(me, g.choose_card(me, [it for it in me.hand if (it.suit == 'heart')], '弃置一张♥手牌', intent=('tianxiang', 'lost')))
-    targets = g.choose_players(me, [it for it in g.alive_from_current() if (it != me)], 1, None, '天香 on 受到伤害时', intent=('tianxiang', 'bad', 'targets'))
+    targets = g.choose_players(me, [it for it in g.alive_from_current() if (it != me)], 1, None, '【天香】选择目标角色', intent=('tianxiang', 'bad', 'targets'))
     ev.cancelled = True
     g.call_flow('damage', source=ev.source, target=targets[0], amount=ev.amount, nature=ev.nature, card=ev.card)
     if targets[0].alive:
@@ -283,10 +283,10 @@ def sk_mouzhu_active0_where(g, me, user, it):
 
 def sk_mouzhu_active0(g, me, user):
     # 谋诛 active — rules/duel/heroes_wu_qun.sgs:165
-    targets = g.choose_players(user, [it for it in g.alive_from_current() if ((it != me) and (it.hand_count > 0))], 1, None, '谋诛 active', intent=('mouzhu', 'bad', 'targets'))
+    targets = g.choose_players(user, [it for it in g.alive_from_current() if ((it != me) and (it.hand_count > 0))], 1, None, '【谋诛】选择目标角色', intent=('mouzhu', 'bad', 'targets'))
     g.gain(me, g.choose_card(targets[0], targets[0].hand, '交给其一张手牌', intent=('mouzhu', 'given')))
     if (me.hand_count > targets[0].hand_count):
-        v_o = g.choose_option(targets[0], [it for it in ['视为对其使用一张【杀】', '视为对其使用一张【决斗】'] if (((it == '视为对其使用一张【杀】') and g.qf['targetable'](g, targets[0], me, g.virtual('sha', []))) or ((it == '视为对其使用一张【决斗】') and g.qf['targetable'](g, targets[0], me, g.virtual('juedou', []))))], '谋诛')
+        v_o = g.choose_option_where(targets[0], ['视为对其使用一张【杀】', '视为对其使用一张【决斗】'], (lambda it: (((it == '视为对其使用一张【杀】') and g.qf['targetable'](g, targets[0], me, g.virtual('sha', []))) or ((it == '视为对其使用一张【决斗】') and g.qf['targetable'](g, targets[0], me, g.virtual('juedou', []))))), '谋诛')
         g.call_flow('use_card', source=targets[0], card=g.virtual(('sha' if (v_o == '视为对其使用一张【杀】') else 'juedou'), []), targets=[me])
 
 
@@ -302,7 +302,7 @@ def sk_yanhuo_on0_when(g, me, ev):
 
 def sk_yanhuo_on0(g, me, ev):
     # 延祸 on 死亡时 — rules/duel/heroes_wu_qun.sgs:203
-    targets = g.choose_players(me, [it for it in g.alive_from_current() if ((it != me) and (it.card_count > 0))], 1, None, '延祸 on 死亡时', intent=('yanhuo', 'bad', 'targets'))
+    targets = g.choose_players(me, [it for it in g.alive_from_current() if ((it != me) and (it.card_count > 0))], 1, None, '【延祸】选择目标角色', intent=('yanhuo', 'bad', 'targets'))
     v_x = me.card_count
     for _ in g.rounds(v_x, 'rules/duel/heroes_wu_qun.sgs:207'):
         if (targets[0].card_count > 0):

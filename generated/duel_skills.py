@@ -17,7 +17,7 @@ def sk_tuxi_on0_when(g, me, ev):
 
 def sk_tuxi_on0(g, me, ev):
     # 突袭 on 摸牌阶段摸牌时 — rules/duel_skills/heroes.sgs:20
-    targets = g.choose_players(me, [it for it in g.alive_from_current() if ((it != me) and (it.hand_count > me.hand_count))], 1, None, '突袭 on 摸牌阶段摸牌时', intent=('tuxi', 'bad', 'targets'))
+    targets = g.choose_players(me, [it for it in g.alive_from_current() if ((it != me) and (it.hand_count > me.hand_count))], 1, None, '【突袭】选择目标角色', intent=('tuxi', 'bad', 'targets'))
     ev.draw_count -= 1
     g.gain(me, g.choose_card(me, targets[0].hand, '获得其一张手牌', intent=('tuxi', 'mine')))
 
@@ -40,7 +40,7 @@ def sk_xiechan_active0_where(g, me, user, it):
 
 def sk_xiechan_active0(g, me, user):
     # 挟缠 active — rules/duel_skills/heroes.sgs:46
-    targets = g.choose_players(user, [it for it in g.alive_from_current() if ((it != me) and (it.hand_count > 0))], 1, None, '挟缠 active', intent=('xiechan', 'bad', 'targets'))
+    targets = g.choose_players(user, [it for it in g.alive_from_current() if ((it != me) and (it.hand_count > 0))], 1, None, '【挟缠】选择目标角色', intent=('xiechan', 'bad', 'targets'))
     if g.call_flow('pindian', source=me, target=targets[0], reason='挟缠').source_won:
         if g.qf['targetable'](g, me, targets[0], g.virtual('juedou', [])):
             g.call_flow('use_card', source=me, card=g.virtual('juedou', []), targets=[targets[0]])
@@ -60,7 +60,7 @@ def sk_huwei_on0_when(g, me, ev):
 
 def sk_huwei_on0(g, me, ev):
     # 虎威 on 登场时 — rules/duel_skills/heroes.sgs:98
-    targets = g.choose_players(me, [it for it in g.alive_from_current() if ((it != me) and g.qf['targetable'](g, me, it, g.virtual('shuiyan', [])))], 1, None, '虎威 on 登场时', intent=('huwei', 'bad', 'targets'))
+    targets = g.choose_players(me, [it for it in g.alive_from_current() if ((it != me) and g.qf['targetable'](g, me, it, g.virtual('shuiyan', [])))], 1, None, '【虎威】选择目标角色', intent=('huwei', 'bad', 'targets'))
     g.call_flow('use_card', source=me, card=g.virtual('shuiyan', []), targets=[targets[0]])
 
 
@@ -71,7 +71,7 @@ def sk_xiaoxi_on0_when(g, me, ev):
 
 def sk_xiaoxi_on0(g, me, ev):
     # 骁袭 on 登场时 — rules/duel_skills/heroes.sgs:125
-    targets = g.choose_players(me, [it for it in g.alive_from_current() if ((it != me) and g.qf['targetable'](g, me, it, g.virtual('sha', [])))], 1, None, '骁袭 on 登场时', intent=('xiaoxi', 'bad', 'targets'))
+    targets = g.choose_players(me, [it for it in g.alive_from_current() if ((it != me) and g.qf['targetable'](g, me, it, g.virtual('sha', [])))], 1, None, '【骁袭】选择目标角色', intent=('xiaoxi', 'bad', 'targets'))
     g.call_flow('use_card', source=me, card=g.virtual('sha', []), targets=[targets[0]])
 
 

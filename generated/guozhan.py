@@ -37,7 +37,7 @@ def c_zhiji_where(g, me, card, it):
 def c_zhiji_effect(g, me, ev, card):
     # card 知己知彼 effect — rules/guozhan/cards.sgs:13
     v_t = ev.target
-    v_o = g.choose_option(me, [it for it in ['观看其所有手牌', '观看其暗置的主将', '观看其暗置的副将'] if (((it == '观看其所有手牌') and (v_t.hand_count > 0)) or ((it == '观看其暗置的主将') and (len(v_t.hero_ids) > 0) and (not T.index(v_t.shown, 0))) or ((it == '观看其暗置的副将') and (len(v_t.hero_ids) > 1) and (not T.index(v_t.shown, 1))))], '知己知彼')
+    v_o = g.choose_option_where(me, ['观看其所有手牌', '观看其暗置的主将', '观看其暗置的副将'], (lambda it: (((it == '观看其所有手牌') and (v_t.hand_count > 0)) or ((it == '观看其暗置的主将') and (len(v_t.hero_ids) > 0) and (not T.index(v_t.shown, 0))) or ((it == '观看其暗置的副将') and (len(v_t.hero_ids) > 1) and (not T.index(v_t.shown, 1))))), '知己知彼')
     if (v_o == '观看其所有手牌'):
         g.look(me, v_t.hand)
         g.say(me, ' 观看了 ', v_t, ' 的手牌')

@@ -218,6 +218,8 @@ class HeuristicAgent(Allegiance, HeroChoice, Agent):
             s, intent = self.card_score(g, me, probe)
             cost = min(self.value(g, me, c) for c in src) if src else 0
             return s - 0.3 * cost - 0.5 * (n - 1), intent
+        if kind != "active":  # an action offered to a person's client only (预亮): no bot weighs it
+            return 0.0, None
         inst, a = what
         sid = inst.skill.id
         intent, v = g.rules.hints.get(sid) or self.derived(g, sid) or ("self", 1)

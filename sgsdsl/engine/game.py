@@ -365,11 +365,11 @@ class Game(Settlement, Turns, Decisions, Quantities, Zones, Primitives, Play, Hi
         return "/".join(names) if names else f"座位{p.seat + 1}"
 
     # ---- log -------------------------------------------------------------------------------
-    def say(self, *parts, loc: str | None = None, choice: bool = False) -> None:
+    def say(self, *parts, loc: str | None = None, choice: bool = False, secret: bool = False) -> None:
         """A log line; `choice`: a player's choice said aloud, which a seat's log keeps to itself when it names
-        a face-down hero card (log.py)."""
+        a face-down hero card (log.py); `secret`: a choice made in secret, which only the chooser's seat reads."""
         if self.log is not None:
-            self.log.say(self, parts, loc, choice)
+            self.log.say(self, parts, loc, choice, secret)
 
     # ---- invariants -------------------------------------------------------------------------
     def verify(self) -> None:

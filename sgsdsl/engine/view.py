@@ -22,6 +22,28 @@ from .requests import Request
 from .state import VALUE_NAMES, Card, Player, visible_to
 
 
+def mark_labels(rules, marks: dict, counters: bool = True) -> list[str]:
+    """A player's marks and counters as a person reads them: the rules' Chinese names, a count where it is
+    one (忍×2), a flag's name alone, a value by its name; the engine's own bookkeeping (a key no rules
+    declare, such as a skill's uses this phase) is left out, and so are a skill's counters unless
+    `counters` (its owner's view: another seat sees the marks on the table, not a face-down hero's tallies)."""
+    out = []
+    for k, v in marks.items():
+        d = rules.counters.get(k)
+        if not v or d is None or (d.kind != "mark" and not counters):
+            continue
+        if v is True:
+            out.append(d.name)
+        elif isinstance(v, int):
+            out.append(f"{d.name}×{v}" if d.kind == "mark" else f"{d.name} {v}")
+        elif isinstance(v, str):
+            named = next((t[v].name for t in (rules.cards, rules.heroes, rules.skills) if v in t), None)
+            out.append(f"{d.name} {named or rules.enum_names.get(v, VALUE_NAMES.get(v, v))}")
+        else:
+            out.append(d.name)
+    return out
+
+
 def _shown(attr: str) -> property:
     """A card's attribute, read only when the seat knows the card (`seen`; None otherwise)."""
     def get(s):
@@ -122,6 +144,26 @@ class PlayerView:
     def marks(self) -> dict:
         return dict(self._p.marks)
 
+    @property
+    def reserve(self) -> list[str]:
+        """Heroes waiting to enter play (1v1's 备用武将): drafted in the open, so public."""
+        return list(self._p.reserve)
+
+    @property
+    def fallen(self) -> list[str]:
+        """Heroes of this seat that died (阵亡): public."""
+        return list(self._p.fallen)
+
+    @property
+    def armed(self) -> set[str]:
+        """Skills of face-down heroes pre-shown (预亮): a secret of the seat's own."""
+        return set(self._p.armed) if self.is_me else set()
+
+    @property
+    def mark_labels(self) -> list[str]:
+        """The marks as a person in this seat reads them (mark_labels): a skill's counters on its own seat only."""
+        return mark_labels(self._v.rules, self._p.marks, counters=self.is_me)
+
     def pile(self, pid: str) -> list:
         return self._cards(self._p.pile(pid))
 
@@ -177,6 +219,7 @@ class SkillView:
     equip: bool
     trigger: object = None
     card: object = None
+    slot: int | None = None  # the hero card it is printed on (国战: 0 main, 1 deputy); None: gained, equipment
 
 
 class EventView:
@@ -352,7 +395,7 @@ class SeatView:
             return {k: self.wrap(y) for k, y in x.items()}
         kind = type(x).__name__
         if kind == "SkillInst":
-            return SkillView(x.skill, self.wrap(x.owner), x.equip, card=self.wrap(x.card))
+            return SkillView(x.skill, self.wrap(x.owner), x.equip, card=self.wrap(x.card), slot=x.slot)
         if kind == "Listener":
             return SkillView(x.skill, self.wrap(x.owner), x.equip, trigger=x.trigger)
         if hasattr(type(x), "FIELDS"):
@@ -384,7 +427,7 @@ class SeatView:
         if ctx is not None and type(ctx) not in _PLAIN:
             ctx = self.wrap(ctx)
         return Request(req.kind, self._players[req.player.seat], Options(req.options, self), req.lo, req.hi,
-                       req.prompt, ctx, req.intent)
+                       req.prompt, ctx, intent=req.intent, left_out=[self.wrap(x) for x in req.left_out])
 
 
 def answer_of(seen: Request, real: Request, answer):
@@ -413,4 +456,4 @@ def _real(seen: Request, real: Request, a):
     raise ValueError(f"an agent answered {a!r}, which was not offered")
 
 
-__all__ = ["CardView", "Options", "PlayerView", "SeatView", "answer_of", "visible_to"]
+__all__ = ["CardView", "Options", "PlayerView", "SeatView", "answer_of", "mark_labels", "visible_to"]

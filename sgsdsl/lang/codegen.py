@@ -198,14 +198,17 @@ class FunctionWriter:
         prompt = self.prompt(e.prompt, e.parts)
         if e.kind in ("option", "options"):
             src = self.ex(e.source)
+            among = ""
             if e.where is not None:
+                # the options the condition leaves out go with the request (a person sees them, not chosen):
+                # the source is evaluated once, and filtered by the engine, in its order
                 it = self.m.analysis.refs[e].py
-                src = f"[{it} for {it} in {src} if {self.ex(e.where)}]"
+                src, among = f"{src}, (lambda {it}: {self.ex(e.where)})", "_where"
             if e.kind == "options":
                 lo = self.ex(e.lo) if e.lo is not None else "1"
                 hi = self.ex(e.hi) if e.hi is not None and e.hi is not e.lo else "None"
-                return f"g.choose_options({who}, {src}, {lo}, {hi}, {prompt})"
-            return f"g.choose_option({who}, {src}, {prompt})"
+                return f"g.choose_options{among}({who}, {src}, {lo}, {hi}, {prompt})"
+            return f"g.choose_option{among}({who}, {src}, {prompt})"
         item = "card" if e.kind.startswith("card") else "player"
         if e.source is not None:
             src = self.ex(e.source)
@@ -611,7 +614,7 @@ class ModuleWriter:
                     doc = f"{d.name.text} on {names}"
                     when = self.expr_fn(f"{prefix}_on{i}_when", "g, me, ev", f"{doc}: when", f.when) \
                         if f.when is not None else "None"
-                    run = self.run_fn(f"{prefix}_on{i}", "g, me, ev", doc, f)
+                    run = self.run_fn(f"{prefix}_on{i}", "g, me, ev", doc, f, prompt=f"【{d.name.text}】选择目标角色")
                     limit = self.limit(f.limit, f"{prefix}_on{i}_limit", "g, me", f"{doc}: limit", d.types)
                     forced = f.forced or bool({"locked", "awaken"} & set(d.types))
                     triggers.append(
@@ -624,7 +627,8 @@ class ModuleWriter:
                     when = self.expr_fn(f"{prefix}_active{i}_when", params, f"{doc}: when", f.when) \
                         if f.when is not None else "None"
                     target = self.target(f.target, f"{prefix}_active{i}", params, doc)
-                    run = self.run_fn(f"{prefix}_active{i}", params, doc, f, event=False, chooser="user")
+                    run = self.run_fn(f"{prefix}_active{i}", params, doc, f, event=False, chooser="user",
+                                      prompt=f"【{d.name.text}】选择目标角色")
                     limit = self.limit(f.limit, f"{prefix}_active{i}_limit", params, f"{doc}: limit", d.types)
                     by = "None"
                     if f.by is not None:
@@ -708,7 +712,9 @@ class ModuleWriter:
                 f"    text={' '.join(d.texts)!r},\n    rules_of={(package, _safe(taken.id.text))!r},\n"
                 + (f"    allows={allows!r},\n" if allows else "") + f"    loc={self.loc(d.span)!r},\n)")
 
-    def run_fn(self, name: str, params: str, doc: str, f, event: bool = True, chooser: str = "me") -> str:
+    def run_fn(self, name: str, params: str, doc: str, f, event: bool = True, chooser: str = "me",
+               prompt: str = "选择目标角色") -> str:
+        """`prompt`: what a person choosing the facet's targets is asked (the skill's Chinese name, never `doc`)."""
         w = self.fn(name, params, doc, f.span)
         if f.cost is not None:
             w.body(f.cost.stmts)
@@ -725,7 +731,7 @@ class ModuleWriter:
                     w.emit(f"targets = {src}")
                 else:
                     hi = "None" if t.hi is t.lo else w.ex(t.hi)
-                    w.emit(f"targets = g.choose_players({chooser}, {src}, {w.ex(t.lo)}, {hi}, {doc!r}"
+                    w.emit(f"targets = g.choose_players({chooser}, {src}, {w.ex(t.lo)}, {hi}, {prompt!r}"
                            f"{w.intent_arg(t)})")
         w.block(f.do)
         return self.add(w)

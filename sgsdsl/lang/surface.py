@@ -361,6 +361,8 @@ FUNCS: dict[str, Func] = {
     "look_hero": _p("viewer: player, p: player, slot: int", "none", "look_hero",
                     "viewer观看p的一张暗置武将牌 (viewer's seat knows it from now on)",
                    NOTHING),
+    "choose_hidden": _p("p: player, prompt: text, x: list[any]", "elem", "choose_hidden",
+                        "p暗中选择x中的一项：其他角色只知道p作出了选择 (1v1的首发武将，选定后同时登场)", NOTHING),
     "look": _p("p: player, cards: list[card]", "none", "look", "p观看这些牌 (only p's seat learns them)",
                    NOTHING),
     "preshow": _p("p: player, s: skill", "none", "preshow", "预亮: a face-down hero's skill is offered when it "

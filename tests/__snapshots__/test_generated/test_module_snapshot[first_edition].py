@@ -27,7 +27,7 @@ def sk_rende_active0_where(g, me, user, it):
 
 def sk_rende_active0(g, me, user):
     # 仁德 active — rules/first_edition/heroes.sgs:12
-    targets = g.choose_players(user, [it for it in g.alive_from_current() if (it != me)], 1, None, '仁德 active', intent=('rende', 'good', 'targets'))
+    targets = g.choose_players(user, [it for it in g.alive_from_current() if (it != me)], 1, None, '【仁德】选择目标角色', intent=('rende', 'good', 'targets'))
     v_before = len(g.given_cards(me, 'phase'))
     g.gain(targets[0], g.choose_cards(me, me.hand, 1, 99, '分给其的手牌', intent=('rende', 'given')))
     for _ in g.rounds(((len(g.given_cards(me, 'phase')) // 2) - (v_before // 2)), 'rules/first_edition/heroes.sgs:15'):
@@ -167,7 +167,7 @@ def sk_jiedao1_active0_where(g, me, user, it):
 
 def sk_jiedao1_active0(g, me, user):
     # 借刀 active — rules/first_edition/heroes.sgs:109
-    targets = g.choose_players(user, [it for it in g.alive_from_current() if ((it != me) and (it.weapon is not None) and g.qf['can_attack'](g, it))], 1, None, '借刀 active', intent=('jiedao1', None, 'targets'))
+    targets = g.choose_players(user, [it for it in g.alive_from_current() if ((it != me) and (it.weapon is not None) and g.qf['can_attack'](g, it))], 1, None, '【借刀】选择目标角色', intent=('jiedao1', None, 'targets'))
     g.call_flow('use_card', source=me, card=g.virtual('jiedao', []), targets=[targets[0]])
 
 

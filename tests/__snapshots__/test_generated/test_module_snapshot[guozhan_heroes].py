@@ -129,7 +129,7 @@ def sk_paiyi_active0_count(g, me, user):
 def sk_paiyi_active0(g, me, user):
     # 排异 active — rules/guozhan_heroes/heroes_buchen.sgs:49
     g.discard(me, g.choose_card(me, me.pile('gz_quan'), '将一张“权”置入弃牌堆', intent=('paiyi', 'lost')))
-    targets = g.choose_players(user, g.alive_from_current(), 1, None, '排异 active', intent=('paiyi', None, 'targets'))
+    targets = g.choose_players(user, g.alive_from_current(), 1, None, '【排异】选择目标角色', intent=('paiyi', None, 'targets'))
     g.draw(targets[0], min(len(me.pile('gz_quan')), 7))
     if (targets[0].alive and (targets[0].hand_count > me.hand_count)):
         g.call_flow('damage', source=me, target=targets[0])
@@ -299,7 +299,7 @@ def sk_xiongnve_on4_when(g, me, ev):
 def sk_xiongnve_on4(g, me, ev):
     # 凶虐 on 出牌阶段结束时 — rules/guozhan_heroes/heroes_buchen.sgs:207
     v_two = g.choose_option(me, me.marks.get('gz_lu', []), '移去两张“戮”')
-    v_other = g.choose_option(me, [it for it in me.marks.get('gz_lu', []) if (it != v_two)], '再移去一张“戮”')
+    v_other = g.choose_option_where(me, me.marks.get('gz_lu', []), (lambda it: (it != v_two)), '再移去一张“戮”')
     g.set_mark(me, 'gz_lu', [it for it in me.marks.get('gz_lu', []) if ((it != v_two) and (it != v_other))])
     g.return_heroes([v_two, v_other])
     g.set_mark(me, 'gz_xiongnve_guard', True)
@@ -428,7 +428,7 @@ def sk_enyuan_on1_when(g, me, ev):
 def sk_enyuan_on1(g, me, ev):
     # 恩怨 on 受到伤害后 — rules/guozhan_heroes/heroes_quan.sgs:63
     v_src = ev.source
-    v_o = g.choose_option(v_src, [it for it in ['交给其一张手牌', '失去1点体力'] if ((it != '交给其一张手牌') or (v_src.hand_count > 0))], '恩怨', intent=('enyuan', (('交给其一张手牌', -0.5, 0.5), ('失去1点体力', -0.75, 0))))
+    v_o = g.choose_option_where(v_src, ['交给其一张手牌', '失去1点体力'], (lambda it: ((it != '交给其一张手牌') or (v_src.hand_count > 0))), '恩怨', intent=('enyuan', (('交给其一张手牌', -0.5, 0.5), ('失去1点体力', -0.75, 0))))
     if (v_o == '交给其一张手牌'):
         g.gain(me, g.choose_card(v_src, v_src.hand, '交给法正一张手牌', intent=('enyuan', 'given')))
     else:
@@ -582,7 +582,7 @@ def sk_leiji_on0_when(g, me, ev):
 
 def sk_leiji_on0(g, me, ev):
     # 雷击 on 使用牌时 — rules/guozhan_heroes/heroes_qun.sgs:130
-    targets = g.choose_players(me, g.alive_from_current(), 1, None, '雷击 on 使用牌时', intent=('leiji', 'bad', 'targets'))
+    targets = g.choose_players(me, g.alive_from_current(), 1, None, '【雷击】选择目标角色', intent=('leiji', 'bad', 'targets'))
     if (g.call_flow('judge', who=targets[0], reason='雷击').suit == 'spade'):
         g.call_flow('damage', source=me, target=targets[0], amount=2, nature='thunder')
 
@@ -594,7 +594,7 @@ def sk_leiji_on1_when(g, me, ev):
 
 def sk_leiji_on1(g, me, ev):
     # 雷击 on 打出牌时 — rules/guozhan_heroes/heroes_qun.sgs:133
-    targets = g.choose_players(me, g.alive_from_current(), 1, None, '雷击 on 打出牌时', intent=('leiji', 'bad', 'targets'))
+    targets = g.choose_players(me, g.alive_from_current(), 1, None, '【雷击】选择目标角色', intent=('leiji', 'bad', 'targets'))
     if (g.call_flow('judge', who=targets[0], reason='雷击').suit == 'spade'):
         g.call_flow('damage', source=me, target=targets[0], amount=2, nature='thunder')
 
@@ -694,7 +694,7 @@ def sk_shuangren_on0_when(g, me, ev):
 
 def sk_shuangren_on0(g, me, ev):
     # 双刃 on 出牌阶段开始时 — rules/guozhan_heroes/heroes_qun.sgs:311
-    targets = g.choose_players(me, [it for it in g.alive_from_current() if ((it != me) and (it.hand_count > 0))], 1, None, '双刃 on 出牌阶段开始时', intent=('shuangren', None, 'targets'))
+    targets = g.choose_players(me, [it for it in g.alive_from_current() if ((it != me) and (it.hand_count > 0))], 1, None, '【双刃】选择目标角色', intent=('shuangren', None, 'targets'))
     if g.call_flow('pindian', source=me, target=targets[0], reason='双刃').source_won:
         v_ps = [it for it in g.alive_from_current() if ((it != me) and ((it == targets[0]) or T.same_kingdom(it, targets[0], g.rules.lone_kingdom)) and g.qf['targetable'](g, me, it, g.virtual('sha', [])))]
         if (len(v_ps) > 0):
@@ -710,7 +710,7 @@ def sk_sijian_on0_when(g, me, ev):
 
 def sk_sijian_on0(g, me, ev):
     # 死谏 on 牌移动后 — rules/guozhan_heroes/heroes_qun.sgs:344
-    targets = g.choose_players(me, [it for it in g.alive_from_current() if ((it != me) and (it.card_count > 0))], 1, None, '死谏 on 牌移动后', intent=('sijian', 'bad', 'targets'))
+    targets = g.choose_players(me, [it for it in g.alive_from_current() if ((it != me) and (it.card_count > 0))], 1, None, '【死谏】选择目标角色', intent=('sijian', 'bad', 'targets'))
     g.discard(me, g.choose_card(me, targets[0].cards, '弃置其一张牌', intent=('sijian', 'lost')))
 
 
@@ -934,7 +934,7 @@ def sk_duanxie_active0_where(g, me, user, it):
 
 def sk_duanxie_active0(g, me, user):
     # 断绁 active — rules/guozhan_heroes/heroes_shi.sgs:225
-    targets = g.choose_players(user, [it for it in g.alive_from_current() if ((it != me) and (not it.chained))], 1, None, '断绁 active', intent=('duanxie', 'bad', 'targets'))
+    targets = g.choose_players(user, [it for it in g.alive_from_current() if ((it != me) and (not it.chained))], 1, None, '【断绁】选择目标角色', intent=('duanxie', 'bad', 'targets'))
     g.call_flow('chain', who=targets[0], chained=True)
     if (not me.chained):
         g.call_flow('chain', who=me, chained=True)
@@ -974,7 +974,7 @@ def sk_rende_active0_where(g, me, user, it):
 
 def sk_rende_active0(g, me, user):
     # 仁德 active — rules/guozhan_heroes/heroes_shu.sgs:20
-    targets = g.choose_players(user, [it for it in g.alive_from_current() if (it != me)], 1, None, '仁德 active', intent=('rende', 'good', 'targets'))
+    targets = g.choose_players(user, [it for it in g.alive_from_current() if (it != me)], 1, None, '【仁德】选择目标角色', intent=('rende', 'good', 'targets'))
     v_before = len(g.given_cards(me, 'phase'))
     g.gain(targets[0], g.choose_cards(me, me.hand, 1, 99, '交给其的手牌', intent=('rende', 'given')))
     if ((v_before < 3) and (len(g.given_cards(me, 'phase')) >= 3)):
@@ -1098,7 +1098,7 @@ def sk_xiangle_on0_when(g, me, ev):
 def sk_xiangle_on0(g, me, ev):
     # 享乐 on 成为目标时 — rules/guozhan_heroes/heroes_shu.sgs:266
     v_src = ev.source
-    v_pay = g.choose_option(v_src, [it for it in ['弃置一张基本牌', '此【杀】对刘禅无效'] if ((it != '弃置一张基本牌') or (len([it2 for it2 in v_src.hand if (it2.kind == 'basic')]) > 0))], '享乐', intent=('xiangle', (('弃置一张基本牌', -0.5, 0), ('此【杀】对刘禅无效', 0, 0))))
+    v_pay = g.choose_option_where(v_src, ['弃置一张基本牌', '此【杀】对刘禅无效'], (lambda it: ((it != '弃置一张基本牌') or (len([it2 for it2 in v_src.hand if (it2.kind == 'basic')]) > 0))), '享乐', intent=('xiangle', (('弃置一张基本牌', -0.5, 0), ('此【杀】对刘禅无效', 0, 0))))
     if (v_pay == '弃置一张基本牌'):
         g.discard(v_src, g.choose_card(v_src, [it for it in v_src.hand if (it.kind == 'basic')], '弃置一张基本牌', intent=('xiangle', 'lost')))
     else:
@@ -1120,7 +1120,7 @@ def sk_fangquan_on1_when(g, me, ev):
 def sk_fangquan_on1(g, me, ev):
     # 放权 on 回合结束时 — rules/guozhan_heroes/heroes_shu.sgs:300
     g.discard(me, g.choose_card(me, me.hand, '弃置一张手牌', intent=('fangquan', 'lost')))
-    targets = g.choose_players(me, [it for it in g.alive_from_current() if (it != me)], 1, None, '放权 on 回合结束时', intent=('fangquan', None, 'targets'))
+    targets = g.choose_players(me, [it for it in g.alive_from_current() if (it != me)], 1, None, '【放权】选择目标角色', intent=('fangquan', None, 'targets'))
     g.give_turn(targets[0])
 
 
@@ -1250,7 +1250,7 @@ def sk_shensu_on0_when(g, me, ev):
 
 def sk_shensu_on0(g, me, ev):
     # 神速 on 准备阶段与判定阶段间 — rules/guozhan_heroes/heroes_wei.sgs:57
-    targets = g.choose_players(me, [it for it in g.alive_from_current() if ((it != me) and g.qf['in_range'](g, me, it, None) and g.qf['targetable'](g, me, it, g.virtual('sha', [])))], 1, None, '神速 on 准备阶段与判定阶段间', intent=('shensu', 'bad', 'targets'))
+    targets = g.choose_players(me, [it for it in g.alive_from_current() if ((it != me) and g.qf['in_range'](g, me, it, None) and g.qf['targetable'](g, me, it, g.virtual('sha', [])))], 1, None, '【神速】选择目标角色', intent=('shensu', 'bad', 'targets'))
     g.skip('panding')
     g.skip('mopai')
     g.call_flow('use_card', source=me, card=g.virtual('sha', []), targets=[targets[0]])
@@ -1264,7 +1264,7 @@ def sk_shensu_on1_when(g, me, ev):
 def sk_shensu_on1(g, me, ev):
     # 神速 on 摸牌阶段与出牌阶段间 — rules/guozhan_heroes/heroes_wei.sgs:64
     g.discard(me, g.choose_card(me, [it for it in me.cards if (it.kind == 'equipment')], '弃置一张装备牌', intent=('shensu', 'lost')))
-    targets = g.choose_players(me, [it for it in g.alive_from_current() if ((it != me) and g.qf['in_range'](g, me, it, None) and g.qf['targetable'](g, me, it, g.virtual('sha', [])))], 1, None, '神速 on 摸牌阶段与出牌阶段间', intent=('shensu', 'bad', 'targets'))
+    targets = g.choose_players(me, [it for it in g.alive_from_current() if ((it != me) and g.qf['in_range'](g, me, it, None) and g.qf['targetable'](g, me, it, g.virtual('sha', [])))], 1, None, '【神速】选择目标角色', intent=('shensu', 'bad', 'targets'))
     g.skip('chupai')
     g.call_flow('use_card', source=me, card=g.virtual('sha', []), targets=[targets[0]])
 
@@ -1360,7 +1360,7 @@ def sk_quhu_active0_where(g, me, user, it):
 
 def sk_quhu_active0(g, me, user):
     # 驱虎 active — rules/guozhan_heroes/heroes_wei.sgs:222
-    targets = g.choose_players(user, [it for it in g.alive_from_current() if ((it != me) and (it.hp > me.hp) and (it.hand_count > 0))], 1, None, '驱虎 active', intent=('quhu', None, 'targets'))
+    targets = g.choose_players(user, [it for it in g.alive_from_current() if ((it != me) and (it.hp > me.hp) and (it.hand_count > 0))], 1, None, '【驱虎】选择目标角色', intent=('quhu', None, 'targets'))
     v_wolf = targets[0]
     if g.call_flow('pindian', source=me, target=v_wolf, reason='驱虎').source_won:
         v_vs = [it for it in g.alive_from_current() if g.qf['in_range'](g, v_wolf, it, None)]
@@ -1397,7 +1397,7 @@ def sk_xingshang_on0(g, me, ev):
 
 def sk_fangzhu_on0(g, me, ev):
     # 放逐 on 受到伤害后 — rules/guozhan_heroes/heroes_wei.sgs:296
-    targets = g.choose_players(me, [it for it in g.alive_from_current() if (it != me)], 1, None, '放逐 on 受到伤害后', intent=('fangzhu', 'bad', 'targets'))
+    targets = g.choose_players(me, [it for it in g.alive_from_current() if (it != me)], 1, None, '【放逐】选择目标角色', intent=('fangzhu', 'bad', 'targets'))
     if (me.lost_hp > 0):
         g.draw(targets[0], me.lost_hp)
     g.call_flow('turn_over', who=targets[0])
@@ -1493,7 +1493,7 @@ def sk_tianyi_active0_where(g, me, user, it):
 
 def sk_tianyi_active0(g, me, user):
     # 天义 active — rules/guozhan_heroes/heroes_wu.sgs:85
-    targets = g.choose_players(user, [it for it in g.alive_from_current() if ((it != me) and (it.hand_count > 0))], 1, None, '天义 active', intent=('tianyi', None, 'targets'))
+    targets = g.choose_players(user, [it for it in g.alive_from_current() if ((it != me) and (it.hand_count > 0))], 1, None, '【天义】选择目标角色', intent=('tianyi', None, 'targets'))
     if g.call_flow('pindian', source=me, target=targets[0], reason='天义').source_won:
         g.set_mark(me, 'gz_tianyi_won', True)
     else:
@@ -1607,7 +1607,7 @@ def sk_dimeng_active0_where(g, me, user, it):
 
 def sk_dimeng_active0(g, me, user):
     # 缔盟 active — rules/guozhan_heroes/heroes_wu.sgs:201
-    targets = g.choose_players(user, [it for it in g.alive_from_current() if (it != me)], 2, None, '缔盟 active', intent=('dimeng', 'good', 'targets'))
+    targets = g.choose_players(user, [it for it in g.alive_from_current() if (it != me)], 2, None, '【缔盟】选择目标角色', intent=('dimeng', 'good', 'targets'))
     v_a = T.index(targets, 0)
     v_b = T.index(targets, 1)
     v_x = abs((v_a.hand_count - v_b.hand_count))
@@ -1638,7 +1638,7 @@ def sk_zhijian_active0_where(g, me, user, it):
 
 def sk_zhijian_active0(g, me, user):
     # 直谏 active — rules/guozhan_heroes/heroes_wu.sgs:235
-    targets = g.choose_players(user, [it for it in g.alive_from_current() if ((it != me) and (len([it2 for it2 in me.hand if ((it2.kind == 'equipment') and (len([it3 for it3 in it.equips if (it3.slot == it2.slot)]) == 0))]) > 0))], 1, None, '直谏 active', intent=('zhijian', 'good', 'targets'))
+    targets = g.choose_players(user, [it for it in g.alive_from_current() if ((it != me) and (len([it2 for it2 in me.hand if ((it2.kind == 'equipment') and (len([it3 for it3 in it.equips if (it3.slot == it2.slot)]) == 0))]) > 0))], 1, None, '【直谏】选择目标角色', intent=('zhijian', 'good', 'targets'))
     g.equip(targets[0], g.choose_card(me, [it for it in me.hand if ((it.kind == 'equipment') and (len([it2 for it2 in targets[0].equips if (it2.slot == it.slot)]) == 0))], '置入其装备区的装备牌', intent=('zhijian', 'lost')))
     g.draw(me, 1)
 
@@ -1689,7 +1689,7 @@ def sk_fenxun_active0_where(g, me, user, it):
 def sk_fenxun_active0(g, me, user):
     # 奋迅 active — rules/guozhan_heroes/heroes_wu.sgs:303
     g.discard(me, g.choose_card(me, me.cards, '弃置一张牌', intent=('fenxun', 'lost')))
-    targets = g.choose_players(user, [it for it in g.alive_from_current() if (it != me)], 1, None, '奋迅 active', intent=('fenxun', None, 'targets'))
+    targets = g.choose_players(user, [it for it in g.alive_from_current() if (it != me)], 1, None, '【奋迅】选择目标角色', intent=('fenxun', None, 'targets'))
     g.set_mark(me, 'gz_fenxun', targets[0])
 
 
@@ -1721,9 +1721,9 @@ def sk_shangyi_active0_where(g, me, user, it):
 
 def sk_shangyi_active0(g, me, user):
     # 尚义 active — rules/guozhan_heroes/heroes_wu.sgs:321
-    targets = g.choose_players(user, [it for it in g.alive_from_current() if (it != me)], 1, None, '尚义 active', intent=('shangyi', 'bad', 'targets'))
+    targets = g.choose_players(user, [it for it in g.alive_from_current() if (it != me)], 1, None, '【尚义】选择目标角色', intent=('shangyi', 'bad', 'targets'))
     g.look(targets[0], me.hand)
-    v_o = g.choose_option(me, [it for it in ['观看其手牌并弃置其中的一张黑色牌', '观看其所有暗置的武将牌'] if ((it != '观看其所有暗置的武将牌') or (len(targets[0].hidden_heroes) > 0))], '尚义', intent=('shangyi', (('观看其手牌并弃置其中的一张黑色牌', 0, -0.5), ('观看其所有暗置的武将牌', 0, 0))))
+    v_o = g.choose_option_where(me, ['观看其手牌并弃置其中的一张黑色牌', '观看其所有暗置的武将牌'], (lambda it: ((it != '观看其所有暗置的武将牌') or (len(targets[0].hidden_heroes) > 0))), '尚义', intent=('shangyi', (('观看其手牌并弃置其中的一张黑色牌', 0, -0.5), ('观看其所有暗置的武将牌', 0, 0))))
     if (v_o == '观看其手牌并弃置其中的一张黑色牌'):
         g.look(me, targets[0].hand)
         g.discard(me, g.choose_cards(me, [it for it in targets[0].hand if it.black], 0, 1, '弃置其中的一张黑色牌', intent=('shangyi', 'lost')))

@@ -390,7 +390,7 @@ def sk_qingnang_active0_where(g, me, user, it):
 def sk_qingnang_active0(g, me, user):
     # 青囊 active — rules/standard/heroes_qun.sgs:33
     g.discard(me, g.choose_card(me, me.hand, '弃置一张手牌', intent=('qingnang', 'lost')))
-    targets = g.choose_players(user, [it for it in g.alive_from_current() if it.wounded], 1, None, '青囊 active', intent=('qingnang', 'good', 'targets'))
+    targets = g.choose_players(user, [it for it in g.alive_from_current() if it.wounded], 1, None, '【青囊】选择目标角色', intent=('qingnang', 'good', 'targets'))
     g.call_flow('recover', source=me, target=targets[0])
 
 
@@ -438,7 +438,7 @@ def sk_lijian_active0_where(g, me, user, it):
 def sk_lijian_active0(g, me, user):
     # 离间 active — rules/standard/heroes_qun.sgs:116
     g.discard(me, g.choose_card(me, me.cards, '弃置一张牌', intent=('lijian', 'lost')))
-    targets = g.choose_players(user, [it for it in g.alive_from_current() if ((it != me) and (it.gender == 'male'))], 2, None, '离间 active', intent=('lijian', 'bad', 'targets'))
+    targets = g.choose_players(user, [it for it in g.alive_from_current() if ((it != me) and (it.gender == 'male'))], 2, None, '【离间】选择目标角色', intent=('lijian', 'bad', 'targets'))
     v_victim = g.choose_player(me, [it for it in targets if g.qf['targetable'](g, (T.index(targets, 1) if (it == T.index(targets, 0)) else T.index(targets, 0)), it, g.virtual('juedou', []))], '【决斗】的目标', intent=('lijian', 'bad'))
     v_user = (T.index(targets, 1) if (v_victim == T.index(targets, 0)) else T.index(targets, 0))
     g.call_flow('use_card', source=v_user, card=g.virtual('juedou', []), targets=[v_victim], no_nullify=True)
@@ -472,7 +472,7 @@ def sk_rende_active0_where(g, me, user, it):
 
 def sk_rende_active0(g, me, user):
     # 仁德 active — rules/standard/heroes_shu.sgs:7
-    targets = g.choose_players(user, [it for it in g.alive_from_current() if (it != me)], 1, None, '仁德 active', intent=('rende', 'good', 'targets'))
+    targets = g.choose_players(user, [it for it in g.alive_from_current() if (it != me)], 1, None, '【仁德】选择目标角色', intent=('rende', 'good', 'targets'))
     v_before = len(g.given_cards(me, 'phase'))
     g.gain(targets[0], g.choose_cards(me, me.hand, 1, 99, '交给其的手牌', intent=('rende', 'given')))
     if ((v_before < 2) and (len(g.given_cards(me, 'phase')) >= 2)):
@@ -634,7 +634,7 @@ def sk_tuxi_on0_when(g, me, ev):
 
 def sk_tuxi_on0(g, me, ev):
     # 突袭 on 摸牌阶段开始时 — rules/standard/heroes_wei.sgs:209
-    targets = g.choose_players(me, [it for it in g.alive_from_current() if ((it != me) and (it.hand_count > 0))], 1, 2, '突袭 on 摸牌阶段开始时', intent=('tuxi', 'bad', 'targets'))
+    targets = g.choose_players(me, [it for it in g.alive_from_current() if ((it != me) and (it.hand_count > 0))], 1, 2, '【突袭】选择目标角色', intent=('tuxi', 'bad', 'targets'))
     ev.draw_given_up = True
     for v_p in list(targets):
         g.gain(me, g.choose_card(me, v_p.hand, '获得其一张手牌', intent=('tuxi', 'mine')))
@@ -768,7 +768,7 @@ def sk_fanjian_active0_where(g, me, user, it):
 
 def sk_fanjian_active0(g, me, user):
     # 反间 active — rules/standard/heroes_wu.sgs:195
-    targets = g.choose_players(user, [it for it in g.alive_from_current() if (it != me)], 1, None, '反间 active', intent=('fanjian', None, 'targets'))
+    targets = g.choose_players(user, [it for it in g.alive_from_current() if (it != me)], 1, None, '【反间】选择目标角色', intent=('fanjian', None, 'targets'))
     v_s = g.choose_option(targets[0], ['spade', 'heart', 'club', 'diamond'], '选择一种花色')
     v_c = g.choose_card(targets[0], me.hand, '获得其一张手牌', intent=('fanjian', 'mine'))
     g.gain(targets[0], v_c)
@@ -839,7 +839,7 @@ def sk_jieyin_active0_where(g, me, user, it):
 def sk_jieyin_active0(g, me, user):
     # 结姻 active — rules/standard/heroes_wu.sgs:388
     g.discard(me, g.choose_cards(me, me.hand, 2, None, '弃置两张手牌', intent=('jieyin', 'lost')))
-    targets = g.choose_players(user, [it for it in g.alive_from_current() if ((it != me) and (it.gender == 'male') and it.wounded)], 1, None, '结姻 active', intent=('jieyin', 'good', 'targets'))
+    targets = g.choose_players(user, [it for it in g.alive_from_current() if ((it != me) and (it.gender == 'male') and it.wounded)], 1, None, '【结姻】选择目标角色', intent=('jieyin', 'good', 'targets'))
     g.call_flow('recover', source=me, target=me)
     g.call_flow('recover', source=me, target=targets[0])
 
