@@ -31,7 +31,7 @@ from ..engine.requests import Request
 from ..engine.ruleset import RulesError, Ruleset, rules_location
 from ..engine.state import SUIT_SYMBOL, Card, rank_text
 from ..engine.tables import TestDef
-from ..engine.view import SeatView, answer_of
+from ..engine.view import Desk
 
 NO = {"no", "pass", "否", "不", "none"}
 YES = {"yes", "是", "ok"}
@@ -85,9 +85,7 @@ class ScriptedAgent(FirstAgent):
         from ..bots.heuristic import HeuristicAgent
 
         self.bot = self.bot or HeuristicAgent()
-        view = SeatView(g, req.player.seat)
-        seen = view.request(req)
-        answer = answer_of(seen, req, self.bot.decide(view, seen))
+        answer = Desk(g, req.player.seat).ask(self.bot, req)
         same = (len(answer) == len(expected) and all(a is b for a, b in zip(answer, expected))
                 if isinstance(expected, list) and isinstance(answer, list) else answer is expected or answer == expected)
         if not same:
