@@ -57,7 +57,7 @@ def _public_attributes(pv: PlayerView):
 
 def test_a_face_down_opponent_shows_no_hero_skill_kingdom_or_hand(rules):
     g = _guozhan(rules, 7)
-    view = Desk(g, 0).snapshot()
+    view = Desk(g, 0).inspect()
     me = g.players[0]
     assert list(view.me.heroes) == me.heroes  # my own face-down heroes: I see both
     assert {s.skill.id for s in view.me.skills} == {i.skill.id for i in me.skills}
@@ -78,7 +78,7 @@ def test_one_face_up_hero_shows_that_card_only(rules):
     g = _guozhan(rules, 8)
     p = g.players[2]
     g.show_hero(p, 0)
-    pv = Desk(g, 0).snapshot().players[2]
+    pv = Desk(g, 0).inspect().players[2]
     assert pv.heroes == (p.heroes[0], None) and pv.gender == p.heroes[0].gender
     assert {s.skill.id for s in pv.skills} == set(p.heroes[0].skills) - set(p.heroes[1].skills)
     secrets = _secrets(p) - {p.heroes[0], p.heroes[0].id, p.heroes[0].name, *p.heroes[0].skills}
@@ -91,10 +91,10 @@ def test_look_hero_makes_one_card_known_to_that_seat_only(rules):
     g = _guozhan(rules, 9)
     viewer, q = g.players[0], g.players[3]
     g.look_hero(viewer, q, 1)
-    assert Desk(g, 0).snapshot().players[3].heroes == (None, q.heroes[1])
+    assert Desk(g, 0).inspect().players[3].heroes == (None, q.heroes[1])
     for seat in (1, 2, 4):
-        assert Desk(g, seat).snapshot().players[3].heroes == (None, None)
-    assert Desk(g, 3).snapshot().players[3].heroes == tuple(q.heroes)  # its owner saw both all along
+        assert Desk(g, seat).inspect().players[3].heroes == (None, None)
+    assert Desk(g, 3).inspect().players[3].heroes == tuple(q.heroes)  # its owner saw both all along
     assert not any(q.shown) and q.kingdom is None  # looking reveals nothing to the table
 
 

@@ -38,7 +38,7 @@ class Spy(HeuristicAgent):
 def _wrap(g, seat, x):
     """x as seat sees it now."""
     desk = Desk(g, seat)
-    desk.snapshot()
+    desk.inspect()
     return desk.wrap(x)
 
 

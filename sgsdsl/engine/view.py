@@ -52,6 +52,29 @@ class Data:
         raise AttributeError(f"a {type(self).__name__} is read-only: it is what the seat saw")
 
 
+class _Unread:
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "<not read yet>"
+
+
+_LAZY = _Unread()
+
+
+def _lazy(slot: str, doc: str) -> property:
+    """A part of a view written when it is first read, during its decision: most agents never read most parts
+    (another seat's skills and marks, the event stack), and writing them all at every decision is slow."""
+    def get(self):
+        v = getattr(self, slot)
+        if v is _LAZY:
+            v = _desk_of(self).part(self, slot)
+            _set(self, slot, v)
+        return v
+
+    return property(get, doc=doc)
+
+
 class CardView(Data):
     """A card as one seat sees it: handle, zone and owner always; what it is only when the seat knows it."""
 
@@ -83,15 +106,20 @@ class PlayerView(Data):
     """A player as one seat sees them."""
 
     __slots__ = ("seat", "is_me", "hp", "max_hp", "alive", "flipped", "chained", "kingdom", "gender",
-                 "identity_shown", "identity", "hand", "equip", "judges", "piles", "pile_cards", "marks", "heroes",
-                 "shown", "skills", "_table", "_next", "_prev")
+                 "identity_shown", "identity", "hand_count", "equip", "judges", "heroes", "shown", "_hand", "_piles",
+                 "_pile_cards", "_marks", "_skills", "_table")
+
+    hand = _lazy("_hand", "the hand: this seat's own cards; others' cards it knows, the rest with no face")
+    piles = _lazy("_piles", "cards set aside on the player, by pile id (a hidden pile's cards have no face)")
+    pile_cards = _lazy("_pile_cards", "the cards of the piles on the hero (not those of a `seat` pile)")
+    marks = _lazy("_marks", "marks and counters, their values seen as the seat sees them")
+    skills = _lazy("_skills", "skills in play: this seat's own all; another's those of face-up heroes and equipment")
 
     dead = property(lambda s: not s.alive)
     wounded = property(lambda s: s.hp < s.max_hp)
     dying = property(lambda s: s.alive and s.hp < 1)
     lost_hp = property(lambda s: s.max_hp - s.hp)
-    hand_count = property(lambda s: len(s.hand))
-    card_count = property(lambda s: len(s.hand) + len(s.equip))
+    card_count = property(lambda s: s.hand_count + len(s.equip))
     equips = property(lambda s: tuple(s.equip[x] for x in ("weapon", "armor", "plus_horse", "minus_horse")
                                       if x in s.equip))
     cards = property(lambda s: s.hand + s.equips)
@@ -100,8 +128,16 @@ class PlayerView(Data):
     armor = property(lambda s: s.equip.get("armor"))
     plus_horse = property(lambda s: s.equip.get("plus_horse"))
     minus_horse = property(lambda s: s.equip.get("minus_horse"))
-    next = property(lambda s: s._table[s._next])
-    prev = property(lambda s: s._table[s._prev])
+    @property
+    def next(self) -> PlayerView:
+        """The next player alive, clockwise (the player themself when nobody else is)."""
+        t, n = self._table, len(self._table)
+        return next((t[(self.seat + i) % n] for i in range(1, n + 1) if t[(self.seat + i) % n].alive), self)
+
+    @property
+    def prev(self) -> PlayerView:
+        t, n = self._table, len(self._table)
+        return next((t[(self.seat - i) % n] for i in range(1, n + 1) if t[(self.seat - i) % n].alive), self)
     hero = property(lambda s: s.heroes[0] if s.heroes else None)
 
     def pile(self, pid: str) -> tuple:
@@ -149,18 +185,33 @@ class FrameView(Data):
     __slots__ = ("kind", "name", "ident", "loc", "event", "owner")  # owner: whose skill
 
 
-def _make(cls, **fields):
-    v = cls.__new__(cls)
-    for k, x in fields.items():
-        _set(v, k, x)
-    return v
+def _builder(cls):
+    """A fast way to write a read-only view: an open twin class whose __init__ assigns every slot (a plain
+    attribute store, several times cheaper than object.__setattr__ per field), then made the view class."""
+    names = [n for k in reversed(cls.__mro__) for n in k.__dict__.get("__slots__", ())]
+    assert all(n.isidentifier() for n in names)
+    src = f"def __init__(s, {', '.join(names)}):\n" + "".join(f"    s.{n} = {n}\n" for n in names)
+    ns: dict = {}
+    exec(src, ns)  # noqa: S102 - slot names of this module's classes, checked above
+    twin = type(f"_Open{cls.__name__}", (cls,), {"__slots__": (), "__setattr__": object.__setattr__,
+                                                  "__init__": ns["__init__"]})
+
+    def make(*args, **kw):
+        v = twin(*args, **kw)
+        v.__class__ = cls
+        return v
+
+    return twin, make
 
 
 class SeatView(Data):
     """The game as one seat may know it at one decision."""
 
     __slots__ = ("seat", "rules", "mode", "turn_no", "phase", "agent_rng", "help", "harm", "me", "players", "current",
-                 "stack", "_ring")
+                 "_stack", "_ring")
+
+    stack = _lazy("_stack", "the frames being settled, outermost first (FrameView: kind, name, ident, loc, event, "
+                            "owner)")
 
     def alive_from_current(self) -> list[PlayerView]:
         return list(self._ring)
@@ -203,6 +254,14 @@ class SeatView(Data):
         return _desk_of(self).log_lines(start)
 
 
+_OpenCard, _card = _builder(CardView)
+_OpenPlayer, _ = _builder(PlayerView)
+_, _skill_view = _builder(SkillView)
+_, _frame = _builder(FrameView)
+_, _event = _builder(EventView)
+_, _seat_view = _builder(SeatView)
+
+
 def consult(desk, agent, view, seen):
     """The one place an agent is asked to decide. Its view's questions find `desk` in this frame (_desk_of):
     nothing the agent holds refers to it."""
@@ -217,10 +276,11 @@ def _desk_of(view) -> Desk:
     while f is not None:
         if f.f_code is _CONSULT:
             desk = f.f_locals["desk"]
-            if desk.view is view:
+            if desk.owns(view):
                 return desk
         f = f.f_back
-    raise Unseen("a seat's view answers questions only during the decision it was made for")
+    raise Unseen("a seat's view answers questions (and writes its parts read late) only during the decision it was "
+                 "made for")
 
 
 class Desk:
@@ -250,17 +310,60 @@ class Desk:
             cards.pop(h, None)
         self.passing = []
         self.memo = {}
-        table = tuple(PlayerView.__new__(PlayerView) for _ in g.players)
+        table = tuple(_OpenPlayer.__new__(_OpenPlayer) for _ in g.players)  # filled below, then made read-only
         self.players = table
         for p, pv in zip(g.players, table):
             self._player(p, pv, table)
-        wrap = self.wrap
-        stack = tuple(_make(FrameView, kind=f.kind, name=f.name, ident=f.ident, loc=f.loc, event=wrap(f.event),
-                            owner=wrap(f.owner)) for f in g.stack)
-        v = _make(SeatView, seat=self.seat, rules=g.rules, mode=g.mode, turn_no=g.turn_no, phase=g.phase,
-                  agent_rng=g.agent_rng, help=self.help, harm=self.harm, me=table[self.seat], players=table,
-                  current=wrap(g.current), stack=stack, _ring=tuple(table[p.seat] for p in g.ring_current()))
+        for pv in table:
+            pv.__class__ = PlayerView
+        v = _seat_view(seat=self.seat, rules=g.rules, mode=g.mode, turn_no=g.turn_no, phase=g.phase,
+                       agent_rng=g.agent_rng, help=self.help, harm=self.harm, me=table[self.seat], players=table,
+                       current=self.wrap(g.current), _stack=_LAZY, _ring=tuple(table[p.seat] for p in g.ring_current()))
         self.view = v
+        return v
+
+    def owns(self, x) -> bool:
+        """Is x a view of this desk's current decision?"""
+        return x is self.view or (type(x) is PlayerView and self.players[x.seat] is x)
+
+    def part(self, x, slot: str):
+        """A part of a view first read now (view._lazy)."""
+        g = self.game
+        if slot == "_stack":
+            wrap = self.wrap
+            return tuple(_frame(kind=f.kind, name=f.name, ident=f.ident, loc=f.loc, event=wrap(f.event),
+                                owner=wrap(f.owner)) for f in g.stack)
+        p = g.players[x.seat]
+        card = self.card_view
+        if slot == "_hand":
+            return tuple(map(card, p.hand))
+        if slot == "_piles":
+            return MappingProxyType({pid: tuple(map(card, cs)) for pid, cs in p.piles.items()}) if p.piles else _EMPTY
+        if slot == "_pile_cards":
+            counters = g.rules.counters
+            return tuple(c for pid, cs in x.piles.items() if not counters[pid].seat for c in cs)
+        if slot == "_marks":
+            return MappingProxyType({k: self.wrap(v) for k, v in p.marks.items()}) if p.marks else _EMPTY
+        if slot == "_skills":
+            shown, wrap = p.shown, self.wrap
+            me = p.seat == self.seat
+            return tuple(_skill_view(i.skill, x, i.equip, None, wrap(i.card) if i.card is not None else None)
+                         for i in p.skills if me or i.slot is None or i.slot >= len(shown) or shown[i.slot])
+        raise AssertionError(slot)
+
+    def read_all(self) -> None:
+        """Write every part of the current view now (for the referee's checks, and for code outside a decision)."""
+        v = self.view
+        for x, slots in ((v, ("_stack",)), *((pv, ("_hand", "_piles", "_pile_cards", "_marks", "_skills"))
+                                             for pv in self.players)):
+            for slot in slots:
+                if getattr(x, slot) is _LAZY:
+                    _set(x, slot, self.part(x, slot))
+
+    def inspect(self) -> SeatView:
+        """The seat's view now, every part written: for tests and tools, which read it outside a decision."""
+        v = self.snapshot()
+        self.read_all()
         return v
 
     def present(self, req: Request) -> tuple[SeatView, Request]:
@@ -273,37 +376,25 @@ class Desk:
                        req.prompt, ctx)
         return view, seen
 
-    def _player(self, p: Player, pv: PlayerView, table) -> None:
-        g, seat = self.game, self.seat
+    def _player(self, p: Player, pv, table) -> None:
+        """Write p as this seat sees them into pv (an open PlayerView, made read-only by snapshot)."""
+        seat = self.seat
         me = p.seat == seat
         card = self.card_view
         shown = tuple(p.shown)
-        rules = g.rules
-        piles = {pid: tuple(map(card, cs)) for pid, cs in p.piles.items()} if p.piles else _EMPTY
-        fields = {
-            "seat": p.seat, "is_me": me, "hp": p.hp, "max_hp": p.max_hp, "alive": p.alive, "flipped": p.flipped,
-            "chained": p.chained, "kingdom": p.kingdom, "gender": p.gender, "identity_shown": p.identity_shown,
-            "identity": p.identity if me or p.identity_shown else None,
-            "hand": tuple(map(card, p.hand)),
-            "equip": MappingProxyType({s: card(c) for s, c in p.equip.items()}) if p.equip else _EMPTY,
-            "judges": tuple(map(card, p.judges)),
-            "piles": MappingProxyType(piles) if piles else _EMPTY,
-            "pile_cards": tuple(c for pid, cs in piles.items() if not rules.counters[pid].seat for c in cs),
-            "marks": MappingProxyType({k: self.wrap(x) for k, x in p.marks.items()}) if p.marks else _EMPTY,
-            "heroes": tuple(h if me or up or (seat, i) in p.hero_known else None
-                            for i, (h, up) in enumerate(zip(p.heroes, shown))),
-            "shown": shown,
-            "skills": tuple(_make(SkillView, skill=i.skill, owner=pv, equip=i.equip, trigger=None, card=self.wrap(i.card))
-                            for i in p.skills if me or i.slot is None or i.slot >= len(shown) or shown[i.slot]),
-            "_table": table, "_next": g.next_alive(p).seat, "_prev": g.prev_alive(p).seat,
-        }
-        for k, x in fields.items():
-            _set(pv, k, x)
-
-    def _handle(self) -> int:
-        h = self.next_handle
-        self.next_handle = h + 1
-        return h
+        pv.seat, pv.is_me, pv.hp, pv.max_hp, pv.alive = p.seat, me, p.hp, p.max_hp, p.alive
+        pv.flipped, pv.chained, pv.kingdom, pv.gender = p.flipped, p.chained, p.kingdom, p.gender
+        pv.identity_shown = p.identity_shown
+        pv.identity = p.identity if me or p.identity_shown else None
+        pv.hand_count = len(p.hand)
+        pv._hand = tuple(map(card, p.hand)) if me else _LAZY  # another's: most agents read its count only
+        pv.equip = MappingProxyType({s: card(c) for s, c in p.equip.items()}) if p.equip else _EMPTY
+        pv.judges = tuple(map(card, p.judges)) if p.judges else ()
+        pv._piles = pv._pile_cards = pv._marks = pv._skills = _LAZY
+        pv.heroes = tuple(h if me or up or (seat, i) in p.hero_known else None
+                          for i, (h, up) in enumerate(zip(p.heroes, shown)))
+        pv.shown = shown
+        pv._table = table
 
     def card_view(self, c: Card) -> CardView:
         if c.uid < 0:
@@ -312,59 +403,49 @@ class Desk:
         v = memo.get(c.uid)
         if v is not None:
             return v
-        v = CardView.__new__(CardView)
         o = c._owner
+        o = self.players[o.seat] if o is not None else None
+        h = self.next_handle
         if c.known & self.bit:
             rec = self.known.get(c.uid)
             if rec is None or rec[0] != c.era:  # new in sight, or forgotten (shuffled) since
                 if rec is not None:
                     self.cards.pop(rec[1], None)
-                h = self._handle()
+                self.next_handle = h + 1
                 self.known[c.uid] = (c.era, h)
                 self.cards[h] = c
             else:
                 h = rec[1]
             cd = c.cdef
-            for k, x in (("handle", h), ("seen", True), ("zone", c._zone),
-                         ("owner", self.players[o.seat] if o is not None else None), ("virtual", False),
-                         ("cdef", cd), ("name", cd.id), ("title", cd.name), ("suit", c.suit), ("color", c.color),
-                         ("rank", c._rank), ("kind", cd.kind), ("slot", cd.slot), ("range", cd.range),
-                         ("subcards", ()), ("skill", None), ("skill_id", None)):
-                _set(v, k, x)
+            v = _OpenCard(h, True, c._zone, o, False, cd, cd.id, cd.name, c.suit, c.color, c._rank, cd.kind,
+                          cd.slot, cd.range, (), None, None)
         else:
-            rec = self.known.pop(c.uid, None)
-            if rec is not None:
-                self.cards.pop(rec[1], None)
-            h = self._handle()
+            if c.uid in self.known:
+                self.cards.pop(self.known.pop(c.uid)[1], None)
+            self.next_handle = h + 1
             self.cards[h] = c
             self.passing.append(h)
-            for k, x in (("handle", h), ("seen", False), ("zone", c._zone),
-                         ("owner", self.players[o.seat] if o is not None else None), ("virtual", False),
-                         ("cdef", None), ("name", None), ("title", None), ("suit", None), ("color", None),
-                         ("rank", None), ("kind", None), ("slot", None), ("range", None), ("subcards", ()),
-                         ("skill", None), ("skill_id", None)):
-                _set(v, k, x)
+            v = _OpenCard(h, False, c._zone, o, False, None, None, None, None, None, None, None, None, None, (),
+                          None, None)
+        v.__class__ = CardView
         memo[c.uid] = v
         return v
 
     def _virtual_view(self, c: Card) -> CardView:
         subs = tuple(map(self.card_view, c.subcards))
         seen = all(s.seen for s in subs)
-        h = self._handle()
+        h = self.next_handle
+        self.next_handle = h + 1
         self.cards[h] = c
         self.passing.append(h)
         o = c.owner
-        cd = c.cdef if seen else None
-        v = CardView.__new__(CardView)
-        for k, x in (("handle", h), ("seen", seen), ("zone", c.zone),
-                     ("owner", self.players[o.seat] if o is not None else None), ("virtual", True),
-                     ("cdef", cd), ("name", cd.id if seen else None), ("title", cd.name if seen else None),
-                     ("suit", c.suit if seen else None), ("color", c.color if seen else None),
-                     ("rank", c.rank if seen else None), ("kind", cd.kind if seen else None),
-                     ("slot", cd.slot if seen else None), ("range", cd.range if seen else None), ("subcards", subs),
-                     ("skill", c.skill), ("skill_id", c.skill_id)):
-            _set(v, k, x)
-        return v
+        o = self.players[o.seat] if o is not None else None
+        if seen:
+            cd = c.cdef
+            return _card(h, True, c.zone, o, True, cd, cd.id, cd.name, c.suit, c.color, c.rank, cd.kind, cd.slot,
+                         cd.range, subs, c.skill, c.skill_id)
+        return _card(h, False, c.zone, o, True, None, None, None, None, None, None, None, None, None, subs, c.skill,
+                     c.skill_id)
 
     def wrap(self, x):
         """A value of the game as this seat sees it (players, cards, events and skills made views)."""
@@ -383,16 +464,14 @@ class Desk:
             return frozenset(map(self.wrap, x))
         kind = t.__name__
         if kind == "SkillInst":
-            return _make(SkillView, skill=x.skill, owner=self.wrap(x.owner), equip=x.equip, trigger=None,
-                         card=self.wrap(x.card))
+            return _skill_view(x.skill, self.wrap(x.owner), x.equip, None, self.wrap(x.card))
         if kind == "Listener":
-            return _make(SkillView, skill=x.skill, owner=self.wrap(x.owner), equip=x.equip, trigger=x.trigger,
-                         card=None)
+            return _skill_view(x.skill, self.wrap(x.owner), x.equip, x.trigger, None)
         if hasattr(t, "FIELDS"):
             key = ("event", id(x))
             v = self.memo.get(key)
             if v is None:  # events may refer to each other (a use and its aims): the view is memoized first
-                v = self.memo[key] = _make(EventView, TYPE=t.TYPE, FIELDS=t.FIELDS)
+                v = self.memo[key] = _event(TYPE=t.TYPE, FIELDS=t.FIELDS, _fields=_EMPTY)
                 _set(v, "_fields", MappingProxyType({f: self.wrap(getattr(x, f)) for f in (*t.FIELDS, "cancelled")}))
             return v
         if _public(t):
@@ -486,6 +565,7 @@ class Desk:
         """Ask `agent` for this seat's answer to `req` (check(view, seen): the invariants, when they are on)."""
         view, seen = self.present(req)
         if check is not None:
+            self.read_all()
             check(view, seen)
         offered = seen.options
         return self.answer(req, offered, consult(self, agent, view, seen))
