@@ -87,7 +87,10 @@ def test_it_finds_an_unshown_identity(rules, monkeypatch):
 
 
 def test_it_finds_a_face_down_hero_named_in_a_mark(rules, monkeypatch):
-    _leaky(monkeypatch, lambda d, p, pv: object.__setattr__(pv, "_marks", {"who": p.heroes[-1].id if p.heroes else None}))
+    def write(desk, p, pv):
+        object.__setattr__(pv, "_marks", {"who": p.heroes[-1].id if p.heroes else None})
+
+    _leaky(monkeypatch, write)
     assert "face-down hero card" in _caught(rules, "guozhan", 5)
 
 

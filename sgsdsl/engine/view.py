@@ -13,10 +13,11 @@ fresh handle at every decision. So an agent can follow a card exactly as far as 
 could, and no further. The Desk maps handles back to cards; answers name offered options, which it maps
 back to the real ones.
 
-A view's few questions (target_candidates, active_candidates, virtual, q, log_lines) need the game. Their
-Desk is found through the call stack (`consult` below), the one channel a walk of the view's objects
-cannot follow; they answer only during the decision the view was made for, and only about cards the seat
-sees (anything else is refused with Unseen). Code that reads interpreter frames or the garbage collector
+A view's few questions (target_candidates, active_candidates, virtual, q, log_lines) need the game, and its
+parts most agents never read (another seat's cards, piles, marks and skills, the event stack) are written
+when first read. Both find their Desk through the call stack (`consult` below), the one channel a walk of
+the view's objects cannot follow; they work only during the decision the view was made for, and questions
+answer only about cards the seat sees (anything else is refused with Unseen). Code that reads interpreter frames or the garbage collector
 can reach anything in the process: agents run in-process and are trusted that far (docs/agents.md).
 
 A card's knowledge is a bit set of seats (Card.known) that zones.py keeps as cards move: public zones make
@@ -106,10 +107,13 @@ class PlayerView(Data):
     """A player as one seat sees them."""
 
     __slots__ = ("seat", "is_me", "hp", "max_hp", "alive", "flipped", "chained", "kingdom", "gender",
-                 "identity_shown", "identity", "hand_count", "equip", "judges", "heroes", "shown", "_hand", "_piles",
+                 "identity_shown", "identity", "hand_count", "card_count", "heroes", "shown", "_hand", "_equip",
+                 "_judges", "_piles",
                  "_pile_cards", "_marks", "_skills", "_table")
 
     hand = _lazy("_hand", "the hand: this seat's own cards; others' cards it knows, the rest with no face")
+    equip = _lazy("_equip", "equipment by slot (weapon, armor, plus_horse, minus_horse)")
+    judges = _lazy("_judges", "the judgment area, in order")
     piles = _lazy("_piles", "cards set aside on the player, by pile id (a hidden pile's cards have no face)")
     pile_cards = _lazy("_pile_cards", "the cards of the piles on the hero (not those of a `seat` pile)")
     marks = _lazy("_marks", "marks and counters, their values seen as the seat sees them")
@@ -119,7 +123,6 @@ class PlayerView(Data):
     wounded = property(lambda s: s.hp < s.max_hp)
     dying = property(lambda s: s.alive and s.hp < 1)
     lost_hp = property(lambda s: s.max_hp - s.hp)
-    card_count = property(lambda s: s.hand_count + len(s.equip))
     equips = property(lambda s: tuple(s.equip[x] for x in ("weapon", "armor", "plus_horse", "minus_horse")
                                       if x in s.equip))
     cards = property(lambda s: s.hand + s.equips)
@@ -337,6 +340,10 @@ class Desk:
         card = self.card_view
         if slot == "_hand":
             return tuple(map(card, p.hand))
+        if slot == "_equip":
+            return MappingProxyType({s: card(c) for s, c in p.equip.items()}) if p.equip else _EMPTY
+        if slot == "_judges":
+            return tuple(map(card, p.judges))
         if slot == "_piles":
             return MappingProxyType({pid: tuple(map(card, cs)) for pid, cs in p.piles.items()}) if p.piles else _EMPTY
         if slot == "_pile_cards":
@@ -354,8 +361,8 @@ class Desk:
     def read_all(self) -> None:
         """Write every part of the current view now (for the referee's checks, and for code outside a decision)."""
         v = self.view
-        for x, slots in ((v, ("_stack",)), *((pv, ("_hand", "_piles", "_pile_cards", "_marks", "_skills"))
-                                             for pv in self.players)):
+        parts = ("_hand", "_equip", "_judges", "_piles", "_pile_cards", "_marks", "_skills")
+        for x, slots in ((v, ("_stack",)), *((pv, parts) for pv in self.players)):
             for slot in slots:
                 if getattr(x, slot) is _LAZY:
                     _set(x, slot, self.part(x, slot))
@@ -387,12 +394,19 @@ class Desk:
         pv.identity_shown = p.identity_shown
         pv.identity = p.identity if me or p.identity_shown else None
         pv.hand_count = len(p.hand)
-        pv._hand = tuple(map(card, p.hand)) if me else _LAZY  # another's: most agents read its count only
-        pv.equip = MappingProxyType({s: card(c) for s, c in p.equip.items()}) if p.equip else _EMPTY
-        pv.judges = tuple(map(card, p.judges)) if p.judges else ()
+        pv.card_count = len(p.hand) + len(p.equip)
+        if me:
+            pv._hand = tuple(map(card, p.hand))
+            pv._equip = MappingProxyType({s: card(c) for s, c in p.equip.items()}) if p.equip else _EMPTY
+            pv._judges = tuple(map(card, p.judges)) if p.judges else ()
+        else:  # another's cards: most agents read their counts only
+            pv._hand = pv._equip = pv._judges = _LAZY
         pv._piles = pv._pile_cards = pv._marks = pv._skills = _LAZY
-        pv.heroes = tuple(h if me or up or (seat, i) in p.hero_known else None
-                          for i, (h, up) in enumerate(zip(p.heroes, shown)))
+        if me or all(shown):
+            pv.heroes = tuple(p.heroes)
+        else:
+            pv.heroes = tuple(h if up or (seat, i) in p.hero_known else None
+                              for i, (h, up) in enumerate(zip(p.heroes, shown)))
         pv.shown = shown
         pv._table = table
 
