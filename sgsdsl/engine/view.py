@@ -30,7 +30,7 @@ import sys
 from types import MappingProxyType
 
 from .requests import MANY, Request
-from .state import SUIT_SYMBOL, VALUE_NAMES, Card, Player, rank_text, visible_to
+from .state import RED, SUIT_SYMBOL, VALUE_NAMES, Card, Player, rank_text, visible_to
 
 _set = object.__setattr__
 _PLAIN = frozenset({str, int, float, bool})
@@ -196,7 +196,9 @@ def _builder(cls):
     src = f"def __init__(s, {', '.join(names)}):\n" + "".join(f"    s.{n} = {n}\n" for n in names)
     ns: dict = {}
     exec(src, ns)  # noqa: S102 - slot names of this module's classes, checked above
+    # (__delattr__ too: the two share one slot, which stays the slow generic one unless both are the plain ones)
     twin = type(f"_Open{cls.__name__}", (cls,), {"__slots__": (), "__setattr__": object.__setattr__,
+                                                  "__delattr__": object.__delattr__,
                                                   "__init__": ns["__init__"]})
 
     def make(*args, **kw):
@@ -430,8 +432,12 @@ class Desk:
                 self.cards[h] = c
             else:
                 h = rec[1]
-            cd = c.cdef
-            v = _OpenCard(h, True, c._zone, o, False, cd, cd.id, cd.name, c.suit, c.color, c._rank, cd.kind,
+            if c.lens.filters:  # 视为 in play: the card reads as the filters say
+                cd, suit, color = c.cdef, c.suit, c.color
+            else:  # the printed card (Card.color, short)
+                cd, suit = c._cdef, c._suit
+                color = None if suit is None else "red" if suit in RED else "black"
+            v = _OpenCard(h, True, c._zone, o, False, cd, cd.id, cd.name, suit, color, c._rank, cd.kind,
                           cd.slot, cd.range, (), None, None)
         else:
             if c.uid in self.known:
