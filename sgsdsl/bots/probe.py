@@ -306,7 +306,8 @@ class ProbeAgent(Agent):
             card = next(iter(view.rules.cards))
             asks += [("target_candidates of an unseen card", lambda: view.target_candidates(view.me, unseen)),
                      ("a virtual card of an unseen card", lambda: view.virtual(card, [unseen])),
-                     ("a quantity of an unseen card", lambda: view.q(next(iter(view.rules.quantities)), unseen))]
+                     *((f"quantity {qd.id} of an unseen card", lambda qd=qd: view.q(qd.id, *[unseen] * len(qd.params)))
+                       for qd in view.rules.quantities.values() if qd.params)]  # usable, effective, targetable …
         if self.last is not None and self.last is not view:
             old = self.last
             asks.append(("a question to a stale view", lambda: old.target_candidates(old.me, None)))
