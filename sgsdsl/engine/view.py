@@ -17,8 +17,9 @@ A view's few questions (target_candidates, active_candidates, virtual, q, log_li
 parts most agents never read (another seat's cards, piles, marks and skills, the event stack) are written
 when first read. Both find their Desk through the call stack (`consult` below), the one channel a walk of
 the view's objects cannot follow; they work only during the decision the view was made for, and questions
-answer only about cards the seat sees (anything else is refused with Unseen). Code that reads interpreter frames or the garbage collector
-can reach anything in the process: agents run in-process and are trusted that far (docs/agents.md).
+answer only about cards the seat sees (anything else is refused with Unseen). Code that reads interpreter
+frames or the garbage collector can reach anything in the process: agents run in-process and are trusted
+that far (docs/agents.md).
 
 A card's knowledge is a bit set of seats (Card.known) that zones.py keeps as cards move: public zones make
 a card known to all; a hand adds its owner; a peek adds the peeking seat; a shuffle forgets (Card.forget).
