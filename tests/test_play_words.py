@@ -34,9 +34,9 @@ class ScriptedHuman(HumanAgent):
         elif ans is None or (many and not ans):
             line = ""
         elif many:
-            line = " ".join(str(req.options.index_of(a) + 1) for a in ans)
+            line = " ".join(str(list(req.options).index(a) + 1) for a in ans)
         else:
-            line = str(req.options.index_of(ans) + 1)
+            line = str(list(req.options).index(ans) + 1)
         self.inp = io.StringIO(line + "\n")
         self.prompts.append(self.question(view, req))
         return super().decide(view, req)
@@ -169,7 +169,7 @@ class PreShower(ScriptedHuman):
             opt = next((o for o in req.options if o[0] == "preshow"), None)
             if opt is not None:
                 self.toggled = (opt[1].skill.name, opt[1].skill.id in view.me.armed)
-                self.inp = io.StringIO(f"{req.options.index_of(opt) + 1}\n")
+                self.inp = io.StringIO(f"{list(req.options).index(opt) + 1}\n")
                 self.prompts.append(self.question(view, req))
                 return HumanAgent.decide(self, view, req)
         return super().decide(view, req)

@@ -7,7 +7,7 @@ from .invariants import hidden
 from .requests import MANY, Abort, GameOver, Request, Resign, chosen
 from .ruleset import RulesError
 from .state import Card, Player
-from .view import SeatView, answer_of
+from .view import Desk
 
 
 class Decisions:
@@ -33,15 +33,13 @@ class Decisions:
                     raise RulesError(f"agent {type(agent).__name__}: answered {c!r}, which names no option of a "
                                      f"{req.kind} request of {len(req.options)}") from None
             else:
-                view = self.views.get(seat)
-                if view is None:
-                    view = self.views[seat] = SeatView(self, seat)
-                seen = view.request(req)
-                if self.check_invariants:  # every option read, as an agent may read them
-                    hidden(self, view, seen)
+                desk = self.views.get(seat)
+                if desk is None:
+                    desk = self.views[seat] = Desk(self, seat)
+                check = (lambda view, seen: hidden(self, desk, view, seen)) if self.check_invariants else None
                 try:
-                    answer = answer_of(seen, req, agent.decide(view, seen))
-                except ValueError as e:
+                    answer = desk.ask(agent, req, check)
+                except ValueError as e:  # an answer not offered, or a question about what the seat does not see
                     raise RulesError(f"agent {type(agent).__name__}: {e}") from None
         except Resign:
             self.resign(req.player)

@@ -26,7 +26,7 @@ from .settlement import Frame, FrameGuard, Settlement
 from .state import Card, Lens, Player
 from .tables import INF, ModeDef, SkillDef
 from .turns import Turns
-from .view import SeatView
+from .view import Desk
 from .zones import Zones
 
 __all__ = ["Game", "GameOver", "Listener", "SkillInst", "Frame"]
@@ -89,7 +89,7 @@ class Game(Settlement, Turns, Decisions, Quantities, Zones, Primitives, Play, Hi
     def _init_agents(self, agents) -> None:
         """Who decides, what each seat may know, and the public record bots infer allegiances from."""
         self.agents = agents
-        self.views: dict[int, SeatView] = {}  # what each seat may know: the only thing agents see
+        self.views: dict[int, Desk] = {}  # each seat's side of the screen: what its agent may know
         self.track = any(getattr(a, "tracks", False) for a in agents)  # keep the record below
         self.harm: dict[tuple[int, int], float] = {}
         self.help: dict[tuple[int, int], float] = {}

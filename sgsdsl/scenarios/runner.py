@@ -31,7 +31,7 @@ from ..engine.requests import Request
 from ..engine.ruleset import RulesError, Ruleset, rules_location
 from ..engine.state import SUIT_SYMBOL, Card, rank_text
 from ..engine.tables import TestDef
-from ..engine.view import SeatView, answer_of
+from ..engine.view import Desk
 
 NO = {"no", "pass", "否", "不", "none"}
 YES = {"yes", "是", "ok"}
@@ -161,9 +161,7 @@ class ScriptedAgent(FirstAgent):
         from ..bots.heuristic import HeuristicAgent
 
         self.bot = self.bot or HeuristicAgent()
-        view = SeatView(g, req.player.seat)
-        seen = view.request(req)
-        answer = answer_of(seen, req, self.bot.decide(view, seen))
+        answer = Desk(g, req.player.seat).ask(self.bot, req)
         same = (len(answer) == len(expected) and all(a is b for a, b in zip(answer, expected))
                 if isinstance(expected, list) and isinstance(answer, list) else answer is expected or answer == expected)
         if not same:
@@ -520,10 +518,10 @@ class ViewOfTable:
 
     def __init__(self, g, seat: int):
         self._g = g
-        self._view = SeatView(g, seat)
+        self._view = Desk(g, seat).inspect()  # every part written: read after the decision it was made for
 
     def seat_of(self, hero: str):
-        return _PlayerSeen(self._view.wrap(self._g.seat_of(hero)))
+        return _PlayerSeen(self._view.players[self._g.seat_of(hero).seat])
 
     def __getattr__(self, name):
         value = getattr(self._view, name)  # AttributeError: the view has no such thing
@@ -557,7 +555,7 @@ def _seen(value):
 
     if isinstance(value, PlayerView):
         return _PlayerSeen(value)
-    if isinstance(value, list):
+    if isinstance(value, (list, tuple)):
         return [_seen(x) for x in value]
     return value
 
