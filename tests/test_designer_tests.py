@@ -12,7 +12,6 @@ from sgsdsl.lang.compiler import build, modules_in_memory
 from sgsdsl.lang.loader import compiled
 from sgsdsl.scenarios.runner import run_test, scenario_jobs
 
-
 ROOT = Path(__file__).resolve().parent.parent
 
 
