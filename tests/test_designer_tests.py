@@ -329,3 +329,35 @@ def test_a_1v1_setup_deals_the_seats_heroes_and_enters_the_chosen_one():
     for title in ("1v1 setup：座位的武将在12名之中，选定的首发武将登场", "叠置的角色从结束阶段开始"):
         r = run_test(*jobs[title])
         assert r.ok, r.failures
+
+
+# ---- 9. how the log names a seat, in every mode ----------------------------------------------------
+
+def test_the_log_names_a_seat_by_its_face_up_heroes_in_every_mode(tmp_path):
+    results = _run(tmp_path, '''
+test "身份局" {
+  seat 关羽 hand [杀]
+  seat 曹操
+  start 关羽 出牌阶段
+  decide 关羽: 杀, 曹操
+}
+test "国战" {
+  mode guozhan
+  seat 关羽 deputy 张飞 hand [杀]
+  seat 曹操 deputy 郭嘉 hidden 副将
+  seat 孙权 deputy 周瑜 hidden
+  start 关羽 出牌阶段
+  decide 关羽: 杀, 孙权
+}
+test "1v1" {
+  mode duel
+  setup
+  seat 关羽 identity 主公
+  seat 曹操 identity 内奸
+  turns 0
+}
+''')
+    lines = {title: "\n".join(r.log.lines) for title, r in results.items()}
+    assert "关羽 使用 杀" in lines["身份局"] and "→ 曹操" in lines["身份局"]
+    assert "关羽/张飞 使用 杀" in lines["国战"] and "→ 座位3" in lines["国战"]
+    assert "比点：座位1 亮出" in lines["1v1"] and "关羽 登场" in lines["1v1"]
