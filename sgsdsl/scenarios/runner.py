@@ -117,7 +117,7 @@ class ScriptedAgent(FirstAgent):
 
     def decide(self, g, req: Request):
         subjects = request_subjects(g, req)
-        answer, how = self._answer(g, req, subjects)
+        answer, how = self._answer(g, req)  # (g, req) only: check's scenario drafts (conflicts/drafts.py) wrap it
         p = req.player
         self.asked.append(p.heroes[0].id if p.heroes else g.fixed_heroes.get(p.seat, ""))
         line = f"? {req.player.name}「{req.prompt or req.kind}」{_options(g, req)} → {_label(g, answer)} ({how})"
@@ -128,7 +128,8 @@ class ScriptedAgent(FirstAgent):
                                               g.log.requests[-1] if g.log is not None else line))
         return answer
 
-    def _answer(self, g, req: Request, subjects=()):
+    def _answer(self, g, req: Request):
+        subjects = request_subjects(g, req)
         claims = self.script.claims(self.hero, subjects) if self.script is not None else []
         if claims:  # a skill the test binds answers to is answered by those alone
             b = next((b for b in claims if b.queue), None)
