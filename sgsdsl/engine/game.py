@@ -146,6 +146,8 @@ class Game(Settlement, Turns, Decisions, Quantities, Zones, Primitives, Play, Hi
         # A scenario test that runs the mode's setup fixes each seat's identity and hero (scenarios/runner.py).
         self.fixed_identities: list[str] | None = None
         self.fixed_heroes: dict[int, str] = {}
+        self.deal_first: tuple[str, ...] = ()  # a scenario test's heroes, dealt before any drawn at random
+        self.at_start_phase = None  # a scenario test's: run when its `start` phase begins
 
     def _init_outcome(self) -> None:
         self.deaths: list[tuple[int, Player]] = []

@@ -80,8 +80,8 @@ class Primitives:
         if hero in p.reserve:
             p.reserve.remove(hero)
         fixed = self.fixed_heroes.get(p.seat)
-        if fixed is not None and not p.heroes:  # a scenario test's seat enters with its own hero first
-            hero = fixed
+        if fixed is not None and not p.heroes and fixed not in self.used_heroes:
+            hero = fixed  # a scenario test's seat whose hero was not dealt (no draw had room): it enters first
         for inst in [i for i in p.skills if not i.equip]:
             p.skills.remove(inst)
             self._deactivate(inst)
@@ -256,10 +256,15 @@ class Primitives:
                 p.identity_shown = True
 
     def draw_heroes(self, n: int, exclude=(), for_lord: bool = False) -> list[str]:
+        # a scenario test's seats' heroes are dealt in the first draw with room for them all (1v1's 12)
+        first = [h for h in self.deal_first if h not in self.used_heroes and h not in exclude]
+        first = first if len(first) <= n else []
+        if first:
+            self.deal_first = ()
         pool = [h for h in self.hero_pool if h not in self.used_heroes and h not in exclude
-                and h not in self.fixed_heroes.values()
+                and h not in self.fixed_heroes.values() and h not in first
                 and not (for_lord and self.rules.heroes[h].never_lord)]
-        picked = self.rng.sample(pool, min(n, len(pool)))
+        picked = first + self.rng.sample(pool, min(n - len(first), len(pool)))
         self.used_heroes.update(picked)
         return picked
 

@@ -117,7 +117,7 @@ class ScriptedAgent(FirstAgent):
 
     def decide(self, g, req: Request):
         subjects = request_subjects(g, req)
-        answer, how = self._answer(g, req, subjects)
+        answer, how = self._answer(g, req)  # (g, req) only: check's scenario drafts (conflicts/drafts.py) wrap it
         p = req.player
         self.asked.append(p.heroes[0].id if p.heroes else g.fixed_heroes.get(p.seat, ""))
         line = f"? {req.player.name}「{req.prompt or req.kind}」{_options(g, req)} → {_label(g, answer)} ({how})"
@@ -128,7 +128,8 @@ class ScriptedAgent(FirstAgent):
                                               g.log.requests[-1] if g.log is not None else line))
         return answer
 
-    def _answer(self, g, req: Request, subjects=()):
+    def _answer(self, g, req: Request):
+        subjects = request_subjects(g, req)
         claims = self.script.claims(self.hero, subjects) if self.script is not None else []
         if claims:  # a skill the test binds answers to is answered by those alone
             b = next((b for b in claims if b.queue), None)
@@ -373,8 +374,12 @@ def setup(rules: Ruleset, t: TestDef, log: GameLog) -> tuple[Game, list[Scripted
     g.build_deck(mode.decks if mode is not None else [d for d, dd in rules.decks.items() if not dd.modes])
     if t.setup:  # the mode sets the table up, with the seats' heroes and identities
         stack_deck(g, t)  # first, so that the mode's own draws (比点, starting hands) take the test's cards
-        g.hero_pool = rules.hero_pool(mode)
+        # a designer's heroes join the pool of the tests that seat them, not of every test in the run
+        named = {h for s in t.seats for h in (s.hero, s.deputy, *s.reserve) if h}
+        theirs = {h for pkg in rules.designer for h in rules.package_heroes.get(pkg, ())}
+        g.hero_pool = [h for h in rules.hero_pool(mode) if h not in theirs or h in named]
         g.fixed_heroes = {i: s.hero for i, s in enumerate(t.seats)}
+        g.deal_first = tuple(dict.fromkeys(h for s in t.seats for h in (s.hero, *s.reserve)))
         if all(s.identity is not None for s in t.seats):
             g.fixed_identities = [s.identity for s in t.seats]
         g.setup_mode()
@@ -400,7 +405,7 @@ def setup(rules: Ruleset, t: TestDef, log: GameLog) -> tuple[Game, list[Scripted
             g.move(_pull(g, spec), "judge", p)
         for mark, n in s.marks:
             g.set_mark(p, mark, n)
-        for h in s.reserve:
+        for h in s.reserve if not t.setup else ():  # with `setup`, they are dealt in the mode's draw instead
             g.draft(p, h)
         p.fallen.extend(s.fallen)
         for pile, specs in s.piles:
@@ -418,6 +423,16 @@ def setup(rules: Ruleset, t: TestDef, log: GameLog) -> tuple[Game, list[Scripted
         who, phase = t.start
         g.first = g.seat_of(who)
         g.start_phase = phase
+        if phase is not None and g.first.flipped:
+            # the turn is already under way at that phase: the seat turned face down is not asked, at 回合开始前,
+            # to skip it; it is face down again from the phase on
+            first = g.first
+            first.flipped = False
+
+            def flip_back():
+                first.flipped = True
+
+            g.at_start_phase = flip_back
     g.check_invariants = True
     g.verify()
     return g, agents
