@@ -454,6 +454,7 @@ class TestDef:
     setup: bool = False  # the mode's setup runs, with the seats' heroes and identities
     turn_limit: int = 0
     options: tuple[tuple[str, object], ...] = ()  # the mode's options this test sets (by id)
+    heroes: tuple[str, ...] = ()  # the hero pile (by id) draw_heroes draws from, when the test names one
 
 @table
 class Tables:

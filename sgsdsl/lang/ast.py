@@ -677,6 +677,7 @@ class TestDecl(Decl):
     setup: bool = False  # run the mode's setup with the seats' heroes and identities
     turn_limit: int = 0  # the game's time limit in turns (turn_limit())
     options: tuple[tuple[Name, Expr], ...] = ()  # `option aozhan_mode = true`: the mode's options this game sets
+    heroes: tuple[Name, ...] = ()  # `heroes [A, B]`: the hero pile draw_heroes draws from (default: none)
 
 
 @node

@@ -294,11 +294,12 @@ def setup(rules: Ruleset, t: TestDef, log: GameLog) -> tuple[Game, list[Scripted
              turn_cap=max(t.turns, 1) + 1)
     g.turn_limit = t.turn_limit
     g.options = dict(t.options)
+    g.hero_pool = list(t.heroes)  # the test's own hero pile: what draw_heroes may deal (变更, 嗜戮 …)
     # without a mode: every deck but those that belong to modes (1v1's 52 cards repeat the standard ones)
     g.build_deck(mode.decks if mode is not None else [d for d, dd in rules.decks.items() if not dd.modes])
     if t.setup:  # the mode sets the table up, with the seats' heroes and identities
         stack_deck(g, t)  # first, so that the mode's own draws (比点, starting hands) take the test's cards
-        g.hero_pool = rules.hero_pool(mode)
+        g.hero_pool = list(t.heroes) or rules.hero_pool(mode)
         g.fixed_heroes = {i: s.hero for i, s in enumerate(t.seats)}
         if all(s.identity is not None for s in t.seats):
             g.fixed_identities = [s.identity for s in t.seats]
