@@ -200,6 +200,10 @@ def match(g, req: Request, d):  # noqa: C901 - one case per request kind
                 return True, opt  # `decide P: "重铸 铁索连环"`
             if kind in ("viewas", "active", "supply") and text in (what[0].skill.name, what[0].skill.id):
                 return True, opt
+            if kind == "viewas" and d[0] == "text" and len(text.split()) == 2 and \
+                    text.split()[0] in (what[0].skill.name, what[0].skill.id) and \
+                    text.split()[1] in (what[1].card, g.rules.cards[what[1].card].name):
+                return True, opt  # `decide P: "奇策 南蛮入侵"`: which of a skill's conversions
         return False, None
     if k == "respond":
         for opt in req.options:
