@@ -140,6 +140,24 @@ class Primitives:
         p.gender = up[0].gender if up else None
         self.say(p, " 明置 ", p.heroes[slot].id)
 
+    def change_hero(self, p: Player, slot: int, hero: str) -> None:
+        """变更 (raw): the hero card in slot is replaced by another, which lies as the old one lay (face up or
+        down); the old card's skills go with it and the new one's come in. Max HP, HP and kingdom stay: the
+        rules return the old card to the hero pile and decide what a change reveals."""
+        old, new = p.heroes[slot], self.rules.heroes[hero]
+        for inst in [i for i in p.skills if i.slot == slot and not i.equip]:
+            p.skills.remove(inst)
+            self._deactivate(inst)
+        p.armed -= set(old.skills)
+        p.heroes = [new if i == slot else h for i, h in enumerate(p.heroes)]
+        p.hero_known = {(seat, s) for seat, s in p.hero_known if s != slot}  # nobody has seen the new card
+        self.used_heroes.add(hero)
+        for sid in new.skills:
+            self.attach(p, self.rules.skills[sid], slot=slot)
+        up = [h for h, s in zip(p.heroes, p.shown) if s]
+        p.gender = up[0].gender if up else None
+        self.say(p, " 的", "主将" if slot == 0 else "副将", "变更为 ", new.id if p.shown[slot] else "一张暗置的武将牌")
+
     def look_hero(self, viewer: Player, p: Player, slot: int) -> None:
         """viewer looks at one of p's face-down hero cards (先驱, 知己知彼): viewer's seat knows it from now on."""
         p.hero_known.add((viewer.seat, slot))

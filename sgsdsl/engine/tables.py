@@ -490,6 +490,7 @@ class TestDef:
     # `expect asked`: (seat hero id or None, skill or card id or None, the options offered or None, count or None, loc)
     requests: tuple[tuple[str | None, str | None, tuple | None, int | None, str], ...] = ()
     views: tuple[tuple, ...] = ()  # `expect view`: (seat index, fn, source text, loc[, operands fn])
+    heroes: tuple[str, ...] = ()  # the hero pile (by id) draw_heroes draws from, when the test names one
 
 @table
 class Tables:

@@ -358,6 +358,9 @@ FUNCS: dict[str, Func] = {
                     "明置 (raw): p's hero card slot (0 main, 1 deputy) turns face up; rules call the flow bound to "
                     "`reveal`",
                    Effect(frozenset({"hero", "skills", "kingdom"}))),
+    "change_hero": _p("p: player, slot: int, h: hero", "none", "change_hero",
+                      "变更 (raw): p's hero card slot becomes h, lying as the old one lay; max HP, HP and kingdom stay",
+                   Effect(frozenset({"hero", "skills"}))),
     "look_hero": _p("viewer: player, p: player, slot: int", "none", "look_hero",
                     "viewer观看p的一张暗置武将牌 (viewer's seat knows it from now on)",
                    NOTHING),

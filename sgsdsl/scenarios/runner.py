@@ -275,6 +275,10 @@ def match(g, req: Request, d):  # noqa: C901 - one case per request kind
                 return True, opt  # `decide P: "重铸 铁索连环"`
             if kind in ("viewas", "active", "supply") and text in (what[0].skill.name, what[0].skill.id):
                 return True, opt
+            if kind == "viewas" and d[0] == "text" and len(text.split()) == 2 and \
+                    text.split()[0] in (what[0].skill.name, what[0].skill.id) and \
+                    text.split()[1] in (what[1].card, g.rules.cards[what[1].card].name):
+                return True, opt  # `decide P: "奇策 南蛮入侵"`: which of a skill's conversions
         return False, None
     if k == "respond":
         for opt in req.options:
@@ -370,14 +374,17 @@ def setup(rules: Ruleset, t: TestDef, log: GameLog) -> tuple[Game, list[Scripted
              turn_cap=max(t.turns, 1) + 1)
     g.turn_limit = t.turn_limit
     g.options = dict(t.options)
+    g.hero_pool = list(t.heroes)  # the test's own hero pile: what draw_heroes may deal (变更, 嗜戮 …)
     # without a mode: every deck but those that belong to modes (1v1's 52 cards repeat the standard ones)
     g.build_deck(mode.decks if mode is not None else [d for d, dd in rules.decks.items() if not dd.modes])
     if t.setup:  # the mode sets the table up, with the seats' heroes and identities
         stack_deck(g, t)  # first, so that the mode's own draws (比点, starting hands) take the test's cards
-        # a designer's heroes join the pool of the tests that seat them, not of every test in the run
-        named = {h for s in t.seats for h in (s.hero, s.deputy, *s.reserve) if h}
-        theirs = {h for pkg in rules.designer for h in rules.package_heroes.get(pkg, ())}
-        g.hero_pool = [h for h in rules.hero_pool(mode) if h not in theirs or h in named]
+        if t.heroes:  # the hero pile the test names
+            g.hero_pool = list(t.heroes)
+        else:  # a designer's heroes join the pool of the tests that seat them, not of every test in the run
+            named = {h for s in t.seats for h in (s.hero, s.deputy, *s.reserve) if h}
+            theirs = {h for pkg in rules.designer for h in rules.package_heroes.get(pkg, ())}
+            g.hero_pool = [h for h in rules.hero_pool(mode) if h not in theirs or h in named]
         g.fixed_heroes = {i: s.hero for i, s in enumerate(t.seats)}
         g.deal_first = tuple(dict.fromkeys(h for s in t.seats for h in (s.hero, *s.reserve)))
         if all(s.identity is not None for s in t.seats):
