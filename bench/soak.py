@@ -7,7 +7,12 @@ Each game is played with the invariants of sgsdsl/engine/invariants.py on (card 
 every zone, HP bounds, the dead never acting, hidden information never reaching an agent) and under a wall-clock timeout, so a game that
 hangs is counted, not waited on. Games cycle through the player counts the mode allows (every
 row of its identity table, with each row's variants) unless --players names some. --agents
-mixed gives each seat a random or a heuristic agent (drawn from the game's seed).
+mixed gives each seat a random or a heuristic agent (drawn from the game's seed); --agents probe seats
+the adversarial probe (sgsdsl/bots/probe.py) everywhere: at every decision it walks all it can reach from
+its view and fails the game (an invariant break) on a raw engine object, a hidden fact or a card identity
+that outlived its seat's sight, then answers like the random agent.
+
+    nice -n 10 python bench/soak.py --mode guozhan --players 5,8 --agents probe --games 1000 --workers 2
 
 Outcomes: decided (a win condition ended it), draw (the turn cap or an exhausted deck), error (a
 rules or engine exception), invariant (a broken invariant), runaway (a loop stopped by the
@@ -39,12 +44,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "docs"))
 
 from figures import commit, write_block  # noqa: E402
 
+from sgsdsl.bots.probe import ProbeAgent, Referee  # noqa: E402
 from sgsdsl.engine.invariants import InvariantError  # noqa: E402
 from sgsdsl.engine.runaway import RunawayError  # noqa: E402
 from sgsdsl.lang.loader import load  # noqa: E402
 from sgsdsl.sim.batch import game_seed, new_game  # noqa: E402
 
-AGENTS = ("random", "heuristic", "mixed")
+AGENTS = ("random", "heuristic", "mixed", "probe")
 OUTCOMES = ("decided", "draw", "error", "invariant", "runaway", "hang")
 
 
@@ -90,6 +96,9 @@ def play_one(job) -> tuple:
     try:
         g = new_game(rules, mode, players, seed, agents_for(agent, players, seed), turn_cap=turn_cap,
                      invariants=True, variant=variant)
+        for a in g.agents:
+            if isinstance(a, ProbeAgent):
+                a.referee = Referee(g)  # the table's side, to check what the probe finds against
         over = g.run()
         if not over.reason or g.turn_no > turn_cap or not g.over:
             message = f"the game returned without ending properly (reason {over.reason!r}, turn {g.turn_no})"

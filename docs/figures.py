@@ -8,7 +8,8 @@ Block `simulate` (the walk-through): `sgsdsl simulate examples/yanyan.sgs --hero
 --seed 1 --workers 2 --html …`, its featured comparison and a few skill rows, and a screenshot of
 the page in docs/report.png with Debian's chromium (when playwright and chromium are installed;
 see tests/test_browser.py). Block `workers` (the benchmark section): 1,000 random games on one
-worker and on two. Block `lines` (a hero in a dozen lines): rules lines per skill, by bench/lines.py. Each block is rewritten between `<!-- figures:NAME -->` and
+worker and on two. Block `replay`: a 1v1 game logged by `simulate --log`, written as a page by `sgsdsl
+replay --html`, and a screenshot of it in docs/replay.png at a step where a skill fires. Block `lines` (a hero in a dozen lines): rules lines per skill, by bench/lines.py. Each block is rewritten between `<!-- figures:NAME -->` and
 `<!-- /figures:NAME -->` in README.md.
 """
 
@@ -100,6 +101,51 @@ def screenshot(html: Path, png: Path) -> bool:
     return True
 
 
+def replay_shot(html: Path, png: Path) -> bool:
+    """The replay page at the first step, past the middle of the game, where a skill fires: its rules shown."""
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        print("no screenshot: pip install -e '.[test,browser]'", file=sys.stderr)
+        return False
+    if chromium is None:
+        print("no screenshot: apt-get install -y chromium fonts-noto-cjk", file=sys.stderr)
+        return False
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
+        page = b.new_page(viewport={"width": 1400, "height": 860})
+        page.goto(html.as_uri())
+        page.wait_for_selector("#seats .seat")
+        k = page.evaluate("S.findIndex((s, i) => i > S.length / 3 && s[1] && s[0].includes('发动'))")
+        page.keyboard.press("Home")
+        for _ in range(max(k, 0)):  # stepped with the arrow key, as a person would
+            page.keyboard.press("ArrowRight")
+        page.screenshot(path=str(png))
+        b.close()
+    return True
+
+
+def replay_block() -> str:
+    args = ["--mode", "1v1", "--games", "1", "--seed", "3"]
+    with tempfile.TemporaryDirectory() as tmp:
+        log, html = Path(tmp) / "duel.jsonl", Path(tmp) / "replay.html"
+        sgsdsl("simulate", *args, "--quiet", "--log", str(log))
+        out = subprocess.run([str(Path(sys.executable).parent / "sgsdsl"), "replay", str(log), "--html", str(html),
+                              "--seat", "1"], cwd=ROOT, capture_output=True, text=True, check=True).stderr.strip()
+        size = html.stat().st_size
+        shot = replay_shot(html, ROOT / "docs" / "replay.png")
+    steps = re.search(r"(\d+) steps", out).group(1)
+    text = (f"```sh\nsgsdsl simulate {' '.join(args)} --log duel.jsonl\n"
+            f"sgsdsl replay duel.jsonl --html replay.html --seat 1\n```\n\n"
+            f"That game's page has {steps} steps and weighs {size / 1024:.0f} KB, its font subset included "
+            f"({datetime.date.today().isoformat()}, `python docs/figures.py --only replay`).")
+    if shot or (ROOT / "docs/replay.png").exists():
+        text += "\n\n![The replay page of that game, seat 1's view](docs/replay.png)"
+    print(text)
+    return text
+
+
 def sgsdsl(*args: str) -> tuple[str, float]:
     """Run the CLI of this interpreter's environment; its stdout and wall time."""
     start = time.perf_counter()
@@ -167,7 +213,7 @@ def write_block(name: str, block: str) -> None:
     begin, end = f"<!-- figures:{name} -->", f"<!-- /figures:{name} -->"
     readme = ROOT / "README.md"
     old = readme.read_text(encoding="utf-8")
-    sep = "\n" if name in ("simulate", "bench", "fuzz", "mutations", "against") else ""
+    sep = "\n" if name in ("simulate", "bench", "fuzz", "mutations", "against", "intent", "replay") else ""
     new, n = re.subn(re.escape(begin) + ".*?" + re.escape(end), lambda _: f"{begin}{sep}{block}{sep}{end}", old,
                      flags=re.S)
     if n != 1:
@@ -178,7 +224,7 @@ def write_block(name: str, block: str) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--only", choices=["simulate", "workers", "lines"], help="one block only")
+    ap.add_argument("--only", choices=["simulate", "workers", "lines", "replay"], help="one block only")
     ap.add_argument("--games", type=int, default=2000, help="games of the simulate block (README only at 2000)")
     ap.add_argument("--workers", type=int, default=2)
     args = ap.parse_args()
@@ -190,6 +236,8 @@ def main() -> None:
         write_block("workers", workers_block())
     if args.only in (None, "lines"):
         write_block("lines", lines_block())
+    if args.only in (None, "replay"):
+        write_block("replay", replay_block())
 
 
 if __name__ == "__main__":

@@ -59,7 +59,7 @@ def sk_tiaoxin_active0_where(g, me, user, it):
 
 def sk_tiaoxin_active0(g, me, user):
     # 挑衅 active — rules/duel/heroes_shu.sgs:46
-    targets = g.choose_players(user, [it for it in g.alive_from_current() if ((it != me) and g.qf['in_range'](g, it, me, None))], 1, None, '挑衅 active', intent=('tiaoxin', None, 'targets'))
+    targets = g.choose_players(user, [it for it in g.alive_from_current() if ((it != me) and g.qf['in_range'](g, it, me, None))], 1, None, '【挑衅】选择目标角色', intent=('tiaoxin', None, 'targets'))
     v_c = g.ask_card(targets[0], 'sha', 'use', '挑衅：对其使用一张【杀】')
     if (v_c is not None):
         g.call_flow('use_card', source=targets[0], card=v_c, targets=[me])
@@ -128,7 +128,7 @@ def sk_shensu_on0_when(g, me, ev):
 
 def sk_shensu_on0(g, me, ev):
     # 神速 on 准备阶段与判定阶段间 — rules/duel/heroes_wei.sgs:13
-    targets = g.choose_players(me, [it for it in g.alive_from_current() if ((it != me) and g.qf['targetable'](g, me, it, g.virtual('sha', [])))], 1, None, '神速 on 准备阶段与判定阶段间', intent=('shensu', 'bad', 'targets'))
+    targets = g.choose_players(me, [it for it in g.alive_from_current() if ((it != me) and g.qf['targetable'](g, me, it, g.virtual('sha', [])))], 1, None, '【神速】选择目标角色', intent=('shensu', 'bad', 'targets'))
     g.skip('panding')
     g.skip('mopai')
     g.call_flow('use_card', source=me, card=g.virtual('sha', []), targets=[targets[0]])
@@ -142,7 +142,7 @@ def sk_shensu_on1_when(g, me, ev):
 def sk_shensu_on1(g, me, ev):
     # 神速 on 摸牌阶段与出牌阶段间 — rules/duel/heroes_wei.sgs:20
     g.discard(me, g.choose_card(me, [it for it in me.cards if (it.kind == 'equipment')], '弃置一张装备牌', intent=('shensu', 'lost')))
-    targets = g.choose_players(me, [it for it in g.alive_from_current() if ((it != me) and g.qf['targetable'](g, me, it, g.virtual('sha', [])))], 1, None, '神速 on 摸牌阶段与出牌阶段间', intent=('shensu', 'bad', 'targets'))
+    targets = g.choose_players(me, [it for it in g.alive_from_current() if ((it != me) and g.qf['targetable'](g, me, it, g.virtual('sha', [])))], 1, None, '【神速】选择目标角色', intent=('shensu', 'bad', 'targets'))
     g.skip('chupai')
     g.call_flow('use_card', source=me, card=g.virtual('sha', []), targets=[targets[0]])
 
@@ -189,7 +189,7 @@ def sk_qiangxi_active0(g, me, user):
         g.discard(me, g.choose_card(me, v_weapons, '弃置一张武器牌', intent=('qiangxi', 'lost')))
     else:
         g.call_flow('lose_hp', target=me)
-    targets = g.choose_players(user, [it for it in g.alive_from_current() if ((it != me) and g.qf['in_range'](g, me, it, None))], 1, None, '强袭 active', intent=('qiangxi', 'bad', 'targets'))
+    targets = g.choose_players(user, [it for it in g.alive_from_current() if ((it != me) and g.qf['in_range'](g, me, it, None))], 1, None, '【强袭】选择目标角色', intent=('qiangxi', 'bad', 'targets'))
     g.call_flow('damage', source=me, target=targets[0])
 
 
@@ -205,7 +205,7 @@ def sk_yinghun_on0_when(g, me, ev):
 
 def sk_yinghun_on0(g, me, ev):
     # 英魂 on 准备阶段开始时 — rules/duel/heroes_wu_qun.sgs:11
-    targets = g.choose_players(me, [it for it in g.alive_from_current() if (it != me)], 1, None, '英魂 on 准备阶段开始时', intent=('yinghun', None, 'targets'))
+    targets = g.choose_players(me, [it for it in g.alive_from_current() if (it != me)], 1, None, '【英魂】选择目标角色', intent=('yinghun', None, 'targets'))
     v_x = me.lost_hp
     v_o = '令其摸X张牌，然后弃置一张牌'
     if (v_x > 1):
@@ -226,7 +226,7 @@ def sk_tianxiang_on0_when(g, me, ev):
 def sk_tianxiang_on0(g, me, ev):
     # 天香 on 受到伤害时 — rules/duel/heroes_wu_qun.sgs:59
     g.discard(me, g.choose_card(me, [it for it in me.hand if (it.suit == 'heart')], '弃置一张♥手牌', intent=('tianxiang', 'lost')))
-    targets = g.choose_players(me, [it for it in g.alive_from_current() if (it != me)], 1, None, '天香 on 受到伤害时', intent=('tianxiang', 'bad', 'targets'))
+    targets = g.choose_players(me, [it for it in g.alive_from_current() if (it != me)], 1, None, '【天香】选择目标角色', intent=('tianxiang', 'bad', 'targets'))
     ev.cancelled = True
     g.call_flow('damage', source=ev.source, target=targets[0], amount=ev.amount, nature=ev.nature, card=ev.card)
     if targets[0].alive:
@@ -283,10 +283,10 @@ def sk_mouzhu_active0_where(g, me, user, it):
 
 def sk_mouzhu_active0(g, me, user):
     # 谋诛 active — rules/duel/heroes_wu_qun.sgs:165
-    targets = g.choose_players(user, [it for it in g.alive_from_current() if ((it != me) and (it.hand_count > 0))], 1, None, '谋诛 active', intent=('mouzhu', 'bad', 'targets'))
+    targets = g.choose_players(user, [it for it in g.alive_from_current() if ((it != me) and (it.hand_count > 0))], 1, None, '【谋诛】选择目标角色', intent=('mouzhu', 'bad', 'targets'))
     g.gain(me, g.choose_card(targets[0], targets[0].hand, '交给其一张手牌', intent=('mouzhu', 'given')))
     if (me.hand_count > targets[0].hand_count):
-        v_o = g.choose_option(targets[0], [it for it in ['视为对其使用一张【杀】', '视为对其使用一张【决斗】'] if (((it == '视为对其使用一张【杀】') and g.qf['targetable'](g, targets[0], me, g.virtual('sha', []))) or ((it == '视为对其使用一张【决斗】') and g.qf['targetable'](g, targets[0], me, g.virtual('juedou', []))))], '谋诛')
+        v_o = g.choose_option_where(targets[0], ['视为对其使用一张【杀】', '视为对其使用一张【决斗】'], (lambda it: (((it == '视为对其使用一张【杀】') and g.qf['targetable'](g, targets[0], me, g.virtual('sha', []))) or ((it == '视为对其使用一张【决斗】') and g.qf['targetable'](g, targets[0], me, g.virtual('juedou', []))))), '谋诛')
         g.call_flow('use_card', source=targets[0], card=g.virtual(('sha' if (v_o == '视为对其使用一张【杀】') else 'juedou'), []), targets=[me])
 
 
@@ -302,7 +302,7 @@ def sk_yanhuo_on0_when(g, me, ev):
 
 def sk_yanhuo_on0(g, me, ev):
     # 延祸 on 死亡时 — rules/duel/heroes_wu_qun.sgs:203
-    targets = g.choose_players(me, [it for it in g.alive_from_current() if ((it != me) and (it.card_count > 0))], 1, None, '延祸 on 死亡时', intent=('yanhuo', 'bad', 'targets'))
+    targets = g.choose_players(me, [it for it in g.alive_from_current() if ((it != me) and (it.card_count > 0))], 1, None, '【延祸】选择目标角色', intent=('yanhuo', 'bad', 'targets'))
     v_x = me.card_count
     for _ in g.rounds(v_x, 'rules/duel/heroes_wu_qun.sgs:207'):
         if (targets[0].card_count > 0):
@@ -767,6 +767,9 @@ TABLES = T.Tables(
             skill=None,
             loc='rules/duel/cards.sgs:11',
             intent='bad',
+            choices=(
+                ('rules/duel/cards.sgs:17', 'option', '水淹七军', (('弃置装备区里的所有牌', -0.5, 0), ('受到1点伤害', -1.0, 0)), ()),
+            ),
         ),
     ),
     heroes=(
@@ -806,6 +809,10 @@ TABLES = T.Tables(
             modifiers=(),
             allows=(),
             loc='rules/duel/heroes_shu.sgs:44',
+            choices=(
+                ('rules/duel/heroes_shu.sgs:46', 'target', '', 'mixed', ('gains cards', 'discarded from')),
+                ('rules/duel/heroes_shu.sgs:51', 'card', '弃置其一张牌', 'lost', ()),
+            ),
         ),
         T.SkillDef(
             id='manyi', name='蛮裔', types=(),
@@ -844,19 +851,27 @@ TABLES = T.Tables(
             modifiers=(),
             allows=(),
             loc='rules/duel/heroes_shu.sgs:156',
+            choices=(
+                ('rules/duel/heroes_shu.sgs:162', 'card', '获得其一张牌', 'mine', ()),
+            ),
         ),
         T.SkillDef(
             id='shensu', name='神速', types=(),
             text='你可以选择一至两项：1.跳过你的判定阶段和摸牌阶段；2.跳过你的出牌阶段并弃置一张装备牌。你每选择一项，视为对一名其他角色使用一张【杀】（无距离限制）。',
             triggers=(
                 T.TriggerDef(skill='shensu', index=0, windows=('prepare_judge_gap',), any=False, forced=False, when=sk_shensu_on0_when, limit=None, run=sk_shensu_on0, loc='rules/duel/heroes_wei.sgs:13', intent=(None, 'bad')),
-                T.TriggerDef(skill='shensu', index=1, windows=('draw_play_gap',), any=False, forced=False, when=sk_shensu_on1_when, limit=None, run=sk_shensu_on1, loc='rules/duel/heroes_wei.sgs:20', intent=('bad', 'bad')),
+                T.TriggerDef(skill='shensu', index=1, windows=('draw_play_gap',), any=False, forced=False, when=sk_shensu_on1_when, limit=None, run=sk_shensu_on1, loc='rules/duel/heroes_wei.sgs:20', intent=('mixed', 'bad')),
             ),
             actives=(),
             viewas=(),
             modifiers=(),
             allows=(),
             loc='rules/duel/heroes_wei.sgs:10',
+            choices=(
+                ('rules/duel/heroes_wei.sgs:14', 'target', '', 'bad', ('loses HP', '横置/重置', 'dies', 'discarded from', 'gains cards')),
+                ('rules/duel/heroes_wei.sgs:22', 'card', '弃置一张装备牌', 'lost', ()),
+                ('rules/duel/heroes_wei.sgs:23', 'target', '', 'bad', ('loses HP', '横置/重置', 'dies', 'discarded from', 'gains cards')),
+            ),
         ),
         T.SkillDef(
             id='suzi', name='肃资', types=(),
@@ -887,12 +902,17 @@ TABLES = T.Tables(
             text='出牌阶段限一次，你可以失去1点体力或弃置一张武器牌，并选择你攻击范围内的一名其他角色，对其造成1点伤害。',
             triggers=(),
             actives=(
-                T.ActiveDef(skill='qiangxi', index=0, when=sk_qiangxi_active0_when, limit=T.LimitDef(count=sk_qiangxi_active0_limit, scope='phase'), target=T.TargetDef(kind='some', count=sk_qiangxi_active0_count, where=sk_qiangxi_active0_where), run=sk_qiangxi_active0, loc='rules/duel/heroes_wei.sgs:111', intent=('bad', 'bad')),
+                T.ActiveDef(skill='qiangxi', index=0, when=sk_qiangxi_active0_when, limit=T.LimitDef(count=sk_qiangxi_active0_limit, scope='phase'), target=T.TargetDef(kind='some', count=sk_qiangxi_active0_count, where=sk_qiangxi_active0_where), run=sk_qiangxi_active0, loc='rules/duel/heroes_wei.sgs:111', intent=('mixed', 'bad')),
             ),
             viewas=(),
             modifiers=(),
             allows=(),
             loc='rules/duel/heroes_wei.sgs:108',
+            choices=(
+                ('rules/duel/heroes_wei.sgs:115', 'option', '强袭', (('失去1点体力', -0.75, 0), ('弃置一张武器牌', -0.5, 0)), ()),
+                ('rules/duel/heroes_wei.sgs:117', 'card', '弃置一张武器牌', 'lost', ()),
+                ('rules/duel/heroes_wei.sgs:122', 'target', '', 'bad', ('loses HP', '横置/重置', 'dies', 'discarded from')),
+            ),
         ),
         T.SkillDef(
             id='yinghun', name='英魂', types=(),
@@ -905,18 +925,28 @@ TABLES = T.Tables(
             modifiers=(),
             allows=(),
             loc='rules/duel/heroes_wu_qun.sgs:9',
+            choices=(
+                ('rules/duel/heroes_wu_qun.sgs:11', 'target', '', 'mixed', ('draws', 'discarded from')),
+                ('rules/duel/heroes_wu_qun.sgs:14', 'option', '英魂', (('令其摸一张牌，然后弃置X张牌', 0, 0.0), ('令其摸X张牌，然后弃置一张牌', 0, 0.0)), ()),
+                ('rules/duel/heroes_wu_qun.sgs:17', 'card', '弃置X张牌', 'lost', ()),
+                ('rules/duel/heroes_wu_qun.sgs:20', 'card', '弃置一张牌', 'lost', ()),
+            ),
         ),
         T.SkillDef(
             id='tianxiang', name='天香', types=(),
             text='每当你受到伤害时，你可以弃置一张♥手牌并选择一名其他角色，将此伤害转移给该角色，然后其在伤害结算后摸X张牌（X为其当前已损失的体力值）。',
             triggers=(
-                T.TriggerDef(skill='tianxiang', index=0, windows=('damage_taking',), any=False, forced=False, when=sk_tianxiang_on0_when, limit=None, run=sk_tianxiang_on0, loc='rules/duel/heroes_wu_qun.sgs:59', intent=('bad', 'bad')),
+                T.TriggerDef(skill='tianxiang', index=0, windows=('damage_taking',), any=False, forced=False, when=sk_tianxiang_on0_when, limit=None, run=sk_tianxiang_on0, loc='rules/duel/heroes_wu_qun.sgs:59', intent=('mixed', 'bad')),
             ),
             actives=(),
             viewas=(),
             modifiers=(),
             allows=(),
             loc='rules/duel/heroes_wu_qun.sgs:57',
+            choices=(
+                ('rules/duel/heroes_wu_qun.sgs:60', 'card', '弃置一张♥手牌', 'lost', ()),
+                ('rules/duel/heroes_wu_qun.sgs:61', 'target', '', 'bad', ('loses HP', '横置/重置', 'draws', 'dies', 'discarded from')),
+            ),
         ),
         T.SkillDef(
             id='hongyan', name='红颜', types=('locked',),
@@ -957,6 +987,11 @@ TABLES = T.Tables(
             modifiers=(),
             allows=(),
             loc='rules/duel/heroes_wu_qun.sgs:163',
+            choices=(
+                ('rules/duel/heroes_wu_qun.sgs:165', 'target', '', 'bad', ('has cards taken', 'gains cards')),
+                ('rules/duel/heroes_wu_qun.sgs:166', 'card', '交给其一张手牌', 'given', ()),
+                ('rules/duel/heroes_wu_qun.sgs:168', 'option', '谋诛', (('视为对其使用一张【杀】', 0.0, 0.0), ('视为对其使用一张【决斗】', 0.0, 0.0)), ()),
+            ),
         ),
         T.SkillDef(
             id='yanhuo', name='延祸', types=(),
@@ -969,6 +1004,10 @@ TABLES = T.Tables(
             modifiers=(),
             allows=(),
             loc='rules/duel/heroes_wu_qun.sgs:201',
+            choices=(
+                ('rules/duel/heroes_wu_qun.sgs:204', 'target', '', 'bad', ('discarded from',)),
+                ('rules/duel/heroes_wu_qun.sgs:208', 'card', '弃置对手的一张牌', 'lost', ()),
+            ),
         ),
     ),
     decks=(

@@ -118,6 +118,9 @@ TABLES = T.Tables(
                 modifiers=(),
                 allows=(),
                 loc='rules/ex/ex.sgs:5',
+                choices=(
+                    ('rules/ex/ex.sgs:15', 'card', '弃置其装备区里的一张牌', 'lost', ()),
+                ),
             ),
             loc='rules/ex/ex.sgs:5',
         ),

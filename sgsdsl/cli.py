@@ -363,11 +363,71 @@ def test_cmd(paths, keyword: str, trace: bool, shipped) -> None:
 @click.option("--players", type=int, help="Players at the table (default: 5, or the mode's only count).")
 @click.option("--seed", type=int, default=1, show_default=True)
 @click.option("--seat", type=int, default=1, show_default=True, help="Your seat (1 = first).")
-def play(paths, mode, players, seed, seat) -> None:
-    """Play one game at the terminal against heuristic bots."""
+@click.option("--turn-limit", type=int, default=0, show_default=True,
+              help="A mode's time limit in turns; its rules say how it ends (1v1: 主公 turns, then the tiebreak).")
+@click.option("--option", "options", multiple=True, metavar="ID=VALUE",
+              help="Set one of the mode's options (e.g. --option aozhan_mode=true). Repeatable.")
+@click.option("--deck", "decks", multiple=True, help="Add a deck to the mode's (e.g. --deck ex for the EX cards).")
+@click.option("--with", "variants", multiple=True, metavar="PACKAGE",
+              help="Select a variant package (e.g. --with first_edition for seed 000's first-edition skills).")
+@click.option("--match", type=click.IntRange(1, 99), default=1, show_default=True, metavar="N",
+              help="Play a match of N games (1v1: 比点 decides the choice of identity in odd games, the other "
+                   "seat has it in even ones) and report its result.")
+@click.option("--timer", is_flag=True, help="Seed 003's time per action: 15 s in the play phase, 5 s elsewhere; a "
+              "timeout passes.")
+@click.option("--time-limit", type=click.FloatRange(0, 600), default=0, show_default=True, metavar="MINUTES",
+              help="A game's time on the clock (1v1: 30); when it is up the mode's time rule ends the game.")
+def play(paths, mode, players, seed, seat, turn_limit, options, decks, variants, match, timer, time_limit) -> None:
+    """Play one game at the terminal against heuristic bots (what `simulate` can set, a person can play)."""
     from .bots.human import play_human
+    from .engine.ruleset import RulesError, Ruleset
+    from .sim.options import OptionError, from_command_line
 
-    sys.exit(play_human(_rules(_paths(paths)), mode, players, seed, seat - 1))
+    rules = _rules(_paths(paths))
+    if variants:
+        try:
+            rules = Ruleset(rules.all_tables, tuple(variants))
+        except RulesError as e:
+            raise click.BadParameter(str(e), param_hint="--with") from None
+    m = rules.find_mode(mode)
+    if m is None:
+        raise click.BadParameter(f"no mode {mode} (modes: {', '.join(rules.modes)})", param_hint="--mode")
+    unknown = [d for d in decks if d not in rules.decks]
+    if unknown:
+        raise click.BadParameter(f"unknown deck {unknown[0]} (decks: {', '.join(rules.decks)})", param_hint="--deck")
+    if turn_limit < 0:
+        raise click.BadParameter("a number of turns, 0 for none", param_hint="--turn-limit")
+    try:
+        opts = dict(from_command_line(m, options))
+    except OptionError as e:
+        raise click.UsageError(str(e)) from None
+    if match > 1 and any(o.startswith("identity_chooser") or o.startswith("身份选择权") for o in options):
+        raise click.UsageError("--match sets who chooses the identity in each game: give no --option identity_chooser")
+    sys.exit(play_human(rules, mode, players, seed, seat - 1, decks=tuple(decks), options=opts,
+                        turn_limit=turn_limit, match=match, timer=(15.0, 5.0) if timer else None,
+                        minutes=time_limit))
+
+
+@main.command(epilog=EXIT_HELP)
+@click.argument("log", type=click.Path(dir_okay=False))
+@click.argument("paths", nargs=-1)
+@click.option("--html", required=True, type=click.Path(dir_okay=False), metavar="FILE",
+              help="The page to write: the table at every step, the log beside it, ← / → to step.")
+@click.option("--seat", default="all", show_default=True, metavar="N|all",
+              help="Show the table as this seat may see it (1 = first), or everything.")
+@click.option("--game", type=int, help="Which game of a log holding several (its game number).")
+def replay(log, paths, html, seat, game) -> None:
+    """Write a game of a `simulate --log` file as one HTML page to step through (PATHS: a designer's rules
+    files the game was played with)."""
+    from .sim.command import replay_page
+
+    if seat == "all":
+        n = None
+    elif seat.isdigit() and int(seat) >= 1:
+        n = int(seat) - 1
+    else:
+        raise click.BadParameter(f"'{seat}' is neither a seat number (1, 2 …) nor all", param_hint="--seat")
+    sys.exit(replay_page(tuple(_paths(paths)), Path(log), Path(html), n, game))
 
 
 @main.command(epilog=EXIT_HELP)

@@ -62,3 +62,20 @@ def test_lines_counts_rules_lines_without_text_comments_tests_allow_or_braces(tm
 def test_lines_refuses_a_path_with_no_rules(tmp_path):
     r = run("bench/lines.py", str(tmp_path))
     assert r.returncode == 2 and "no .sgs file" in r.stderr
+
+
+def test_intent_bench_prints_its_three_figures_with_targets():
+    r = run("bench/intent.py", "--games", "2", "--paired", "1", "--timing", "1", "--workers", "1")
+    assert r.returncode == 0, r.stderr
+    assert "1. intended choices (target ≥ 90% per skill), 2 heuristic games per mode:" in r.stdout
+    assert "heroes significantly below their blank copy:" in r.stdout and " of 25" in r.stdout
+    assert "3. time per turn (target: heuristic within 2× of random)" in r.stdout
+
+
+def test_intent_bench_paired_interval():
+    sys.path.insert(0, str(ROOT / "bench"))
+    from intent import paired_figure
+
+    mean, lo, hi = paired_figure([(1, 0), (1, 0), (0, 0), (1, 1)])
+    assert mean == 0.5 and lo < 0.5 < hi
+    assert paired_figure([(0, 1)] * 5) == (-1.0, -1.0, -1.0)  # every game lost where the blank won

@@ -48,12 +48,17 @@ def test_a_variant_pass_reuses_the_summaries_only_when_they_are_its_own(shipped_
     variants = [n for n, p in b.model.packages.items() if p.variant]
     assert variants and base.seen.names["values"]
     try:
+        fitting = 0
         for name in variants:
             b.model.current = name
-            assert base.fits(b.model)
+            # a variant that redeclares what the summaries read (duel_2013's 过河拆桥: the cards table, read
+            # whole) does not fit them and has its own; either way the summaries are those of a fresh pass
+            fits = base.fits(b.model)
             reused, fresh = Analyzer(b.model, base), Analyzer(b.model)
-            assert reused.flows is base.flows and fresh.flows is not base.flows
+            assert (reused.flows is base.flows) == fits and fresh.flows is not base.flows
             assert _summaries(reused) == _summaries(fresh)
+            fitting += fits
+        assert 0 < fitting < len(variants)  # some variant passes reuse them, duel_2013's does not
         # A variant that redeclares a name the summaries looked up sees other declarations: computed afresh.
         b.model.current = variants[0]
         over = b.model.overlays[variants[0]]["values"]

@@ -3,12 +3,16 @@ requests, requests and views asserted, failures that show their operands …).""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from click.testing import CliRunner
 
 from sgsdsl.cli import main
 from sgsdsl.lang.compiler import build, modules_in_memory
 from sgsdsl.lang.loader import compiled
 from sgsdsl.scenarios.runner import run_test, scenario_jobs
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def _file(tmp_path, text: str, name: str = "mine.sgs"):
@@ -283,3 +287,77 @@ test "视角" {{
     assert r.failures[0].endswith("expected, as 座位2 sees it, 杀 in 曹操.hand\n         曹操.hand = [一张牌]")
     errs = _errors(tmp_path, text.format(expect="座位3: 曹操.hp == 4"))
     assert [(d.code, d.message) for d in errs] == [("SGS211", "'座位3' names no seat of this test")]
+
+
+# ---- 8. draw pools, 1v1's draft, a flipped seat's start --------------------------------------------
+
+POOLS = '''
+hero 设计甲 shejijia {{ kingdom 魏  hp 4  gender 男  skills 设计技 }}
+hero 设计乙 shejiyi {{ kingdom 蜀  hp 4  gender 男  skills 设计技 }}
+skill 设计技 shejiji {{
+  "锁定技，你的手牌上限+0。"
+  modify hand_limit(self) += 0
+}}
+test "甲" {{
+  mode identity
+  setup
+  seat {a} identity 主公
+  seat 关羽 identity 反贼
+  seat 张飞 identity 反贼
+  seat 孙权 identity 内奸
+  turns 0
+}}
+'''
+
+
+def test_a_designer_hero_joins_the_pools_of_the_tests_that_seat_it_only(tmp_path):
+    from sgsdsl.engine.log import GameLog
+    from sgsdsl.scenarios.runner import setup
+
+    for seated, other in (("设计甲", "shejiyi"), ("曹操", "shejijia")):
+        b = build(extra=[_file(tmp_path, POOLS.format(a=seated))])
+        assert not b.errors, [d.message for d in b.errors]
+        rules, t = next((r, t) for r, t in scenario_jobs([m.TABLES for m in modules_in_memory(b)]) if t.title == "甲")
+        g, _ = setup(rules, t, GameLog())
+        assert other not in g.hero_pool and other in rules.hero_pool(rules.modes["identity"])
+        assert ("shejijia" in g.hero_pool) == (seated == "设计甲")
+
+
+def test_a_1v1_setup_deals_the_seats_heroes_and_enters_the_chosen_one():
+    rules, _ = compiled([ROOT / "tests" / "scenarios" / "variants.sgs"])
+    jobs = {t.title: (r, t) for r, t in scenario_jobs(rules.all_tables) if "variants.sgs" in t.loc}
+    for title in ("1v1 setup：座位的武将在12名之中，选定的首发武将登场", "叠置的角色从结束阶段开始"):
+        r = run_test(*jobs[title])
+        assert r.ok, r.failures
+
+
+# ---- 9. how the log names a seat, in every mode ----------------------------------------------------
+
+def test_the_log_names_a_seat_by_its_face_up_heroes_in_every_mode(tmp_path):
+    results = _run(tmp_path, '''
+test "身份局" {
+  seat 关羽 hand [杀]
+  seat 曹操
+  start 关羽 出牌阶段
+  decide 关羽: 杀, 曹操
+}
+test "国战" {
+  mode guozhan
+  seat 关羽 deputy 张飞 hand [杀]
+  seat 曹操 deputy 郭嘉 hidden 副将
+  seat 孙权 deputy 周瑜 hidden
+  start 关羽 出牌阶段
+  decide 关羽: 杀, 孙权
+}
+test "1v1" {
+  mode duel
+  setup
+  seat 关羽 identity 主公
+  seat 曹操 identity 内奸
+  turns 0
+}
+''')
+    lines = {title: "\n".join(r.log.lines) for title, r in results.items()}
+    assert "关羽 使用 杀" in lines["身份局"] and "→ 曹操" in lines["身份局"]
+    assert "关羽/张飞 使用 杀" in lines["国战"] and "→ 座位3" in lines["国战"]
+    assert "比点：座位1 亮出" in lines["1v1"] and "关羽 登场" in lines["1v1"]

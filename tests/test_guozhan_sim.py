@@ -5,6 +5,7 @@ import json
 from pathlib import Path
 
 import jsonschema
+import pytest
 from click.testing import CliRunner
 
 from sgsdsl.cli import main
@@ -60,3 +61,20 @@ def test_a_guozhan_seat_plays_two_heroes_of_one_kingdom_and_the_pair_is_recorded
         assert rules.heroes[main_id].kingdom == rules.heroes[deputy].kingdom
         assert ident in KINGDOMS
         assert not won or ident in res.winners  # a dead careerist does not share a survivor's win
+
+
+@pytest.mark.parametrize("n", [2, 3, 11, 12])
+def test_guozhan_plays_clean_at_the_smallest_and_largest_tables(n):
+    # seed 002: 可以支持2~12人. Invariants checked every step; a deck or hero pool too small for 12 players
+    # would end games in errors (no card to draw, no hero card to deal).
+    r = run("simulate", "--mode", "guozhan", "--players", str(n), "--games", "20", "--seed", "3",
+            "--check-invariants", "--json", "--quiet")
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.stdout)
+    assert data["games"] == 20 and not data["errors"]
+    assert sum(p["games"] for p in data["pairs"]) == n * 20
+
+
+def test_guozhan_refuses_a_table_beyond_twelve():
+    r = run("simulate", "--mode", "guozhan", "--players", "13", "--games", "1", "--quiet")
+    assert r.exit_code == 2 and "2" in r.output and "12" in r.output

@@ -9,7 +9,7 @@ import pytest
 from sgsdsl.bots.heuristic import HeuristicAgent
 from sgsdsl.engine.log import GameLog
 from sgsdsl.engine.tables import HeroDef
-from sgsdsl.engine.view import PlayerView, SeatView
+from sgsdsl.engine.view import Desk, PlayerView
 from sgsdsl.sim.batch import new_game
 
 
@@ -57,15 +57,15 @@ def _public_attributes(pv: PlayerView):
 
 def test_a_face_down_opponent_shows_no_hero_skill_kingdom_or_hand(rules):
     g = _guozhan(rules, 7)
-    view = SeatView(g, 0)
+    view = Desk(g, 0).inspect()
     me = g.players[0]
-    assert view.me.heroes == me.heroes  # my own face-down heroes: I see both
+    assert list(view.me.heroes) == me.heroes  # my own face-down heroes: I see both
     assert {s.skill.id for s in view.me.skills} == {i.skill.id for i in me.skills}
     for p in g.players[1:]:
         assert not any(p.shown)
         pv = view.players[p.seat]
-        assert pv.heroes == [None, None] and pv.hero is None
-        assert pv.kingdom is None and pv.gender is None and pv.skills == []
+        assert pv.heroes == (None, None) and pv.hero is None
+        assert pv.kingdom is None and pv.gender is None and pv.skills == ()
         assert pv.hand_count == 4 and all(c.name is None and c.suit is None for c in pv.hand)
         assert pv.name == f"座位{p.seat + 1}"
         secrets = _secrets(p)
@@ -78,8 +78,8 @@ def test_one_face_up_hero_shows_that_card_only(rules):
     g = _guozhan(rules, 8)
     p = g.players[2]
     g.show_hero(p, 0)
-    pv = SeatView(g, 0).players[2]
-    assert pv.heroes == [p.heroes[0], None] and pv.gender == p.heroes[0].gender
+    pv = Desk(g, 0).inspect().players[2]
+    assert pv.heroes == (p.heroes[0], None) and pv.gender == p.heroes[0].gender
     assert {s.skill.id for s in pv.skills} == set(p.heroes[0].skills) - set(p.heroes[1].skills)
     secrets = _secrets(p) - {p.heroes[0], p.heroes[0].id, p.heroes[0].name, *p.heroes[0].skills}
     for name, value in _public_attributes(pv):
@@ -91,10 +91,10 @@ def test_look_hero_makes_one_card_known_to_that_seat_only(rules):
     g = _guozhan(rules, 9)
     viewer, q = g.players[0], g.players[3]
     g.look_hero(viewer, q, 1)
-    assert SeatView(g, 0).players[3].heroes == [None, q.heroes[1]]
+    assert Desk(g, 0).inspect().players[3].heroes == (None, q.heroes[1])
     for seat in (1, 2, 4):
-        assert SeatView(g, seat).players[3].heroes == [None, None]
-    assert SeatView(g, 3).players[3].heroes == q.heroes  # its owner saw both all along
+        assert Desk(g, seat).inspect().players[3].heroes == (None, None)
+    assert Desk(g, 3).inspect().players[3].heroes == tuple(q.heroes)  # its owner saw both all along
     assert not any(q.shown) and q.kingdom is None  # looking reveals nothing to the table
 
 
@@ -106,7 +106,7 @@ class Spy(HeuristicAgent):
         self.looked = 0
 
     def decide(self, g, req):
-        game = g._g  # the referee's side, to compare with: never read by a real agent
+        game = self.game  # the referee's side, to compare with: no agent reaches it
         assert [h is not None for h in g.me.heroes] == [True] * len(g.me.heroes)
         for p, pv in zip(game.players, g.players):
             if p.seat == g.seat:
@@ -120,7 +120,7 @@ class Spy(HeuristicAgent):
             if not any(p.shown):
                 assert pv.kingdom is None and pv.gender is None
             for c in pv.hand:
-                assert c.name is None or c._c.known & (1 << g.seat)
+                assert c.name is None or game.views[g.seat].cards[c.handle].known & (1 << g.seat)
         return super().decide(g, req)
 
 
@@ -128,6 +128,8 @@ class Spy(HeuristicAgent):
 def test_bots_in_a_guozhan_game_never_see_face_down_heroes(rules, seed):
     g = new_game(rules, "guozhan", 6, seed, "heuristic")
     g.agents = [Spy() for _ in g.players]
+    for a in g.agents:
+        a.game = g
     g.track = True
     g.run()
     assert sum(a.looked for a in g.agents) > 100  # the spies really looked at face-down cards

@@ -42,7 +42,9 @@ def test_shipped_choices(name, expected):
 def test_a_skill_as_a_whole():
     m = shipped()
     assert facets(m, "突袭") == [("good", "bad")]  # the owner gains, the targets lose
-    assert facets(m, "离间") == [("bad", "bad")]  # a card discarded; its targets fight a 决斗
+    # a card discarded for a 决斗 between its targets: a trade, not a pure cost, for its owner
+    assert facets(m, "离间") == [("mixed", "bad")]
+    assert facets(m, "流离") == [("mixed", None)]  # a card for moving the 杀 away (an event field written)
     assert facets(m, "闭月") == [("good", None)]
 
 
@@ -65,7 +67,11 @@ def test_cards_do_to_their_targets():
 
 DESIGNER = """
 package designer_intent
-hero 测试者 ceshizhe { kingdom 魏  hp 4  gender 男  skills 赠礼, 毒计, 翻覆, 观星台 }
+hero 测试者 ceshizhe { kingdom 魏  hp 4  gender 男  skills 赠礼, 毒计, 翻覆, 观星台, 自损 }
+skill 自损 zisun {
+  "结束阶段，你可以弃置一张手牌。"
+  on 结束阶段开始时 when self.hand_count > 0 do { discard(self, choose self "弃置一张手牌" card from self.hand) }
+}
 skill 赠礼 zengli {
   "出牌阶段限一次，你可以令一名角色摸两张牌。"
   active limit 1 per phase do { draw(choose self "摸牌的角色" player from players, 2) }
@@ -102,3 +108,4 @@ def test_a_designers_skills(tmp_path):
     assert choices(m, "翻覆") == [("target", "bad")]
     c = intent.choices_of(m, m.skills["观星台"])
     assert [(x.kind, x.sense, x.derived) for x in c] == [("player", None, False)]  # nothing befalls the chosen
+    assert facets(m, "自损") == [("bad", None)]  # all it does is cost its owner: the bots decline it

@@ -114,8 +114,15 @@ def test_the_dead_hold_nothing_and_never_act(rules):
 from sgsdsl.engine import view as view_module  # noqa: E402
 
 
-def _leaks(rules, mode, players, monkeypatch, attr, value):
-    monkeypatch.setattr(*attr, value)
+def _leaks(rules, mode, players, monkeypatch, write):
+    """A game whose desks write each player's view and then `write(desk, player, view)` over it (a leak)."""
+    honest = view_module.Desk._player
+
+    def leaky(desk, p, pv, table):
+        honest(desk, p, pv, table)
+        write(desk, p, pv)
+
+    monkeypatch.setattr(view_module.Desk, "_player", leaky)
     # heuristic agents: a random agent decides by counting, and is shown no view at all (nothing to leak)
     g = new_game(rules, mode, players, 5, "heuristic", invariants=True)
     with pytest.raises(InvariantError) as e:
@@ -123,26 +130,38 @@ def _leaks(rules, mode, players, monkeypatch, attr, value):
     return str(e.value)
 
 
+def _every_card_seen(monkeypatch):
+    honest = view_module.Desk.__init__
+
+    def init(desk, game, seat):
+        honest(desk, game, seat)
+        desk.bit = -1  # as if the seat knew every card
+
+    monkeypatch.setattr(view_module.Desk, "__init__", init)
+
+
+_write = object.__setattr__
+
+
 def test_a_view_that_shows_unknown_cards(rules, monkeypatch):
-    msg = _leaks(rules, "identity", 5, monkeypatch, (view_module.CardView, "seen"), property(lambda s: True))
-    assert "a card it does not know" in msg
+    _every_card_seen(monkeypatch)
+    g = new_game(rules, "identity", 5, 5, "heuristic", invariants=True)
+    with pytest.raises(InvariantError, match="a card it does not know"):
+        g.run()
 
 
 def test_a_view_that_shows_unshown_identities(rules, monkeypatch):
-    real = property(lambda s: s._p.identity)
-    msg = _leaks(rules, "identity", 5, monkeypatch, (view_module.PlayerView, "identity"), real)
+    msg = _leaks(rules, "identity", 5, monkeypatch, lambda d, p, pv: _write(pv, "identity", p.identity))
     assert "unshown identity" in msg
 
 
 def test_a_view_that_shows_face_down_heroes(rules, monkeypatch):
-    real = property(lambda s: list(s._p.heroes))
-    msg = _leaks(rules, "guozhan", 5, monkeypatch, (view_module.PlayerView, "heroes"), real)
+    msg = _leaks(rules, "guozhan", 5, monkeypatch, lambda d, p, pv: _write(pv, "heroes", tuple(p.heroes)))
     assert "face-down hero card" in msg
 
 
 def test_a_view_that_shows_face_down_skills(rules, monkeypatch):
-    real = property(lambda s: [s._v.wrap(i) for i in s._p.skills])
-    msg = _leaks(rules, "guozhan", 5, monkeypatch, (view_module.PlayerView, "skills"), real)
+    msg = _leaks(rules, "guozhan", 5, monkeypatch, lambda d, p, pv: _write(pv, "_skills", tuple(map(d.wrap, p.skills))))
     assert "skill of a face-down hero card" in msg
 
 
@@ -155,14 +174,20 @@ def test_the_honest_views_pass_a_whole_game_of_each_mode(rules):
 def test_a_request_that_offers_an_unknown_card_face_up(rules, monkeypatch):
     from sgsdsl.engine.invariants import hidden
     from sgsdsl.engine.requests import Request
-    from sgsdsl.engine.view import SeatView
 
     g = new_game(rules, "identity", 5, 7, "random", invariants=True)
     g.setup_mode()
-    card = g.draw_pile[-1]  # face down: no seat knows it
-    view = SeatView(g, 0)
+    card = g.draw_pile[-1]
+    card.known = 1 << 3  # peeked at by seat 4 only
     req = Request("cards", g.players[0], [card])
-    hidden(g, view, view.request(req))  # the honest view offers it with no name
-    monkeypatch.setattr(view_module.CardView, "seen", property(lambda s: True))
+
+    def check():
+        desk = view_module.Desk(g, 0)
+        view, seen = desk.present(req)
+        desk.read_all()  # the parts an agent reads late, as the interpreter writes them before this check
+        hidden(g, desk, view, seen)
+
+    check()  # the honest view offers it with no name
+    _every_card_seen(monkeypatch)
     with pytest.raises(InvariantError, match="offered in a request"):
-        hidden(g, view, view.request(req))
+        check()

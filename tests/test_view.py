@@ -9,7 +9,7 @@ from sgsdsl.bots.heuristic import HeuristicAgent
 from sgsdsl.engine.game import Game
 from sgsdsl.engine.requests import Request
 from sgsdsl.engine.state import Card, Player
-from sgsdsl.engine.view import CardView, PlayerView, SeatView, visible_to
+from sgsdsl.engine.view import CardView, Desk, PlayerView, SeatView, visible_to
 from sgsdsl.sim.batch import new_game
 
 
@@ -26,7 +26,8 @@ class Spy(HeuristicAgent):
         for p in g.players:
             if p is me:
                 continue
-            self.saw.append(("hand", [c.name for c in p.hand], [c._c.known for c in p.hand], g.seat))
+            desk = self.game.views[g.seat]  # the referee's side, to compare with: no agent reaches it
+            self.saw.append(("hand", [c.name for c in p.hand], [desk.cards[c.handle].known for c in p.hand], g.seat))
             self.saw.append(("identity", p.identity, p.identity_shown))
         for o in req.options:
             for x in (o if isinstance(o, tuple) else (o,)):
@@ -34,9 +35,18 @@ class Spy(HeuristicAgent):
         return super().decide(g, req)
 
 
+def _wrap(g, seat, x):
+    """x as seat sees it now."""
+    desk = Desk(g, seat)
+    desk.inspect()
+    return desk.wrap(x)
+
+
 def _spy_game(rules, seed):
     g = new_game(rules, "identity", 5, seed, "heuristic")
     g.agents = [Spy() for _ in g.players]
+    for a in g.agents:
+        a.game = g
     g.track = True
     g.run()
     return g
@@ -67,9 +77,8 @@ def test_a_card_drawn_is_known_to_its_owner_only(rules):
         g.set_hero(p, h)
     a, b, _ = g.players
     card = g.draw(a, 1)[0]
-    va, vb = SeatView(g, 0), SeatView(g, 1)
-    assert va.wrap(card).name == card.name and vb.wrap(card).name is None
-    assert vb.wrap(a).hand[0].suit is None and vb.wrap(a).hand_count == 1
+    assert _wrap(g, 0, card).name == card.name and _wrap(g, 1, card).name is None
+    assert _wrap(g, 1, a).hand[0].suit is None and _wrap(g, 1, a).hand_count == 1
     g.gain(b, [card])  # taken from a's hand (顺手牵羊): both now know it
     assert visible_to(card, 0) and visible_to(card, 1) and not visible_to(card, 2)
     g.discard(b, [card])
@@ -83,7 +92,7 @@ def test_peek_shows_the_top_cards_to_the_peeking_seat_only(rules):
         g.set_hero(p, h)
     cards = g.peek(g.players[0], 3)
     assert all(visible_to(c, 0) and not visible_to(c, 1) for c in cards)
-    assert [SeatView(g, 1).wrap(c).rank for c in cards] == [None, None, None]
+    assert [_wrap(g, 1, c).rank for c in cards] == [None, None, None]
 
 
 def test_shown_cards_are_known_to_every_seat_and_stay_where_they_are(rules):
@@ -96,7 +105,7 @@ def test_shown_cards_are_known_to_every_seat_and_stay_where_they_are(rules):
     assert not visible_to(cards[0], 1)
     g.show(a, cards[:1])  # 展示
     assert all(visible_to(cards[0], s) for s in range(3)) and not visible_to(cards[1], 2)
-    assert cards[0] in a.hand and SeatView(g, 2).wrap(cards[0]).name == cards[0].name
+    assert cards[0] in a.hand and _wrap(g, 2, cards[0]).name == cards[0].name
 
 
 def test_hidden_piles_are_known_to_their_owner_only(rules, tmp_path):
@@ -115,7 +124,7 @@ def test_hidden_piles_are_known_to_their_owner_only(rules, tmp_path):
     g.move(field, "pile:tian", a)
     assert visible_to(star, 0) and not visible_to(star, 1)
     assert all(visible_to(field, s) for s in range(2))
-    assert SeatView(g, 1).wrap(a).pile("xing")[0].name is None
+    assert _wrap(g, 1, a).pile("xing")[0].name is None
 
 
 def test_choosing_from_another_hand_is_blind(rules):
@@ -128,6 +137,6 @@ def test_choosing_from_another_hand_is_blind(rules):
     g.draw(b, 3)
     picked = g.choose_card(a, b.hand, "获得其一张手牌")
     assert picked in b.hand
-    seen = SeatView(g, 0).request(Request("cards", a, list(b.hand)))
+    _, seen = Desk(g, 0).present(Request("cards", a, list(b.hand)))
     assert all(isinstance(o, CardView) and not o.seen and o.name is None for o in seen.options)
     assert isinstance(seen.player, PlayerView) and seen.player.hand_count == 0

@@ -218,6 +218,8 @@ class HeuristicAgent(Allegiance, HeroChoice, Agent):
             s, intent = self.card_score(g, me, probe)
             cost = min(self.value(g, me, c) for c in src) if src else 0
             return s - 0.3 * cost - 0.5 * (n - 1), intent
+        if kind != "active":  # an action offered to a person's client only (预亮): no bot weighs it
+            return 0.0, None
         inst, a = what
         sid = inst.skill.id
         intent, v = g.rules.hints.get(sid) or self.derived(g, sid) or ("self", 1)
@@ -327,7 +329,7 @@ class HeuristicAgent(Allegiance, HeroChoice, Agent):
                 return (0 if c.zone == "equip" else 2, -self.value(g, me, c))
             return sorted(theirs, key=rank)[:max(n, 1)]
         # my own cards: give up the least valuable ones
-        ranked = sorted(req.options, key=lambda c: (self.value(g, me, c), c.uid or 0))
+        ranked = sorted(req.options, key=lambda c: self.value(g, me, c))  # ties: in the order offered
         if req.hi > req.lo:
             cheap = [c for c in ranked if self.value(g, me, c) <= 3]
             n = max(req.lo, min(req.hi, len(cheap)))
@@ -355,7 +357,7 @@ class HeuristicAgent(Allegiance, HeroChoice, Agent):
                 return None
         cards = [o for o in req.options if isinstance(o, CardView)]
         if cards:
-            return min(cards, key=lambda c: (self.value(g, me, c), c.uid))
+            return min(cards, key=lambda c: self.value(g, me, c))  # ties: the first offered
         return req.options[0]
 
     def subject(self, g):

@@ -78,6 +78,10 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "SGS385": ("pair-limit-restored",
                "A skill gives back the use limit of another hero's skill (`reset_limit`, or writing the counter "
                "that skill counts its uses with): its 限定技, 觉醒技 or per-turn limit no longer holds."),
+    "SGS391": ("choice-intent-unknown",
+               "A note: a choice of a player, of a skill's targets or of an option whose meaning for the chosen "
+               "the compiler cannot derive from what follows it (nothing changes the chosen, or good and bad "
+               "weigh the same): the bots play it without knowing whom it is for, and a `hint` tells them."),
 }
 
 

@@ -10,7 +10,7 @@ import attrs
 from ..lang import ast, compiler
 from ..lang.compiler import Build
 from ..lang.diagnostics import Diagnostic
-from . import data, dead, fields, loops, modifiers, pairs, recursion, replacements, text
+from . import data, dead, fields, intents, loops, modifiers, pairs, recursion, replacements, text
 
 
 def _carriers(b: Build) -> list:
@@ -138,7 +138,7 @@ def _shares_rules(d: Diagnostic) -> bool:
 
 # The families, in the order their findings are computed.
 FAMILIES: list = [modifiers.check, replacements.check, loops.check, recursion.check, dead.check, fields.check, data.check,
-                  text.check, pairs.check]  # each a function (Facts) -> list[Finding]
+                  text.check, pairs.check, intents.check]  # each a function (Facts) -> list[Finding]
 
 
 def diagnose(files: list[Path], select=(), ignore=()):

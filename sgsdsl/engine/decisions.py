@@ -4,10 +4,10 @@ interpreter, not the agent, hides what the seat may not know), and the answer is
 from __future__ import annotations
 
 from .invariants import hidden
-from .requests import MANY, Abort, Request, chosen
+from .requests import MANY, Abort, GameOver, Request, Resign, chosen
 from .ruleset import RulesError
 from .state import Card, Player
-from .view import SeatView, answer_of
+from .view import Desk
 
 
 class Decisions:
@@ -21,27 +21,28 @@ class Decisions:
         agent = self.agents[seat]
         if self.observer is not None:
             self.observer.on_request(self, req)
-        if agent.omniscient:  # a scenario test's script: the referee, not a player
-            answer = agent.decide(self, req)
-        elif agent.counting and not (req.kind == "hero" and agent.pick):
-            # it reads nothing but how many options there are: no view of them is made, nothing can leak
-            c = agent.choose(self.agent_rng, req.kind, len(req.options), req.lo, req.hi)
-            try:
-                answer = chosen(req.options, req.kind, c)
-            except (IndexError, TypeError):
-                raise RulesError(f"agent {type(agent).__name__}: answered {c!r}, which names no option of a "
-                                 f"{req.kind} request of {len(req.options)}") from None
-        else:
-            view = self.views.get(seat)
-            if view is None:
-                view = self.views[seat] = SeatView(self, seat)
-            seen = view.request(req)
-            if self.check_invariants:  # every option read, as an agent may read them
-                hidden(self, view, seen)
-            try:
-                answer = answer_of(seen, req, agent.decide(view, seen))
-            except ValueError as e:
-                raise RulesError(f"agent {type(agent).__name__}: {e}") from None
+        try:
+            if agent.omniscient:  # a scenario test's script: the referee, not a player
+                answer = agent.decide(self, req)
+            elif agent.counting and not (req.kind == "hero" and agent.pick):
+                # it reads nothing but how many options there are: no view of them is made, nothing can leak
+                c = agent.choose(self.agent_rng, req.kind, len(req.options), req.lo, req.hi)
+                try:
+                    answer = chosen(req.options, req.kind, c)
+                except (IndexError, TypeError):
+                    raise RulesError(f"agent {type(agent).__name__}: answered {c!r}, which names no option of a "
+                                     f"{req.kind} request of {len(req.options)}") from None
+            else:
+                desk = self.views.get(seat)
+                if desk is None:
+                    desk = self.views[seat] = Desk(self, seat)
+                check = (lambda view, seen: hidden(self, desk, view, seen)) if self.check_invariants else None
+                try:
+                    answer = desk.ask(agent, req, check)
+                except ValueError as e:  # an answer not offered, or a question about what the seat does not see
+                    raise RulesError(f"agent {type(agent).__name__}: {e}") from None
+        except Resign:
+            self.resign(req.player)
         if req.kind in MANY:
             ids = set(map(id, req.options))
             if not (req.lo <= len(answer) <= req.hi and len(set(map(id, answer))) == len(answer)
@@ -50,12 +51,21 @@ class Decisions:
                                  f"({req.lo}..{req.hi} of {len(req.options)}) with {len(answer)} choice(s)")
         return answer
 
+    def resign(self, p: Player) -> None:
+        """认输 (seed 003: 任意一方提出认输，另一方获胜): every player of another side than p's wins."""
+        side = p.identity if p.identity is not None else p.seat
+        others = [q for q in self.players if (q.identity if q.identity is not None else q.seat) != side]
+        self.say(p, " 认输")
+        raise GameOver(tuple(dict.fromkeys(q.identity or q.name for q in others)), f"{p.name} 认输",
+                       frozenset(q.seat for q in others))
+
     def ask(self, p: Player, prompt: str) -> bool:
         yes = bool(self.decide(Request("confirm", p, [True, False], prompt=prompt)))
         self.say(p, f" 选择{'是' if yes else '否'}：{prompt}", choice=True)  # aloud: the log says who made it
         return yes
 
-    def _choose(self, kind: str, p: Player, items, lo: int, hi: int | None, prompt: str, intent=None) -> list:
+    def _choose(self, kind: str, p: Player, items, lo: int, hi: int | None, prompt: str, intent=None,
+                left_out=()) -> list:
         """p picks lo..hi (hi None: exactly lo) of `items`; Abort when there are fewer than lo."""
         items = list(items)
         hi = min(lo if hi is None else hi, len(items))
@@ -63,7 +73,7 @@ class Decisions:
             raise Abort(f"not enough {kind} to choose {lo}")
         if hi == 0:
             return []
-        return self.decide(Request(kind, p, items, lo=lo, hi=hi, prompt=prompt, intent=intent))
+        return self.decide(Request(kind, p, items, lo=lo, hi=hi, prompt=prompt, intent=intent, left_out=list(left_out)))
 
     # `intent`: what the choice means, as the compiler derived it (Request.intent); only agents read it
     def choose_cards(self, p: Player, cards, lo: int, hi: int | None, prompt: str = "", intent=None) -> list[Card]:
@@ -79,9 +89,10 @@ class Decisions:
     def choose_player(self, p: Player, players, prompt: str = "", intent=None) -> Player:
         return self._choose("players", p, players, 1, 1, prompt, intent)[0]
 
-    def choose_options(self, p: Player, options, lo: int, hi: int | None, prompt: str = "", intent=None) -> list:
+    def choose_options(self, p: Player, options, lo: int, hi: int | None, prompt: str = "", intent=None,
+                       left_out=()) -> list:
         """p picks lo..hi of the options (several at once: the skills to pre-show)."""
-        picked = self._choose("options", p, options, lo, hi, prompt, intent)
+        picked = self._choose("options", p, options, lo, hi, prompt, intent, left_out)
         if picked:
             self.say(p, " 选择 「", picked, "」", choice=True)
         return picked
@@ -96,10 +107,28 @@ class Decisions:
         # card name) reads as its name, the wording as written
         return "".join(x if i % 2 == 0 else self._fmt.show(self, x) for i, x in enumerate(parts))
 
-    def choose_option(self, p: Player, options, prompt: str = "", intent=None) -> str:
+    def choose_option_where(self, p: Player, source, keep, prompt: str = "", intent=None) -> str:
+        """`choose … option from SOURCE where COND`: the options COND keeps; the others go with the request."""
+        source = list(source)
+        options = [x for x in source if keep(x)]
+        return self.choose_option(p, options, prompt, intent, [x for x in source if x not in options])
+
+    def choose_options_where(self, p: Player, source, keep, lo: int, hi: int | None, prompt: str = "",
+                             intent=None) -> list:
+        source = list(source)
+        options = [x for x in source if keep(x)]
+        return self.choose_options(p, options, lo, hi, prompt, intent, [x for x in source if x not in options])
+
+    def choose_option(self, p: Player, options, prompt: str = "", intent=None, left_out=(),
+                      secret: bool = False) -> str:
         options = list(options)
         if not options:
             raise Abort("no option")
-        choice = self.decide(Request("option", p, options, prompt=prompt, intent=intent))
-        self.say(p, " 选择 「", choice, "」", choice=True)
+        choice = self.decide(Request("option", p, options, prompt=prompt, intent=intent, left_out=list(left_out)))
+        self.say(p, " 选择 「", choice, "」", choice=True, secret=secret)
         return choice
+
+    def choose_hidden(self, p: Player, prompt: str, options) -> object:
+        """`choose_hidden(p, "…", options)`: p chooses in secret; another seat reads only that p chose (1v1's
+        starting heroes, revealed together when both have chosen)."""
+        return self.choose_option(p, options, prompt, secret=True)

@@ -26,7 +26,7 @@ from .settlement import Frame, FrameGuard, Settlement
 from .state import Card, Lens, Player
 from .tables import INF, ModeDef, SkillDef
 from .turns import Turns
-from .view import SeatView
+from .view import Desk
 from .zones import Zones
 
 __all__ = ["Game", "GameOver", "Listener", "SkillInst", "Frame"]
@@ -89,7 +89,7 @@ class Game(Settlement, Turns, Decisions, Quantities, Zones, Primitives, Play, Hi
     def _init_agents(self, agents) -> None:
         """Who decides, what each seat may know, and the public record bots infer allegiances from."""
         self.agents = agents
-        self.views: dict[int, SeatView] = {}  # what each seat may know: the only thing agents see
+        self.views: dict[int, Desk] = {}  # each seat's side of the screen: what its agent may know
         self.track = any(getattr(a, "tracks", False) for a in agents)  # keep the record below
         self.harm: dict[tuple[int, int], float] = {}
         self.help: dict[tuple[int, int], float] = {}
@@ -146,6 +146,8 @@ class Game(Settlement, Turns, Decisions, Quantities, Zones, Primitives, Play, Hi
         # A scenario test that runs the mode's setup fixes each seat's identity and hero (scenarios/runner.py).
         self.fixed_identities: list[str] | None = None
         self.fixed_heroes: dict[int, str] = {}
+        self.deal_first: tuple[str, ...] = ()  # a scenario test's heroes, dealt before any drawn at random
+        self.at_start_phase = None  # a scenario test's: run when its `start` phase begins
 
     def _init_outcome(self) -> None:
         self.deaths: list[tuple[int, Player]] = []
@@ -365,11 +367,11 @@ class Game(Settlement, Turns, Decisions, Quantities, Zones, Primitives, Play, Hi
         return "/".join(names) if names else f"座位{p.seat + 1}"
 
     # ---- log -------------------------------------------------------------------------------
-    def say(self, *parts, loc: str | None = None, choice: bool = False) -> None:
+    def say(self, *parts, loc: str | None = None, choice: bool = False, secret: bool = False) -> None:
         """A log line; `choice`: a player's choice said aloud, which a seat's log keeps to itself when it names
-        a face-down hero card (log.py)."""
+        a face-down hero card (log.py); `secret`: a choice made in secret, which only the chooser's seat reads."""
         if self.log is not None:
-            self.log.say(self, parts, loc, choice)
+            self.log.say(self, parts, loc, choice, secret)
 
     # ---- invariants -------------------------------------------------------------------------
     def verify(self) -> None:

@@ -99,12 +99,13 @@ def acting(g, p, what: str) -> None:
         fail(g, f"dead {p.name} {what}")
 
 
-def hidden(g, view, seen) -> None:
+def hidden(g, desk, view, seen) -> None:
     """What one seat's agent is about to read (its SeatView and the request as seen through it) holds nothing
-    the seat may not know. The rule is restated here from the table's point of view, not read from view.py."""
+    the seat may not know. The rule is restated here from the table's point of view, not read from view.py;
+    `desk` (the engine's side) says which card each view stands for."""
     seat = view.seat
     for x in _views(seen.options, seen.context):
-        _card_seen(g, seat, x, "offered in a request")
+        _card_seen(g, desk, seat, x, "offered in a request")
     secrets = []
     for p, pv in zip(g.players, view.players):
         if p.seat == seat:
@@ -122,14 +123,16 @@ def hidden(g, view, seen) -> None:
         if pv.identity is not None and not p.identity_shown:
             fail(g, f"seat {seat + 1} sees the unshown identity of {p.name}")
         for cv in pv.hand:
-            _card_seen(g, seat, cv, f"in {p.name}'s hand")
+            _card_seen(g, desk, seat, cv, f"in {p.name}'s hand")
     for name in secrets:
         if name and name in seen.prompt:
             fail(g, f"the prompt to seat {seat + 1} names {name}, a face-down hero card: {seen.prompt}")
 
 
-def _card_seen(g, seat: int, cv, where: str) -> None:
-    c = cv._c
+def _card_seen(g, desk, seat: int, cv, where: str) -> None:
+    c = desk.cards.get(cv.handle)
+    if c is None:
+        fail(g, f"seat {seat + 1} was shown a card {where} that its desk does not know (handle {cv.handle})")
     if c.uid < 0:
         known = all(s.known & (1 << seat) for s in c.subcards)
     else:
@@ -140,17 +143,17 @@ def _card_seen(g, seat: int, cv, where: str) -> None:
 
 def _views(*xs):
     """Every card view in a request's options and context (through tuples, lists and event fields)."""
-    from .view import CardView, EventView, Options
+    from .view import CardView, EventView
 
     todo = list(xs)
     while todo:
         x = todo.pop()
         if isinstance(x, CardView):
             yield x
-        elif isinstance(x, (list, tuple, Options)):
+        elif isinstance(x, (list, tuple)):
             todo.extend(x)
         elif isinstance(x, EventView):
-            todo.extend(getattr(x, f) for f in type(x._e).FIELDS)
+            todo.extend(getattr(x, f) for f in x.FIELDS)
 
 
 def fail(g, message: str) -> None:

@@ -106,9 +106,9 @@ class GameLog:
         if self.windows:
             self.lines.append(self.requests[-1])
 
-    def say(self, g, parts, loc, choice: bool = False) -> None:
+    def say(self, g, parts, loc, choice: bool = False, secret: bool = False) -> None:
         text = "".join(self.show(g, p) for p in parts)
-        if choice and self.seat is not None and parts[0].seat != self.seat and _names_a_secret(g, text):
+        if choice and self.seat is not None and parts[0].seat != self.seat and (secret or _names_a_secret(g, text)):
             text = f"{parts[0].name} 作出了选择"  # e.g. which face-down hero to reveal, which skills to pre-show
         if loc:
             text += f"  ‹{loc}›"

@@ -148,7 +148,8 @@ class Play:
 
     def viewas_cards(self, p: Player, inst, v, src) -> list[Card]:
         """Let p choose the cards a view-as skill converts (raises Abort if there are none)."""
-        prompt = f"【{inst.skill.name}】"
+        card = self.rules.cards.get(v.card)
+        prompt = f"发动【{inst.skill.name}】：选择当【{card.name if card is not None else ''}】的牌"
         if v.all_cards:
             sets = list(self._viewas_sets(p, v, src))
             if not sets:
@@ -159,7 +160,7 @@ class Play:
         sets = [tuple(s) for s in self._viewas_sets(p, v, src)]
         if not sets:
             raise Abort("no set of cards to convert")
-        return list(self.decide(Request("option", p, sets, prompt=prompt + "：选择一组牌")))
+        return list(self.decide(Request("option", p, sets, prompt=prompt.replace("的牌", "的一组牌"))))
 
     def actions(self, p: Player) -> list:
         """Everything p may do now in the play phase, besides ending it."""
@@ -189,6 +190,11 @@ class Play:
                     self._active_ready(inst, a, p):
                 acts.append(("active", (inst, a)))
         acts.extend(self._suppliable(p))
+        if getattr(self.agents[p.seat], "preshows", False):
+            # 预亮 changed during the game, for an agent that asks for it (a person's client): a skill of a
+            # face-down hero, pre-shown or not; a bot's options stay as they were
+            acts.extend(("preshow", inst) for inst in p.skills if inst.slot is not None and inst.slot < len(p.shown)
+                        and not p.shown[inst.slot] and not inst.skill.locked)
         return acts
 
     @staticmethod
@@ -255,7 +261,9 @@ class Play:
             if act is None:
                 return
             kind, what = act
-            if kind == "recast":
+            if kind == "preshow":  # a secret of the seat's: nothing is said
+                p.armed ^= {what.skill.id}
+            elif kind == "recast":
                 self.call_flow(self.flow_recast.id, who=p, card=what)
             elif kind == "card":
                 if not self.use_from_hand(p, what, memo):

@@ -80,8 +80,8 @@ class Primitives:
         if hero in p.reserve:
             p.reserve.remove(hero)
         fixed = self.fixed_heroes.get(p.seat)
-        if fixed is not None and not p.heroes:  # a scenario test's seat enters with its own hero first
-            hero = fixed
+        if fixed is not None and not p.heroes and fixed not in self.used_heroes:
+            hero = fixed  # a scenario test's seat whose hero was not dealt (no draw had room): it enters first
         for inst in [i for i in p.skills if not i.equip]:
             p.skills.remove(inst)
             self._deactivate(inst)
@@ -139,6 +139,24 @@ class Primitives:
         up = [h for h, s in zip(p.heroes, p.shown) if s]
         p.gender = up[0].gender if up else None
         self.say(p, " 明置 ", p.heroes[slot].id)
+
+    def change_hero(self, p: Player, slot: int, hero: str) -> None:
+        """变更 (raw): the hero card in slot is replaced by another, which lies as the old one lay (face up or
+        down); the old card's skills go with it and the new one's come in. Max HP, HP and kingdom stay: the
+        rules return the old card to the hero pile and decide what a change reveals."""
+        old, new = p.heroes[slot], self.rules.heroes[hero]
+        for inst in [i for i in p.skills if i.slot == slot and not i.equip]:
+            p.skills.remove(inst)
+            self._deactivate(inst)
+        p.armed -= set(old.skills)
+        p.heroes = [new if i == slot else h for i, h in enumerate(p.heroes)]
+        p.hero_known = {(seat, s) for seat, s in p.hero_known if s != slot}  # nobody has seen the new card
+        self.used_heroes.add(hero)
+        for sid in new.skills:
+            self.attach(p, self.rules.skills[sid], slot=slot)
+        up = [h for h, s in zip(p.heroes, p.shown) if s]
+        p.gender = up[0].gender if up else None
+        self.say(p, " 的", "主将" if slot == 0 else "副将", "变更为 ", new.id if p.shown[slot] else "一张暗置的武将牌")
 
     def look_hero(self, viewer: Player, p: Player, slot: int) -> None:
         """viewer looks at one of p's face-down hero cards (先驱, 知己知彼): viewer's seat knows it from now on."""
@@ -256,10 +274,15 @@ class Primitives:
                 p.identity_shown = True
 
     def draw_heroes(self, n: int, exclude=(), for_lord: bool = False) -> list[str]:
+        # a scenario test's seats' heroes are dealt in the first draw with room for them all (1v1's 12)
+        first = [h for h in self.deal_first if h not in self.used_heroes and h not in exclude]
+        first = first if len(first) <= n else []
+        if first:
+            self.deal_first = ()
         pool = [h for h in self.hero_pool if h not in self.used_heroes and h not in exclude
-                and h not in self.fixed_heroes.values()
+                and h not in self.fixed_heroes.values() and h not in first
                 and not (for_lord and self.rules.heroes[h].never_lord)]
-        picked = self.rng.sample(pool, min(n, len(pool)))
+        picked = first + self.rng.sample(pool, min(n - len(first), len(pool)))
         self.used_heroes.update(picked)
         return picked
 

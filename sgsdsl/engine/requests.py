@@ -1,10 +1,14 @@
 """Decisions: every choice the engine needs is a typed request to an agent (the Agent protocol below; the
 agents themselves are sgsdsl/bots/); and the exceptions that unwind the rules code: Abort (a choice cannot
-be made), Unwind (a phase or turn ends now) and GameOver."""
+be made), Unwind (a phase or turn ends now) and GameOver; Resign is an agent's."""
 
 from __future__ import annotations
 
 import attrs
+
+
+class Resign(Exception):
+    """认输: an agent raises it from `decide` to resign; the game ends there, won by every other side."""
 
 
 class Abort(Exception):
@@ -57,6 +61,7 @@ class Request:
     # source the id of the skill or card asking and sense good | bad (for the chosen player), mine | given |
     # lost (for a chosen card); for an option, (source, ((text, worth to the chooser, worth to others), …))
     intent: tuple | None = None
+    left_out: list = attrs.Factory(list)  # what `choose … where` did not offer: shown to a person, never chosen
 
 
 class Agent:

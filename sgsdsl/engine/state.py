@@ -55,7 +55,7 @@ class Card:
     """A physical card (uid >= 0) or a virtual one made of subcards (uid < 0)."""
 
     __slots__ = ("uid", "_cdef", "_suit", "_rank", "_zone", "_owner", "subcards", "skill", "base", "known", "lens",
-                 "signs")
+                 "signs", "era")
 
     def __init__(self, uid: int, cdef: CardDef, suit: str | None, rank: int, subcards=(), skill=None,
                  lens: Lens = NO_LENS):
@@ -70,7 +70,14 @@ class Card:
         self.skill = skill  # the view-as skill that made a virtual card
         self.base = cdef  # what the card really is; cdef may differ while it lies disguised
         self.known = 0  # bit set of the seats that know what this card is (see view.py)
+        self.era = 0  # how often every seat forgot it (forget): a seat's handle of it lapses then
         self.signs: tuple[str, ...] = ()  # marks printed on this physical card (连横); a virtual card: its cards' 
+
+    def forget(self) -> None:
+        """No seat knows this card any more (shuffled face down). The one way `known` loses seats: the views'
+        handles of a card hold while `era` stays."""
+        self.known = 0
+        self.era += 1
 
     def disguise(self, cdef: CardDef | None) -> None:
         """Treat this physical card as another (a view-as delayed trick in a judgment zone); None restores it."""

@@ -300,6 +300,9 @@ class SkillDef:
     filters: tuple[FilterDef, ...] = ()
     # `rules of P.S`: (package, skill id) whose rows this skill runs; the ruleset fills them in (ruleset.share)
     rules_of: tuple[str, str] | None = None
+    # every choice its rules make and what the compiler derived it to mean (lang/intent.py), for `explain`:
+    # (loc, kind, prompt, sense, what it leads to); an option's sense is ((text, to the chooser, to others), …)
+    choices: tuple = ()
 
     @property
     def locked(self) -> bool:
@@ -341,6 +344,7 @@ class CardDef:
     nature: str | None = None  # the 属性 of its damage (火杀: fire)
     recast: bool = False  # 重铸 in the play phase
     intent: str | None = None  # what it does to each target: good | bad | mixed (lang/intent.py)
+    choices: tuple = ()  # the choices of its effect, before and after blocks, as SkillDef.choices
     family: tuple[str, ...] = ()  # itself and every card it is a kind of (the Ruleset fills it in)
     limit_of: str | None = None  # the card whose use limit it shares (杀's, for 火杀)
 
@@ -486,6 +490,7 @@ class TestDef:
     # `expect asked`: (seat hero id or None, skill or card id or None, the options offered or None, count or None, loc)
     requests: tuple[tuple[str | None, str | None, tuple | None, int | None, str], ...] = ()
     views: tuple[tuple, ...] = ()  # `expect view`: (seat index, fn, source text, loc[, operands fn])
+    heroes: tuple[str, ...] = ()  # the hero pile (by id) draw_heroes draws from, when the test names one
 
 @table
 class Tables:

@@ -28,6 +28,9 @@ class Turns:
             if phase in order and self.start_phase in order and order.index(phase) < order.index(self.start_phase):
                 return False
             self.start_phase = None
+            if self.at_start_phase is not None:  # a test's table as it stands from that phase on
+                self.at_start_phase, then = None, self.at_start_phase
+                then()
         self.phase = phase
         self._reset("phase")
         self.mark_scope("phase")

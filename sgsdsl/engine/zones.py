@@ -46,7 +46,7 @@ class Zones:
         self.discard_pile = []
         for c in self.draw_pile:
             c._zone = "draw"
-            c.known = 0  # shuffled face down: nobody knows where it is
+            c.forget()  # shuffled face down: nobody knows where it is
         self.rng.shuffle(self.draw_pile)
         self.say("弃牌堆洗混后作为新的牌堆")
 

@@ -693,6 +693,7 @@ class TestDecl(Decl):
     # None, count or None, span)
     requests: tuple[tuple[Name, Name | None, tuple[Decision, ...] | None, int | None, Span], ...] = ()
     views: tuple[tuple[Name, Expr], ...] = ()  # `expect view 座位2: EXPR`: EXPR read through that seat's view
+    heroes: tuple[Name, ...] = ()  # `heroes [A, B]`: the hero pile draw_heroes draws from (default: none)
 
 
 @node

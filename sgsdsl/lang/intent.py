@@ -26,7 +26,7 @@ from __future__ import annotations
 import attrs
 
 from . import ast
-from .surface import CONSTS, FUNCS
+from .surface import CONSTS, FUNCS, NOTHING
 from .tree import walk_of
 
 # a player's attributes that are cards the player holds (their loss is the player's)
@@ -51,6 +51,7 @@ class Choice:
     why: tuple[str, ...] = ()  # what it leads to, in words ("draws", "damaged" …), most weighty first
     # options: ((text, worth to the chooser, worth to the others), …); None where a branch is not found
     options: tuple = ()
+    name: str = ""  # the Chinese name of the skill or card
 
     @property
     def derived(self) -> bool:
@@ -100,6 +101,7 @@ class Analyzer:
         self.m = model
         self.flow_memo: dict[str, dict[str, list]] = {}
         self.card_memo: dict[str, dict[str, list]] = {}
+        self._chancy: set[str] | None = None
 
     # ---- entry points ------------------------------------------------------------------------
     def skill(self, d: ast.SkillDecl, source: str | None = None) -> tuple[list[Choice], dict]:
@@ -110,10 +112,16 @@ class Analyzer:
         facets: dict[int, tuple] = {}
         for i, f in enumerate(d.facets):
             if isinstance(f, (ast.Trigger, ast.Active)):
-                run = _Run(self, source)
+                run = _Run(self, source, d.name.text)
                 run.facet(f)
                 out.extend(run.results())
                 own = _sense(run.fx_of(SELF))[0]
+                # a cost that buys something (a change to the event: prevented, redirected; anything done to
+                # another player, a judgment's outcome) is a trade the analysis does not weigh: "mixed". Only
+                # a skill whose every effect costs its owner is "bad" for it, and the bots leave it alone
+                if own == "bad" and (run.writes_event or any(f.subject != SELF or f.sign > 0 for f in run.fx)
+                                     or run.chance or run.opaque):
+                    own = "mixed"
                 tgt = _sense(run.fx_of("target:"))[0] if f.target is not None and f.target.kind == "some" else None
                 facets[i] = (own, tgt)
         return out, facets
@@ -122,10 +130,21 @@ class Analyzer:
         """The choices in a card's hooks, and what it does to each of its targets."""
         out: list[Choice] = []
         for _, block in d.hooks:
-            run = _Run(self, d.id.text)
+            run = _Run(self, d.id.text, d.name.text)
             run.block(block, _Scope({"self": frozenset({SELF})}))
             out.extend(run.results())
         return out, _sense(self.card_fx(d.id.text).get("target", []))[0]
+
+    def chancy(self) -> set[str]:
+        """The flows whose outcome is chance: they call a primitive declared `chance` (判定 reveals a card)."""
+        if self._chancy is None:
+            self._chancy = set()
+            for d in self.m.unique(self.m.flows):
+                calls = [n for n in walk_of(d.body, (ast.Call,)) if isinstance(n.func, ast.NameRef)]
+                if any(FUNCS.get(c.func.text) is not None and FUNCS[c.func.text].effect is not None
+                       and FUNCS[c.func.text].effect.chance for c in calls):
+                    self._chancy.add(d.id.text)
+        return self._chancy
 
     # ---- what flows and cards do ----------------------------------------------------------------
     def flow_fx(self, fid: str) -> dict[str, list]:
@@ -166,10 +185,11 @@ class Analyzer:
 class _Run:
     """One walk of a body: the subjects each name may denote, the effects met, the choices made."""
 
-    def __init__(self, an: Analyzer, source: str):
+    def __init__(self, an: Analyzer, source: str, name: str = ""):
         self.an = an
         self.m = an.m
         self.source = source
+        self.name = name or source
         self.fx: list[_Fx] = []
         self.choices: list[tuple] = []  # (node, kind, prompt, span, chooser subjects)
         self.fates: dict[int, list] = {}  # card choice index -> [(dest kind, gainer subjects, weight)]
@@ -177,6 +197,9 @@ class _Run:
         self.option_texts: dict[int, tuple] = {}
         self.depth = 0
         self.collect: list[list] = []  # option branches being walked: their effects go there as well
+        self.writes_event = False  # it sets a field of the event (cancels it, redirects it …)
+        self.chance = False  # it calls a primitive whose outcome is chance (a judgment, cards revealed)
+        self.opaque = False  # it changes something the analysis cannot weigh (skips a phase, gains a skill …)
 
     # ---- results ------------------------------------------------------------------------------
     def fx_of(self, subject: str) -> list[_Fx]:
@@ -213,7 +236,7 @@ class _Run:
                     theirs = sum(f.sign * f.weight for f in fx if f.subject not in chooser)
                     rows.append((text, mine, theirs))
                 opts = tuple(rows)
-            out.append(Choice(node, kind, self.source, prompt, span, sense, why, opts))
+            out.append(Choice(node, kind, self.source, prompt, span, sense, why, opts, self.name))
         return out
 
     def fate(self, n: int, chooser: frozenset) -> str | None:
@@ -280,7 +303,7 @@ class _Run:
         for s in b.stmts:
             self.stmt(s, sc)
 
-    def nested(self, b, sc: _Scope, env_from=None) -> None:
+    def nested(self, b, sc: _Scope) -> None:
         self.depth += 1
         try:
             self.block(b, sc)
@@ -296,6 +319,7 @@ class _Run:
                 if isinstance(s.target, ast.NameRef):
                     sc.env[s.target.text] = sc.env.get(s.target.text, frozenset()) | v
                 else:
+                    self.writes_event = True
                     self.ex(s.target, sc)
             case ast.ExprStmt():
                 self.ex(s.expr, sc)
@@ -455,6 +479,13 @@ class _Run:
 
     def primitive(self, f, args: dict) -> None:
         eff = f.effect
+        self.chance = self.chance or eff.chance
+        before = len(self.fx)
+        self._primitive(f, eff, args)
+        if len(self.fx) == before and eff != NOTHING:
+            self.opaque = True
+
+    def _primitive(self, f, eff, args: dict) -> None:
         players = [p for p, t, _ in f.params if t.rstrip("?") == "player"]
 
         def subj(p):
@@ -473,6 +504,8 @@ class _Run:
             if dest in ("hand", "equip") and gainer:
                 self.hit(gainer, +1, "gains cards" if mv.cards else "draws")
                 self.lose_cards(cards, gainer, "hand" if dest == "hand" else "equip", "has cards taken")
+            elif dest == "?" and gainer:  # into a pile of the owner given: its own cards stay with it
+                self.lose_cards(cards, gainer, "lost", "loses cards")
             else:
                 self.lose_cards(cards, frozenset(), "lost", "discarded from" if dest == "discard" else "loses cards")
         for res, way in eff.deltas:
@@ -498,6 +531,7 @@ class _Run:
         return 0
 
     def flow_call(self, fid: str, args: dict, nodes: dict) -> None:
+        self.chance = self.chance or fid in self.an.chancy()
         use = self.m.role_target("use")
         cid = _card_named(nodes.get("card"), self.m) if use is not None and use.id.text == fid else None
         if cid is not None:  # a known card used: it does to its targets what its effect does to event.target
@@ -588,7 +622,7 @@ def analyze(model) -> dict[int, Choice]:
             facets[id(d)] = (None, sense)
             for i, f in enumerate(d.facets):
                 if isinstance(f, (ast.Trigger, ast.Active)):
-                    run = _Run(an, d.id.text)
+                    run = _Run(an, d.id.text, d.name.text)
                     run.facet(f)
                     cs = cs + run.results()
         for c in cs:

@@ -358,9 +358,14 @@ FUNCS: dict[str, Func] = {
                     "明置 (raw): p's hero card slot (0 main, 1 deputy) turns face up; rules call the flow bound to "
                     "`reveal`",
                    Effect(frozenset({"hero", "skills", "kingdom"}))),
+    "change_hero": _p("p: player, slot: int, h: hero", "none", "change_hero",
+                      "变更 (raw): p's hero card slot becomes h, lying as the old one lay; max HP, HP and kingdom stay",
+                   Effect(frozenset({"hero", "skills"}))),
     "look_hero": _p("viewer: player, p: player, slot: int", "none", "look_hero",
                     "viewer观看p的一张暗置武将牌 (viewer's seat knows it from now on)",
                    NOTHING),
+    "choose_hidden": _p("p: player, prompt: text, x: list[any]", "elem", "choose_hidden",
+                        "p暗中选择x中的一项：其他角色只知道p作出了选择 (1v1的首发武将，选定后同时登场)", NOTHING),
     "look": _p("p: player, cards: list[card]", "none", "look", "p观看这些牌 (only p's seat learns them)",
                    NOTHING),
     "preshow": _p("p: player, s: skill", "none", "preshow", "预亮: a face-down hero's skill is offered when it "

@@ -31,7 +31,7 @@ from ..engine.requests import Request
 from ..engine.ruleset import RulesError, Ruleset, rules_location
 from ..engine.state import SUIT_SYMBOL, Card, rank_text
 from ..engine.tables import TestDef
-from ..engine.view import SeatView, answer_of
+from ..engine.view import Desk
 
 NO = {"no", "pass", "否", "不", "none"}
 YES = {"yes", "是", "ok"}
@@ -117,7 +117,7 @@ class ScriptedAgent(FirstAgent):
 
     def decide(self, g, req: Request):
         subjects = request_subjects(g, req)
-        answer, how = self._answer(g, req, subjects)
+        answer, how = self._answer(g, req)  # (g, req) only: check's scenario drafts (conflicts/drafts.py) wrap it
         p = req.player
         self.asked.append(p.heroes[0].id if p.heroes else g.fixed_heroes.get(p.seat, ""))
         line = f"? {req.player.name}「{req.prompt or req.kind}」{_options(g, req)} → {_label(g, answer)} ({how})"
@@ -128,7 +128,8 @@ class ScriptedAgent(FirstAgent):
                                               g.log.requests[-1] if g.log is not None else line))
         return answer
 
-    def _answer(self, g, req: Request, subjects=()):
+    def _answer(self, g, req: Request):
+        subjects = request_subjects(g, req)
         claims = self.script.claims(self.hero, subjects) if self.script is not None else []
         if claims:  # a skill the test binds answers to is answered by those alone
             b = next((b for b in claims if b.queue), None)
@@ -161,9 +162,7 @@ class ScriptedAgent(FirstAgent):
         from ..bots.heuristic import HeuristicAgent
 
         self.bot = self.bot or HeuristicAgent()
-        view = SeatView(g, req.player.seat)
-        seen = view.request(req)
-        answer = answer_of(seen, req, self.bot.decide(view, seen))
+        answer = Desk(g, req.player.seat).ask(self.bot, req)
         same = (len(answer) == len(expected) and all(a is b for a, b in zip(answer, expected))
                 if isinstance(expected, list) and isinstance(answer, list) else answer is expected or answer == expected)
         if not same:
@@ -276,6 +275,10 @@ def match(g, req: Request, d):  # noqa: C901 - one case per request kind
                 return True, opt  # `decide P: "重铸 铁索连环"`
             if kind in ("viewas", "active", "supply") and text in (what[0].skill.name, what[0].skill.id):
                 return True, opt
+            if kind == "viewas" and d[0] == "text" and len(text.split()) == 2 and \
+                    text.split()[0] in (what[0].skill.name, what[0].skill.id) and \
+                    text.split()[1] in (what[1].card, g.rules.cards[what[1].card].name):
+                return True, opt  # `decide P: "奇策 南蛮入侵"`: which of a skill's conversions
         return False, None
     if k == "respond":
         for opt in req.options:
@@ -371,12 +374,19 @@ def setup(rules: Ruleset, t: TestDef, log: GameLog) -> tuple[Game, list[Scripted
              turn_cap=max(t.turns, 1) + 1)
     g.turn_limit = t.turn_limit
     g.options = dict(t.options)
+    g.hero_pool = list(t.heroes)  # the test's own hero pile: what draw_heroes may deal (变更, 嗜戮 …)
     # without a mode: every deck but those that belong to modes (1v1's 52 cards repeat the standard ones)
     g.build_deck(mode.decks if mode is not None else [d for d, dd in rules.decks.items() if not dd.modes])
     if t.setup:  # the mode sets the table up, with the seats' heroes and identities
         stack_deck(g, t)  # first, so that the mode's own draws (比点, starting hands) take the test's cards
-        g.hero_pool = rules.hero_pool(mode)
+        if t.heroes:  # the hero pile the test names
+            g.hero_pool = list(t.heroes)
+        else:  # a designer's heroes join the pool of the tests that seat them, not of every test in the run
+            named = {h for s in t.seats for h in (s.hero, s.deputy, *s.reserve) if h}
+            theirs = {h for pkg in rules.designer for h in rules.package_heroes.get(pkg, ())}
+            g.hero_pool = [h for h in rules.hero_pool(mode) if h not in theirs or h in named]
         g.fixed_heroes = {i: s.hero for i, s in enumerate(t.seats)}
+        g.deal_first = tuple(dict.fromkeys(h for s in t.seats for h in (s.hero, *s.reserve)))
         if all(s.identity is not None for s in t.seats):
             g.fixed_identities = [s.identity for s in t.seats]
         g.setup_mode()
@@ -402,7 +412,7 @@ def setup(rules: Ruleset, t: TestDef, log: GameLog) -> tuple[Game, list[Scripted
             g.move(_pull(g, spec), "judge", p)
         for mark, n in s.marks:
             g.set_mark(p, mark, n)
-        for h in s.reserve:
+        for h in s.reserve if not t.setup else ():  # with `setup`, they are dealt in the mode's draw instead
             g.draft(p, h)
         p.fallen.extend(s.fallen)
         for pile, specs in s.piles:
@@ -420,6 +430,16 @@ def setup(rules: Ruleset, t: TestDef, log: GameLog) -> tuple[Game, list[Scripted
         who, phase = t.start
         g.first = g.seat_of(who)
         g.start_phase = phase
+        if phase is not None and g.first.flipped:
+            # the turn is already under way at that phase: the seat turned face down is not asked, at 回合开始前,
+            # to skip it; it is face down again from the phase on
+            first = g.first
+            first.flipped = False
+
+            def flip_back():
+                first.flipped = True
+
+            g.at_start_phase = flip_back
     g.check_invariants = True
     g.verify()
     return g, agents
@@ -520,10 +540,10 @@ class ViewOfTable:
 
     def __init__(self, g, seat: int):
         self._g = g
-        self._view = SeatView(g, seat)
+        self._view = Desk(g, seat).inspect()  # every part written: read after the decision it was made for
 
     def seat_of(self, hero: str):
-        return _PlayerSeen(self._view.wrap(self._g.seat_of(hero)))
+        return _PlayerSeen(self._view.players[self._g.seat_of(hero).seat])
 
     def __getattr__(self, name):
         value = getattr(self._view, name)  # AttributeError: the view has no such thing
@@ -557,7 +577,7 @@ def _seen(value):
 
     if isinstance(value, PlayerView):
         return _PlayerSeen(value)
-    if isinstance(value, list):
+    if isinstance(value, (list, tuple)):
         return [_seen(x) for x in value]
     return value
 

@@ -35,6 +35,10 @@ def agent_class(name: str):
         from ..bots.heuristic import HeuristicAgent
 
         return HeuristicAgent
+    if name == "probe":
+        from ..bots.probe import ProbeAgent
+
+        return ProbeAgent
     return AGENTS[name]
 
 

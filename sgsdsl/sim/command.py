@@ -372,11 +372,11 @@ def _log_selection(o: SimOptions, rules):
 # ---- logs and replays ------------------------------------------------------------------------
 
 
-def _game_log(rules: Ruleset, setup: Setup, seed: int, plan, windows: bool = False):
-    """Play one game with its log; returns (game, log, error or None)."""
+def _game_log(rules: Ruleset, setup: Setup, seed: int, plan, windows: bool = False, log=None):
+    """Play one game with its log (a new GameLog, or the one given); returns (game, log, error or None)."""
     from ..engine.log import GameLog
 
-    log = GameLog(windows=windows)
+    log = log if log is not None else GameLog(windows=windows)
     g = setup_game(rules, setup, seed, plan, log)
     try:
         g.run()
@@ -409,40 +409,54 @@ def write_logs(rules: Ruleset, setup: Setup, picked, rots: dict, path: Path) -> 
     path.write_text("".join(out), encoding="utf-8")
 
 
+def logged_games(rules: Ruleset, path: Path, reload) -> list:
+    """Each game of a JSONL log with the rules that play it: (rules, header, records' text, seat plan).
+    Raises BadLog for a file that is not such a log, or one these rules cannot play."""
+    from .replay import BadLog, fits, read
+    from .seating import SeatPlan
+
+    games = read(path)
+    plays = []
+    for k, (header, lines) in enumerate(games):
+        if tuple(header["with"]) != rules.variants:
+            try:
+                rules = reload(tuple(header["with"]))
+            except RulesError as e:
+                raise BadLog(f"the log was played with --with {' '.join(header['with'])}: {e}") from None
+        try:
+            fits(header, rules)
+        except BadLog as e:
+            which = f" (game {k + 1} of the {len(games)} in it)" if len(games) > 1 else ""
+            raise BadLog(f"{path}{which}: {e}") from None
+        plan = header["plan"]
+        plan = SeatPlan(plan["seat"], plan["identity"], plan["hero"], tuple(plan["reserved"])) if plan else None
+        plays.append((rules, header, lines, plan))
+    return plays
+
+
+def setup_of(header: dict) -> Setup:
+    """The batch settings a logged game was played with."""
+    return Setup(header["mode"], header["players"], header["agent"], header["turn_cap"], False,
+                 tuple(header["decks"]), header["variant"], header["pick"], turn_limit=header["turn_limit"],
+                 options=tuple(header["options"].items()))
+
+
 def replay(rules: Ruleset, path: Path, reload) -> int:
     """Play every game of a JSONL log again; say whether each is identical (exit 2 for a file that is not
     such a log, or one these rules cannot play: replay.py says what is wrong, header field by field). A game
     that breaks while it is replayed says so, and where, instead of differing. `reload(variants)` gives the
     same rules with other variant packages selected."""
     from ..engine.ruleset import rules_location
-    from .replay import BadLog, fits, read
-    from .seating import SeatPlan
+    from .replay import BadLog
 
     try:
-        games = read(path)
-        plays = []
-        for k, (header, lines) in enumerate(games):
-            if tuple(header["with"]) != rules.variants:
-                try:
-                    rules = reload(tuple(header["with"]))
-                except RulesError as e:
-                    raise BadLog(f"the log was played with --with {' '.join(header['with'])}: {e}") from None
-            try:
-                fits(header, rules)
-            except BadLog as e:
-                which = f" (game {k + 1} of the {len(games)} in it)" if len(games) > 1 else ""
-                raise BadLog(f"{path}{which}: {e}") from None
-            plan = header["plan"]
-            plan = SeatPlan(plan["seat"], plan["identity"], plan["hero"], tuple(plan["reserved"])) if plan else None
-            plays.append((rules, header, lines, plan))
+        plays = logged_games(rules, path, reload)
     except BadLog as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
     failed = 0
     for rules, header, lines, plan in plays:
-        setup = Setup(header["mode"], header["players"], header["agent"], header["turn_cap"], False,
-                      tuple(header["decks"]), header["variant"], header["pick"], turn_limit=header["turn_limit"],
-                      options=tuple(header["options"].items()))
+        setup = setup_of(header)
         what = f"{path} (game {header['game']}, seed {header['seed']})"
         try:
             g, log, err = _game_log(rules, setup, header["seed"], plan)
@@ -497,3 +511,56 @@ def replay_seed(rules: Ruleset, setup: Setup, o: SimOptions, rots: list[Rotation
     print(f"seed {o.replay_seed}: {err.__class__.__name__}: {err}" + (f"\n  at {loc}" if loc else "")
           + (f"\n  stack: {' > '.join(g.crash_stack)}" if g.crash_stack else ""), file=sys.stderr)
     return 1
+
+
+def replay_page(paths: tuple, log_path: Path, out: Path, seat: int | None, game: int | None) -> int:
+    """`sgsdsl replay LOG --html FILE`: one logged game played again, and the table at each of its lines
+    written as a page (htmlreplay.py). A log these rules play differently is refused: the page would show
+    another game."""
+    from ..lang.loader import load
+    from .htmlreplay import TableLog, page_data, render
+    from .replay import BadLog
+
+    rules, code = _load(SimOptions(paths=paths))
+    if rules is None:
+        return code
+    try:
+        plays = logged_games(rules, log_path, lambda with_: load(list(paths) or None, variants=with_))
+    except BadLog as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    if game is None and len(plays) > 1:
+        print(f"error: {log_path} holds {len(plays)} games (game numbers "
+              f"{', '.join(str(h['game']) for _, h, _, _ in plays)}); choose one with --game", file=sys.stderr)
+        return 2
+    chosen = [p for p in plays if game is None or p[1]["game"] == game]
+    if not chosen:
+        print(f"error: {log_path} has no game {game} (games: {', '.join(str(h['game']) for _, h, _, _ in plays)})",
+              file=sys.stderr)
+        return 2
+    rules, header, lines, plan = chosen[0]
+    if seat is not None and not 0 <= seat < header["players"]:
+        print(f"error: --seat {seat + 1}: the game has seats 1–{header['players']}", file=sys.stderr)
+        return 2
+    log = TableLog()
+    try:
+        g, log, err = _game_log(rules, setup_of(header), header["seed"], plan, log=log)
+    except Exception as e:  # noqa: BLE001 - the game could not even be set up: say so, never a traceback
+        print(f"error: the game of {log_path} cannot be set up again: {e.__class__.__name__}: {e}", file=sys.stderr)
+        return 1
+    if _records(g, log).splitlines() != "".join(lines).splitlines():
+        print(f"error: these rules play the game of {log_path} (seed {header['seed']}) differently from its log; "
+              "`sgsdsl simulate --replay` says where", file=sys.stderr)
+        return 1
+    from ..lang.compiler import project_root
+
+    page, why = render(page_data(rules, project_root(), header, log, g, seat))
+    try:
+        out.write_text(page, encoding="utf-8")
+    except OSError as e:
+        print(f"error: cannot write {out}: {e.strerror or e}", file=sys.stderr)
+        return 2
+    note = "" if why is None else f"; no font embedded: {why}, so Chinese text needs a CJK font where it is viewed"
+    print(f"wrote {out}: {len(log.steps)} steps of game {header['game']} (seed {header['seed']})"
+          + (f", broke: {err}" if err is not None else "") + note, file=sys.stderr)
+    return 0

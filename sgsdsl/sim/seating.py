@@ -81,14 +81,15 @@ class PlannedGame(Game):
             heroes = [h for h in heroes if h not in plan.reserved]
         return super().pick_hero(p, heroes)
 
-    def choose_option(self, p, options, prompt: str = "", intent=None):
+    def choose_option(self, p, options, prompt: str = "", intent=None, left_out=(), secret: bool = False):
         plan = self.plan
         options = list(options)
         if plan is None or self.setup_seats is not None or \
                 not all(isinstance(o, str) and o in self.rules.heroes for o in options):
-            return super().choose_option(p, options, prompt, intent)
+            return super().choose_option(p, options, prompt, intent, left_out, secret)
         if p is not self.planned():  # (an empty choice is the rules' to refuse)
-            return super().choose_option(p, [o for o in options if o not in plan.reserved] or options, prompt, intent)
+            return super().choose_option(p, [o for o in options if o not in plan.reserved] or options, prompt,
+                                         intent, left_out, secret)
         # the planned player: offered its heroes even where what it was dealt holds none that fits (国战's
         # deputy of the featured hero's kingdom)
         in_play = {h.id for h in p.heroes}
@@ -96,10 +97,10 @@ class PlannedGame(Game):
         if wanted is None:  # drafted or chosen from what was drawn: the planned heroes, in their order
             wanted = next((h for h in plan.heroes if h not in self._given and h not in p.reserve), None)
         if wanted is None:
-            return super().choose_option(p, options, prompt, intent)
+            return super().choose_option(p, options, prompt, intent, left_out, secret)
         self._given += (wanted,)
         self.used_heroes.add(wanted)
-        self.say(p, " 选择 「", wanted, "」", choice=True)
+        self.say(p, " 选择 「", wanted, "」", choice=True, secret=secret)
         return wanted
 
     def play_turn(self, p) -> None:

@@ -84,6 +84,36 @@ def _fn(fn, source: bool) -> str:
         return ""
 
 
+_SENSE = {"good": "good for the chosen", "bad": "bad for the chosen", "mixed": "as good as bad for the chosen",
+          "mine": "goes to the chooser's hand", "given": "is given to another player", "lost": "is lost (discarded, put away)"}
+_KIND = {"player": "a player", "target": "its targets", "card": "a card", "option": "an option"}
+
+
+def _facet_intent(intent) -> str:
+    if not intent:
+        return ""
+    own, tgt = intent
+    parts = ([f"for its owner {own}"] if own else []) + ([f"for its targets {tgt}"] if tgt else [])
+    return "; " + ", ".join(parts) if parts else ""
+
+
+def choice_lines(choices) -> list[str]:
+    """What `explain` says of each choice: the intent the compiler derived (SkillDef.choices)."""
+    if not choices:
+        return []
+    out = ["  choices (what the bots read from the rules; a `hint` overrides):"]
+    for loc, kind, prompt, sense, why in choices:
+        head = f"    {_KIND.get(kind, kind)}" + (f" 「{prompt}」" if prompt else "")
+        if kind == "option":
+            worth = ", ".join(f"「{t}」 {m:+g} to the chooser, {o:+g} to others" for t, m, o in sense)
+            out.append(f"{head}: {worth or 'not derived (no branch found)'}  ‹{loc}›")
+            continue
+        said = _SENSE.get(sense, "not derived: nothing that follows changes the chosen") if sense else \
+            "not derived: nothing that follows changes the chosen"
+        out.append(f"{head}: {said}" + (f" ({', '.join(why)})" if why else "") + f"  ‹{loc}›")
+    return out
+
+
 def _skill_text(rules: Ruleset, s: SkillDef, source: bool) -> list[str]:
     out = [f"skill {s.name} {s.id}" + (f" [{', '.join(s.types)}]" if s.types else "") + f"  ‹{s.loc}›"]
     if s.text:
@@ -92,10 +122,11 @@ def _skill_text(rules: Ruleset, s: SkillDef, source: bool) -> list[str]:
         names = "、".join(rules.windows[w].name for w in t.windows)
         how = "forced" if t.forced else "optional"
         lim = f", limit per {t.limit.scope}" if t.limit else ""
-        out.append(f"  on {names} ({', '.join(t.windows)}): {how}{lim}  ‹{t.loc}›{_fn(t.run, source)}")
+        out.append(f"  on {names} ({', '.join(t.windows)}): {how}{lim}{_facet_intent(t.intent)}  ‹{t.loc}›"
+                   f"{_fn(t.run, source)}")
     for a in s.actives:
         lim = f", limit per {a.limit.scope}" if a.limit else ""
-        out.append(f"  active in the play phase{lim}  ‹{a.loc}›{_fn(a.run, source)}")
+        out.append(f"  active in the play phase{lim}{_facet_intent(a.intent)}  ‹{a.loc}›{_fn(a.run, source)}")
     for v in s.viewas:
         name = rules.cards[v.card].name
         whence = f"{v.pile} pile " if v.pile else "hand " if v.hand_only else ""
@@ -104,6 +135,7 @@ def _skill_text(rules: Ruleset, s: SkillDef, source: bool) -> list[str]:
     for m in s.modifiers:
         q = rules.quantities[m.quantity]
         out.append(f"  modify {q.name} {m.quantity}({', '.join(m.pattern)}) {m.op} …  ‹{m.loc}›{_fn(m.value, source)}")
+    out += choice_lines(s.choices)
     rows = [w for w, skills in rules.triggers.items() if s.id in skills]
     if rows:
         out.append("  trigger-table rows: " + ", ".join(f"{rules.windows[w].name} → {s.id}" for w in rows))
@@ -128,13 +160,15 @@ def explain_text(rules: Ruleset, name: str, source: bool = False) -> str | None:
         if c.text:
             out.append(f"  「{c.text}」")
         if c.target is not None:
-            out.append(f"  target: {c.target.kind}" + (", with a legal-target test" if c.target.where else ""))
+            out.append(f"  target: {c.target.kind}" + (", with a legal-target test" if c.target.where else "")
+                       + (f"; for its targets {c.intent}" if c.intent else ""))
         if c.limit is not None:
             out.append(f"  limit per {c.limit.scope}")
         for hook in ("effect", "before", "after"):
             fn = getattr(c, hook)
             if fn is not None:
                 out.append(f"  {hook}: {fn.__name__}{_fn(fn, source)}")
+        out += choice_lines(c.choices)
         for d in rules.decks.values():
             n = sum(1 for e in d.entries if e[2] == c.id)
             if n:

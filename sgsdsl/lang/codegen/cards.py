@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from .. import ast
-from ..intent import facet_intents
-from .names import _safe
+from ..intent import choices_of, facet_intents
+from .names import _safe, _within
 
 
 class Cards:
@@ -36,6 +36,10 @@ class Cards:
         sense = facet_intents(self.m).get(id(d), (None, None))[1]
         if sense is not None:
             extra += f"    intent={sense!r},\n"
+        hooks_choices = [c for c in choices_of(self.m, d) if any(_within(c.span, b.span) for _, b in d.hooks)]
+        rows = self.choice_rows(hooks_choices)
+        if rows:
+            extra += "    choices=(" + "".join(f"\n        {r}," for r in rows) + "\n    ),\n"
         self.tables["cards"].append(
             f"T.CardDef(\n    id={cid!r}, name={d.name.text!r}, kind={d.kind!r}, slot={d.slot!r}, "
             f"range={d.range or 0},\n    text={' '.join(d.texts)!r},\n    target={target}, limit={limit},\n"

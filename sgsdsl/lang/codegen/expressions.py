@@ -153,14 +153,17 @@ class Expressions:
         prompt = self.prompt(e.prompt, e.parts)
         if e.kind in ("option", "options"):
             src = self.ex(e.source)
+            among = ""
             if e.where is not None:
+                # the options the condition leaves out go with the request (a person sees them, not chosen):
+                # the source is evaluated once, and filtered by the engine, in its order
                 it = self.m.analysis.refs[e].py
-                src = f"[{it} for {it} in {src} if {self.ex(e.where)}]"
+                src, among = f"{src}, (lambda {it}: {self.ex(e.where)})", "_where"
             if e.kind == "options":
                 lo = self.ex(e.lo) if e.lo is not None else "1"
                 hi = self.ex(e.hi) if e.hi is not None and e.hi is not e.lo else "None"
-                return f"g.choose_options({who}, {src}, {lo}, {hi}, {prompt})"
-            return f"g.choose_option({who}, {src}, {prompt})"
+                return f"g.choose_options{among}({who}, {src}, {lo}, {hi}, {prompt})"
+            return f"g.choose_option{among}({who}, {src}, {prompt})"
         item = "card" if e.kind.startswith("card") else "player"
         if e.source is not None:
             src = self.ex(e.source)

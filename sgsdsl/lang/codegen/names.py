@@ -17,3 +17,7 @@ def _safe(ident: str) -> str:
 
 def _comment(text: str) -> str:
     return "".join(ch if ch.isprintable() else " " for ch in text)
+
+
+def _within(span, outer) -> bool:
+    return (outer.line, outer.col) <= (span.line, span.col) <= (outer.end_line, outer.end_col)

@@ -91,6 +91,9 @@ class ScenarioTests:
             + ("    views=(" + "".join(f"\n        {x}," for x in views) + "\n    ),\n" if views else "") + ("    setup=True,\n" if t.setup else "") \
             + (f"    turn_limit={t.turn_limit!r},\n" if t.turn_limit else "") \
             + (f"    variants={self.m.scope!r},\n" if self.m.scope else "")
+        if t.heroes:
+            pile = tuple(self.m.heroes[h.text].id.text for h in t.heroes if h.text in self.m.heroes)
+            extra += f"    heroes={pile!r},\n"
         mode = self.m.modes[t.mode.text].id.text if t.mode and t.mode.text in self.m.modes else None
         if t.options and mode is not None:
             ids = {n: o.id.text for o in self.m.modes[t.mode.text].options for n in (o.id.text, o.name.text)}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .. import ast
 from ..analysis import Ref
-from ..intent import facet_intents
+from ..intent import choices_of, facet_intents
 from ..rulesof import own_allows, taken_from
 from .names import _safe
 
@@ -68,7 +68,7 @@ class Skills:
                     doc = f"{d.name.text} on {names}"
                     when = self.expr_fn(f"{prefix}_on{i}_when", "g, me, ev", f"{doc}: when", f.when) \
                         if f.when is not None else "None"
-                    run = self.run_fn(f"{prefix}_on{i}", "g, me, ev", doc, f)
+                    run = self.run_fn(f"{prefix}_on{i}", "g, me, ev", doc, f, prompt=f"【{d.name.text}】选择目标角色")
                     limit = self.limit(f.limit, f"{prefix}_on{i}_limit", "g, me", f"{doc}: limit", d.types)
                     forced = f.forced or bool({"locked", "awaken"} & set(d.types))
                     triggers.append(
@@ -81,7 +81,8 @@ class Skills:
                     when = self.expr_fn(f"{prefix}_active{i}_when", params, f"{doc}: when", f.when) \
                         if f.when is not None else "None"
                     target = self.target(f.target, f"{prefix}_active{i}", params, doc)
-                    run = self.run_fn(f"{prefix}_active{i}", params, doc, f, event=False, chooser="user")
+                    run = self.run_fn(f"{prefix}_active{i}", params, doc, f, event=False, chooser="user",
+                                      prompt=f"【{d.name.text}】选择目标角色")
                     limit = self.limit(f.limit, f"{prefix}_active{i}_limit", params, f"{doc}: limit", d.types)
                     by = "None"
                     if f.by is not None:
@@ -134,10 +135,20 @@ class Skills:
                     allows.append((f.code.text, f.reason))
         def tup(xs):
             return "(" + "".join(f"\n        {x}," for x in xs) + "\n    )" if xs else "()"
+        choices = self.choice_rows(choices_of(self.m, d))
         return (f"T.SkillDef(\n    id={sid!r}, name={d.name.text!r}, types={tuple(d.types)!r},\n"
                 f"    text={' '.join(d.texts)!r},\n    triggers={tup(triggers)},\n    actives={tup(actives)},\n"
                 f"    viewas={tup(viewas)},\n    modifiers={tup(mods)},\n    allows={tuple(allows)!r},\n"
-                f"    loc={self.loc(d.span)!r},\n" + (f"    filters={tup(filters)},\n" if filters else "") + ")")
+                f"    loc={self.loc(d.span)!r},\n" + (f"    filters={tup(filters)},\n" if filters else "")
+                + (f"    choices={tup(choices)},\n" if choices else "") + ")")
+
+    def choice_rows(self, cs) -> list[str]:
+        """SkillDef.choices: each choice with what the analysis derived it to mean (repr literals only)."""
+        rows = []
+        for c in cs:
+            sense = tuple((t, round(s, 3), round(o, 3)) for t, s, o in c.options) if c.kind == "option" else c.sense
+            rows.append(repr((self.loc(c.span), c.kind, c.prompt, sense, tuple(c.why))))
+        return rows
 
     def shared_skill(self, d: ast.SkillDecl) -> str:
         """A skill that plays by another's rules (`rules of`): its own id, name, text and place, and which skill's
@@ -155,7 +166,9 @@ class Skills:
                 f"    text={' '.join(d.texts)!r},\n    rules_of={(package, _safe(taken.id.text))!r},\n"
                 + (f"    allows={allows!r},\n" if allows else "") + f"    loc={self.loc(d.span)!r},\n)")
 
-    def run_fn(self, name: str, params: str, doc: str, f, event: bool = True, chooser: str = "me") -> str:
+    def run_fn(self, name: str, params: str, doc: str, f, event: bool = True, chooser: str = "me",
+               prompt: str = "选择目标角色") -> str:
+        """`prompt`: what a person choosing the facet's targets is asked (the skill's Chinese name, never `doc`)."""
         w = self.fn(name, params, doc, f.span)
         if f.cost is not None:
             w.body(f.cost.stmts)
@@ -172,7 +185,7 @@ class Skills:
                     w.emit(f"targets = {src}")
                 else:
                     hi = "None" if t.hi is t.lo else w.ex(t.hi)
-                    w.emit(f"targets = g.choose_players({chooser}, {src}, {w.ex(t.lo)}, {hi}, {doc!r}"
+                    w.emit(f"targets = g.choose_players({chooser}, {src}, {w.ex(t.lo)}, {hi}, {prompt!r}"
                            f"{w.intent_arg(t)})")
         w.block(f.do)
         return self.add(w)

@@ -16,7 +16,8 @@ class ScenarioTests:
     def test_decl(self, meta, c):
         title, *items = c
         d = {"mode": None, "seats": [], "deck": (), "start": None, "turns": 1, "decides": [], "expects": [], "logs": [],
-             "asked": [], "setup": False, "turn_limit": 0, "options": [], "bound": [], "requests": [], "views": []}
+             "asked": [], "setup": False, "turn_limit": 0, "options": [], "bound": [], "requests": [], "views": [],
+             "heroes": ()}
         for key, val in items:
             if isinstance(d[key], list):
                 d[key].append(val)
@@ -87,6 +88,9 @@ class ScenarioTests:
 
     def t_setup(self, c):
         return ("setup", True)
+
+    def t_heroes(self, c):
+        return ("heroes", tuple(self.nm(x) for x in c))
 
     def s_hp(self, c):
         return ("hp", self.num(c[0], "a test seat's hp"))

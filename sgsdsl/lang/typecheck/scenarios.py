@@ -28,6 +28,11 @@ class ScenarioTests:
     def test(self, t: ast.TestDecl) -> None:
         self.test_mode = self.m.modes.get(t.mode.text) if t.mode is not None else None
         self.test_options(t)
+        for r in t.heroes:
+            if r.text not in self.m.heroes:
+                self.err("SGS112", f"unknown hero '{r.text}'", r.span,
+                         help=suggest(r.text, [k for k, v in self.m.values.items() if v.kind == "hero"])
+                         or "a test's hero pile lists declared heroes")
         heroes = {}
         for s in t.seats:
             h = self.m.heroes.get(s.hero.text)

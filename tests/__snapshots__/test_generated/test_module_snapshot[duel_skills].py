@@ -17,7 +17,7 @@ def sk_tuxi_on0_when(g, me, ev):
 
 def sk_tuxi_on0(g, me, ev):
     # 突袭 on 摸牌阶段摸牌时 — rules/duel_skills/heroes.sgs:20
-    targets = g.choose_players(me, [it for it in g.alive_from_current() if ((it != me) and (it.hand_count > me.hand_count))], 1, None, '突袭 on 摸牌阶段摸牌时', intent=('tuxi', 'bad', 'targets'))
+    targets = g.choose_players(me, [it for it in g.alive_from_current() if ((it != me) and (it.hand_count > me.hand_count))], 1, None, '【突袭】选择目标角色', intent=('tuxi', 'bad', 'targets'))
     ev.draw_count -= 1
     g.gain(me, g.choose_card(me, targets[0].hand, '获得其一张手牌', intent=('tuxi', 'mine')))
 
@@ -40,7 +40,7 @@ def sk_xiechan_active0_where(g, me, user, it):
 
 def sk_xiechan_active0(g, me, user):
     # 挟缠 active — rules/duel_skills/heroes.sgs:46
-    targets = g.choose_players(user, [it for it in g.alive_from_current() if ((it != me) and (it.hand_count > 0))], 1, None, '挟缠 active', intent=('xiechan', 'bad', 'targets'))
+    targets = g.choose_players(user, [it for it in g.alive_from_current() if ((it != me) and (it.hand_count > 0))], 1, None, '【挟缠】选择目标角色', intent=('xiechan', 'bad', 'targets'))
     if g.call_flow('pindian', source=me, target=targets[0], reason='挟缠').source_won:
         if g.qf['targetable'](g, me, targets[0], g.virtual('juedou', [])):
             g.call_flow('use_card', source=me, card=g.virtual('juedou', []), targets=[targets[0]])
@@ -60,7 +60,7 @@ def sk_huwei_on0_when(g, me, ev):
 
 def sk_huwei_on0(g, me, ev):
     # 虎威 on 登场时 — rules/duel_skills/heroes.sgs:98
-    targets = g.choose_players(me, [it for it in g.alive_from_current() if ((it != me) and g.qf['targetable'](g, me, it, g.virtual('shuiyan', [])))], 1, None, '虎威 on 登场时', intent=('huwei', 'bad', 'targets'))
+    targets = g.choose_players(me, [it for it in g.alive_from_current() if ((it != me) and g.qf['targetable'](g, me, it, g.virtual('shuiyan', [])))], 1, None, '【虎威】选择目标角色', intent=('huwei', 'bad', 'targets'))
     g.call_flow('use_card', source=me, card=g.virtual('shuiyan', []), targets=[targets[0]])
 
 
@@ -71,7 +71,7 @@ def sk_xiaoxi_on0_when(g, me, ev):
 
 def sk_xiaoxi_on0(g, me, ev):
     # 骁袭 on 登场时 — rules/duel_skills/heroes.sgs:125
-    targets = g.choose_players(me, [it for it in g.alive_from_current() if ((it != me) and g.qf['targetable'](g, me, it, g.virtual('sha', [])))], 1, None, '骁袭 on 登场时', intent=('xiaoxi', 'bad', 'targets'))
+    targets = g.choose_players(me, [it for it in g.alive_from_current() if ((it != me) and g.qf['targetable'](g, me, it, g.virtual('sha', [])))], 1, None, '【骁袭】选择目标角色', intent=('xiaoxi', 'bad', 'targets'))
     g.call_flow('use_card', source=me, card=g.virtual('sha', []), targets=[targets[0]])
 
 
@@ -370,18 +370,25 @@ TABLES = T.Tables(
             modifiers=(),
             allows=(),
             loc='rules/duel_skills/heroes.sgs:18',
+            choices=(
+                ('rules/duel_skills/heroes.sgs:21', 'target', '', 'bad', ('has cards taken',)),
+                ('rules/duel_skills/heroes.sgs:24', 'card', '获得其一张手牌', 'mine', ()),
+            ),
         ),
         T.SkillDef(
             id='xiechan', name='挟缠', types=('limited',),
             text='限定技，出牌阶段，你可以与对手拼点：若你赢，视为你对对手使用一张【决斗】；若你没赢，视为对手对你使用一张【决斗】。',
             triggers=(),
             actives=(
-                T.ActiveDef(skill='xiechan', index=0, when=sk_xiechan_active0_when, limit=T.LimitDef(count=T.once, scope='game'), target=T.TargetDef(kind='some', count=sk_xiechan_active0_count, where=sk_xiechan_active0_where), run=sk_xiechan_active0, loc='rules/duel_skills/heroes.sgs:46', intent=('bad', 'bad')),
+                T.ActiveDef(skill='xiechan', index=0, when=sk_xiechan_active0_when, limit=T.LimitDef(count=T.once, scope='game'), target=T.TargetDef(kind='some', count=sk_xiechan_active0_count, where=sk_xiechan_active0_where), run=sk_xiechan_active0, loc='rules/duel_skills/heroes.sgs:46', intent=('mixed', 'bad')),
             ),
             viewas=(),
             modifiers=(),
             allows=(),
             loc='rules/duel_skills/heroes.sgs:44',
+            choices=(
+                ('rules/duel_skills/heroes.sgs:46', 'target', '', 'bad', ('loses HP', '横置/重置', 'dies', 'discarded from', 'gains cards')),
+            ),
         ),
         T.SkillDef(
             id='qingguo', name='倾国', types=(),
@@ -406,6 +413,9 @@ TABLES = T.Tables(
             modifiers=(),
             allows=(),
             loc='rules/duel_skills/heroes.sgs:96',
+            choices=(
+                ('rules/duel_skills/heroes.sgs:99', 'target', '', 'bad', ('discarded from', 'loses HP', '横置/重置', 'dies')),
+            ),
         ),
         T.SkillDef(
             id='xiaoxi', name='骁袭', types=(),
@@ -418,12 +428,15 @@ TABLES = T.Tables(
             modifiers=(),
             allows=(),
             loc='rules/duel_skills/heroes.sgs:123',
+            choices=(
+                ('rules/duel_skills/heroes.sgs:126', 'target', '', 'bad', ('loses HP', '横置/重置', 'dies', 'discarded from', 'gains cards')),
+            ),
         ),
         T.SkillDef(
             id='cangji', name='藏机', types=(),
             text='你死亡时，你可以将装备区的所有装备牌移出游戏：若如此做，你的下个武将登场时，将这些牌置于装备区。',
             triggers=(
-                T.TriggerDef(skill='cangji', index=0, windows=('death_window',), any=False, forced=False, when=sk_cangji_on0_when, limit=None, run=sk_cangji_on0, loc='rules/duel_skills/heroes.sgs:153', intent=('bad', None)),
+                T.TriggerDef(skill='cangji', index=0, windows=('death_window',), any=False, forced=False, when=sk_cangji_on0_when, limit=None, run=sk_cangji_on0, loc='rules/duel_skills/heroes.sgs:153', intent=('good', None)),
             ),
             actives=(),
             viewas=(),
@@ -454,6 +467,9 @@ TABLES = T.Tables(
             modifiers=(),
             allows=(),
             loc='rules/duel_skills/heroes.sgs:229',
+            choices=(
+                ('rules/duel_skills/heroes.sgs:237', 'option', '枭姬', (('摸两张牌', 0.25, 0), ('回复1点体力', 0.25, 0)), ()),
+            ),
         ),
         T.SkillDef(
             id='pianyi', name='翩仪', types=('locked',),

@@ -27,7 +27,7 @@ def sk_rende_active0_where(g, me, user, it):
 
 def sk_rende_active0(g, me, user):
     # 仁德 active — rules/first_edition/heroes.sgs:12
-    targets = g.choose_players(user, [it for it in g.alive_from_current() if (it != me)], 1, None, '仁德 active', intent=('rende', 'good', 'targets'))
+    targets = g.choose_players(user, [it for it in g.alive_from_current() if (it != me)], 1, None, '【仁德】选择目标角色', intent=('rende', 'good', 'targets'))
     v_before = len(g.given_cards(me, 'phase'))
     g.gain(targets[0], g.choose_cards(me, me.hand, 1, 99, '分给其的手牌', intent=('rende', 'given')))
     for _ in g.rounds(((len(g.given_cards(me, 'phase')) // 2) - (v_before // 2)), 'rules/first_edition/heroes.sgs:15'):
@@ -167,7 +167,7 @@ def sk_jiedao1_active0_where(g, me, user, it):
 
 def sk_jiedao1_active0(g, me, user):
     # 借刀 active — rules/first_edition/heroes.sgs:109
-    targets = g.choose_players(user, [it for it in g.alive_from_current() if ((it != me) and (it.weapon is not None) and g.qf['can_attack'](g, it))], 1, None, '借刀 active', intent=('jiedao1', None, 'targets'))
+    targets = g.choose_players(user, [it for it in g.alive_from_current() if ((it != me) and (it.weapon is not None) and g.qf['can_attack'](g, it))], 1, None, '【借刀】选择目标角色', intent=('jiedao1', None, 'targets'))
     g.call_flow('use_card', source=me, card=g.virtual('jiedao', []), targets=[targets[0]])
 
 
@@ -394,12 +394,16 @@ TABLES = T.Tables(
             text='出牌阶段，可以任意地把手牌分发给其他玩家。每分发出两张手牌，刘备加一点体力；不足两张的，不加体力。',
             triggers=(),
             actives=(
-                T.ActiveDef(skill='rende', index=0, when=sk_rende_active0_when, limit=None, target=T.TargetDef(kind='some', count=sk_rende_active0_count, where=sk_rende_active0_where), run=sk_rende_active0, loc='rules/first_edition/heroes.sgs:12', intent=('bad', 'good')),
+                T.ActiveDef(skill='rende', index=0, when=sk_rende_active0_when, limit=None, target=T.TargetDef(kind='some', count=sk_rende_active0_count, where=sk_rende_active0_where), run=sk_rende_active0, loc='rules/first_edition/heroes.sgs:12', intent=('mixed', 'good')),
             ),
             viewas=(),
             modifiers=(),
             allows=(),
             loc='rules/first_edition/heroes.sgs:10',
+            choices=(
+                ('rules/first_edition/heroes.sgs:12', 'target', '', 'good', ('gains cards',)),
+                ('rules/first_edition/heroes.sgs:14', 'card', '分给其的手牌', 'given', ()),
+            ),
         ),
         T.SkillDef(
             id='feijiang', name='飞将', types=('locked',),
@@ -424,6 +428,10 @@ TABLES = T.Tables(
             modifiers=(),
             allows=(),
             loc='rules/first_edition/heroes.sgs:26',
+            choices=(
+                ('rules/first_edition/heroes.sgs:30', 'card', '置于牌堆底的牌', 'lost', ()),
+                ('rules/first_edition/heroes.sgs:31', 'card', '置于牌堆顶的牌，先选的在上', 'lost', ()),
+            ),
         ),
         T.SkillDef(
             id='kongcheng', name='空城', types=('locked',),
@@ -466,13 +474,16 @@ TABLES = T.Tables(
             id='zhiheng', name='制衡', types=(),
             text='弃牌阶段，如果当前手牌数量小于当前体力值，可补充手牌到当前体力值；也可以主动弃掉任意张手牌，然后补充手牌到当前体力值。一回合只能使用一次。',
             triggers=(
-                T.TriggerDef(skill='zhiheng', index=0, windows=('discard_start',), any=False, forced=False, when=None, limit=T.LimitDef(count=sk_zhiheng_on0_limit, scope='turn'), run=sk_zhiheng_on0, loc='rules/first_edition/heroes.sgs:59', intent=('bad', None)),
+                T.TriggerDef(skill='zhiheng', index=0, windows=('discard_start',), any=False, forced=False, when=None, limit=T.LimitDef(count=sk_zhiheng_on0_limit, scope='turn'), run=sk_zhiheng_on0, loc='rules/first_edition/heroes.sgs:59', intent=('mixed', None)),
             ),
             actives=(),
             viewas=(),
             modifiers=(),
             allows=(),
             loc='rules/first_edition/heroes.sgs:57',
+            choices=(
+                ('rules/first_edition/heroes.sgs:60', 'card', '主动弃掉任意张手牌', 'lost', ()),
+            ),
         ),
         T.SkillDef(
             id='jinxian', name='进献', types=('lord',),
@@ -485,6 +496,9 @@ TABLES = T.Tables(
             modifiers=(),
             allows=(),
             loc='rules/first_edition/heroes.sgs:65',
+            choices=(
+                ('rules/first_edition/heroes.sgs:69', 'card', '交给主公的手牌', 'given', ()),
+            ),
         ),
         T.SkillDef(
             id='tongling', name='铜铃', types=('limited',),
@@ -517,7 +531,7 @@ TABLES = T.Tables(
             text='出牌阶段，可主动减一点体力，从牌堆摸两张牌。在自己回合可以多次使用该技能。但若自己仅剩一点体力，则不得使用此技能。',
             triggers=(),
             actives=(
-                T.ActiveDef(skill='kurou', index=0, when=sk_kurou_active0_when, limit=None, target=None, run=sk_kurou_active0, loc='rules/first_edition/heroes.sgs:100', intent=('bad', None)),
+                T.ActiveDef(skill='kurou', index=0, when=sk_kurou_active0_when, limit=None, target=None, run=sk_kurou_active0, loc='rules/first_edition/heroes.sgs:100', intent=('mixed', None)),
             ),
             viewas=(),
             modifiers=(),
@@ -547,6 +561,9 @@ TABLES = T.Tables(
             modifiers=(),
             allows=(),
             loc='rules/first_edition/heroes.sgs:107',
+            choices=(
+                ('rules/first_edition/heroes.sgs:109', 'target', '', 'mixed', ('gains cards', 'has cards taken')),
+            ),
         ),
     ),
     tests=(

@@ -605,6 +605,10 @@ TABLES = T.Tables(
             loc='rules/maneuver/tricks.sgs:8',
             nature='fire',
             intent='bad',
+            choices=(
+                ('rules/maneuver/tricks.sgs:17', 'card', '火攻：展示一张手牌', None, ()),
+                ('rules/maneuver/tricks.sgs:21', 'card', '弃置一张与之花色相同的手牌', 'lost', ()),
+            ),
         ),
         T.CardDef(
             id='bingliang', name='兵粮寸断', kind='delayed', slot=None, range=0,

@@ -390,7 +390,7 @@ def sk_qingnang_active0_where(g, me, user, it):
 def sk_qingnang_active0(g, me, user):
     # 青囊 active — rules/standard/heroes_qun.sgs:33
     g.discard(me, g.choose_card(me, me.hand, '弃置一张手牌', intent=('qingnang', 'lost')))
-    targets = g.choose_players(user, [it for it in g.alive_from_current() if it.wounded], 1, None, '青囊 active', intent=('qingnang', 'good', 'targets'))
+    targets = g.choose_players(user, [it for it in g.alive_from_current() if it.wounded], 1, None, '【青囊】选择目标角色', intent=('qingnang', 'good', 'targets'))
     g.call_flow('recover', source=me, target=targets[0])
 
 
@@ -438,7 +438,7 @@ def sk_lijian_active0_where(g, me, user, it):
 def sk_lijian_active0(g, me, user):
     # 离间 active — rules/standard/heroes_qun.sgs:116
     g.discard(me, g.choose_card(me, me.cards, '弃置一张牌', intent=('lijian', 'lost')))
-    targets = g.choose_players(user, [it for it in g.alive_from_current() if ((it != me) and (it.gender == 'male'))], 2, None, '离间 active', intent=('lijian', 'bad', 'targets'))
+    targets = g.choose_players(user, [it for it in g.alive_from_current() if ((it != me) and (it.gender == 'male'))], 2, None, '【离间】选择目标角色', intent=('lijian', 'bad', 'targets'))
     v_victim = g.choose_player(me, [it for it in targets if g.qf['targetable'](g, (T.index(targets, 1) if (it == T.index(targets, 0)) else T.index(targets, 0)), it, g.virtual('juedou', []))], '【决斗】的目标', intent=('lijian', 'bad'))
     v_user = (T.index(targets, 1) if (v_victim == T.index(targets, 0)) else T.index(targets, 0))
     g.call_flow('use_card', source=v_user, card=g.virtual('juedou', []), targets=[v_victim], no_nullify=True)
@@ -472,7 +472,7 @@ def sk_rende_active0_where(g, me, user, it):
 
 def sk_rende_active0(g, me, user):
     # 仁德 active — rules/standard/heroes_shu.sgs:7
-    targets = g.choose_players(user, [it for it in g.alive_from_current() if (it != me)], 1, None, '仁德 active', intent=('rende', 'good', 'targets'))
+    targets = g.choose_players(user, [it for it in g.alive_from_current() if (it != me)], 1, None, '【仁德】选择目标角色', intent=('rende', 'good', 'targets'))
     v_before = len(g.given_cards(me, 'phase'))
     g.gain(targets[0], g.choose_cards(me, me.hand, 1, 99, '交给其的手牌', intent=('rende', 'given')))
     if ((v_before < 2) and (len(g.given_cards(me, 'phase')) >= 2)):
@@ -634,7 +634,7 @@ def sk_tuxi_on0_when(g, me, ev):
 
 def sk_tuxi_on0(g, me, ev):
     # 突袭 on 摸牌阶段开始时 — rules/standard/heroes_wei.sgs:209
-    targets = g.choose_players(me, [it for it in g.alive_from_current() if ((it != me) and (it.hand_count > 0))], 1, 2, '突袭 on 摸牌阶段开始时', intent=('tuxi', 'bad', 'targets'))
+    targets = g.choose_players(me, [it for it in g.alive_from_current() if ((it != me) and (it.hand_count > 0))], 1, 2, '【突袭】选择目标角色', intent=('tuxi', 'bad', 'targets'))
     ev.draw_given_up = True
     for v_p in list(targets):
         g.gain(me, g.choose_card(me, v_p.hand, '获得其一张手牌', intent=('tuxi', 'mine')))
@@ -768,7 +768,7 @@ def sk_fanjian_active0_where(g, me, user, it):
 
 def sk_fanjian_active0(g, me, user):
     # 反间 active — rules/standard/heroes_wu.sgs:195
-    targets = g.choose_players(user, [it for it in g.alive_from_current() if (it != me)], 1, None, '反间 active', intent=('fanjian', None, 'targets'))
+    targets = g.choose_players(user, [it for it in g.alive_from_current() if (it != me)], 1, None, '【反间】选择目标角色', intent=('fanjian', None, 'targets'))
     v_s = g.choose_option(targets[0], ['spade', 'heart', 'club', 'diamond'], '选择一种花色')
     v_c = g.choose_card(targets[0], me.hand, '获得其一张手牌', intent=('fanjian', 'mine'))
     g.gain(targets[0], v_c)
@@ -839,7 +839,7 @@ def sk_jieyin_active0_where(g, me, user, it):
 def sk_jieyin_active0(g, me, user):
     # 结姻 active — rules/standard/heroes_wu.sgs:388
     g.discard(me, g.choose_cards(me, me.hand, 2, None, '弃置两张手牌', intent=('jieyin', 'lost')))
-    targets = g.choose_players(user, [it for it in g.alive_from_current() if ((it != me) and (it.gender == 'male') and it.wounded)], 1, None, '结姻 active', intent=('jieyin', 'good', 'targets'))
+    targets = g.choose_players(user, [it for it in g.alive_from_current() if ((it != me) and (it.gender == 'male') and it.wounded)], 1, None, '【结姻】选择目标角色', intent=('jieyin', 'good', 'targets'))
     g.call_flow('recover', source=me, target=me)
     g.call_flow('recover', source=me, target=targets[0])
 
@@ -3511,6 +3511,9 @@ TABLES = T.Tables(
             skill=None,
             loc='rules/standard/basic.sgs:239',
             intent='bad',
+            choices=(
+                ('rules/standard/basic.sgs:250', 'card', '弃置其装备区或判定区里的一张牌', 'lost', ()),
+            ),
         ),
         T.CardDef(
             id='shunshou', name='顺手牵羊', kind='trick', slot=None, range=0,
@@ -3520,6 +3523,9 @@ TABLES = T.Tables(
             skill=None,
             loc='rules/standard/basic.sgs:307',
             intent='bad',
+            choices=(
+                ('rules/standard/basic.sgs:317', 'card', '获得其装备区或判定区里的一张牌', 'mine', ()),
+            ),
         ),
         T.CardDef(
             id='wuzhong', name='无中生有', kind='trick', slot=None, range=0,
@@ -3564,6 +3570,9 @@ TABLES = T.Tables(
             skill=None,
             loc='rules/standard/basic.sgs:451',
             intent='good',
+            choices=(
+                ('rules/standard/basic.sgs:460', 'card', '获得一张亮出的牌', 'mine', ()),
+            ),
         ),
         T.CardDef(
             id='jiedao', name='借刀杀人', kind='trick', slot=None, range=0,
@@ -3573,6 +3582,9 @@ TABLES = T.Tables(
             skill=None,
             loc='rules/standard/basic.sgs:486',
             intent='mixed',
+            choices=(
+                ('rules/standard/basic.sgs:490', 'player', '选择【杀】的目标', None, ()),
+            ),
         ),
         T.CardDef(
             id='lebu', name='乐不思蜀', kind='delayed', slot=None, range=0,
@@ -3645,6 +3657,10 @@ TABLES = T.Tables(
                 modifiers=(),
                 allows=(),
                 loc='rules/standard/equipment.sgs:68',
+                choices=(
+                    ('rules/standard/equipment.sgs:74', 'option', '雌雄双股剑', (('弃置一张手牌', -0.5, 0), ('令其摸一张牌', 0, 0.5)), ()),
+                    ('rules/standard/equipment.sgs:77', 'card', '弃置一张手牌', 'lost', ()),
+                ),
             ),
             loc='rules/standard/equipment.sgs:68',
         ),
@@ -3702,6 +3718,9 @@ TABLES = T.Tables(
                 modifiers=(),
                 allows=(),
                 loc='rules/standard/equipment.sgs:189',
+                choices=(
+                    ('rules/standard/equipment.sgs:192', 'card', '弃置两张牌', 'lost', ()),
+                ),
             ),
             loc='rules/standard/equipment.sgs:189',
         ),
@@ -3740,6 +3759,9 @@ TABLES = T.Tables(
                 modifiers=(),
                 allows=(),
                 loc='rules/standard/equipment.sgs:248',
+                choices=(
+                    ('rules/standard/equipment.sgs:251', 'card', '弃置一张坐骑牌', 'lost', ()),
+                ),
             ),
             loc='rules/standard/equipment.sgs:248',
         ),
@@ -3922,12 +3944,16 @@ TABLES = T.Tables(
             text='出牌阶段限一次，你可以弃置一张手牌并选择一名已受伤的角色，然后其回复1点体力。',
             triggers=(),
             actives=(
-                T.ActiveDef(skill='qingnang', index=0, when=sk_qingnang_active0_when, limit=T.LimitDef(count=sk_qingnang_active0_limit, scope='phase'), target=T.TargetDef(kind='some', count=sk_qingnang_active0_count, where=sk_qingnang_active0_where), run=sk_qingnang_active0, loc='rules/standard/heroes_qun.sgs:33', intent=('bad', 'good')),
+                T.ActiveDef(skill='qingnang', index=0, when=sk_qingnang_active0_when, limit=T.LimitDef(count=sk_qingnang_active0_limit, scope='phase'), target=T.TargetDef(kind='some', count=sk_qingnang_active0_count, where=sk_qingnang_active0_where), run=sk_qingnang_active0, loc='rules/standard/heroes_qun.sgs:33', intent=('mixed', 'good')),
             ),
             viewas=(),
             modifiers=(),
             allows=(),
             loc='rules/standard/heroes_qun.sgs:31',
+            choices=(
+                ('rules/standard/heroes_qun.sgs:33', 'target', '', 'good', ('recovers',)),
+                ('rules/standard/heroes_qun.sgs:34', 'card', '弃置一张手牌', 'lost', ()),
+            ),
         ),
         T.SkillDef(
             id='wushuang', name='无双', types=('locked',),
@@ -3947,12 +3973,17 @@ TABLES = T.Tables(
             text='出牌阶段限一次，你可以弃置一张牌并选择两名男性角色，然后令其中一名男性角色视为对另一名男性角色使用一张【决斗】（不能被【无懈可击】响应）。',
             triggers=(),
             actives=(
-                T.ActiveDef(skill='lijian', index=0, when=sk_lijian_active0_when, limit=T.LimitDef(count=sk_lijian_active0_limit, scope='phase'), target=T.TargetDef(kind='some', count=sk_lijian_active0_count, where=sk_lijian_active0_where), run=sk_lijian_active0, loc='rules/standard/heroes_qun.sgs:116', intent=('bad', 'bad')),
+                T.ActiveDef(skill='lijian', index=0, when=sk_lijian_active0_when, limit=T.LimitDef(count=sk_lijian_active0_limit, scope='phase'), target=T.TargetDef(kind='some', count=sk_lijian_active0_count, where=sk_lijian_active0_where), run=sk_lijian_active0, loc='rules/standard/heroes_qun.sgs:116', intent=('mixed', 'bad')),
             ),
             viewas=(),
             modifiers=(),
             allows=(),
             loc='rules/standard/heroes_qun.sgs:113',
+            choices=(
+                ('rules/standard/heroes_qun.sgs:116', 'target', '', 'bad', ('loses HP', '横置/重置', 'dies', 'discarded from', 'gains cards')),
+                ('rules/standard/heroes_qun.sgs:117', 'card', '弃置一张牌', 'lost', ()),
+                ('rules/standard/heroes_qun.sgs:119', 'player', '【决斗】的目标', 'bad', ('loses HP', '横置/重置', 'dies', 'discarded from', 'gains cards')),
+            ),
         ),
         T.SkillDef(
             id='biyue', name='闭月', types=(),
@@ -3971,12 +4002,16 @@ TABLES = T.Tables(
             text='出牌阶段，你可以将任意张手牌交给其他角色，然后若你于此阶段内以此法交给其他角色的手牌首次达到两张或更多，你回复1点体力。',
             triggers=(),
             actives=(
-                T.ActiveDef(skill='rende', index=0, when=sk_rende_active0_when, limit=None, target=T.TargetDef(kind='some', count=sk_rende_active0_count, where=sk_rende_active0_where), run=sk_rende_active0, loc='rules/standard/heroes_shu.sgs:7', intent=('bad', 'good')),
+                T.ActiveDef(skill='rende', index=0, when=sk_rende_active0_when, limit=None, target=T.TargetDef(kind='some', count=sk_rende_active0_count, where=sk_rende_active0_where), run=sk_rende_active0, loc='rules/standard/heroes_shu.sgs:7', intent=('mixed', 'good')),
             ),
             viewas=(),
             modifiers=(),
             allows=(),
             loc='rules/standard/heroes_shu.sgs:5',
+            choices=(
+                ('rules/standard/heroes_shu.sgs:7', 'target', '', 'good', ('gains cards',)),
+                ('rules/standard/heroes_shu.sgs:9', 'card', '交给其的手牌', 'given', ()),
+            ),
         ),
         T.SkillDef(
             id='jijiang', name='激将', types=('lord',),
@@ -4025,6 +4060,10 @@ TABLES = T.Tables(
             modifiers=(),
             allows=(),
             loc='rules/standard/heroes_shu.sgs:173',
+            choices=(
+                ('rules/standard/heroes_shu.sgs:177', 'card', '置于牌堆底的牌，先选的在上', 'lost', ()),
+                ('rules/standard/heroes_shu.sgs:178', 'card', '置于牌堆顶的牌，先选的在上', 'lost', ()),
+            ),
         ),
         T.SkillDef(
             id='kongcheng', name='空城', types=('locked',),
@@ -4134,18 +4173,24 @@ TABLES = T.Tables(
             modifiers=(),
             allows=(),
             loc='rules/standard/heroes_wei.sgs:97',
+            choices=(
+                ('rules/standard/heroes_wei.sgs:100', 'card', '获得伤害来源的一张牌', 'mine', ()),
+            ),
         ),
         T.SkillDef(
             id='guicai', name='鬼才', types=(),
             text='当一名角色的判定牌生效前，你可以打出一张手牌代替之。',
             triggers=(
-                T.TriggerDef(skill='guicai', index=0, windows=('judge_before',), any=False, forced=False, when=sk_guicai_on0_when, limit=None, run=sk_guicai_on0, loc='rules/standard/heroes_wei.sgs:134', intent=('bad', None)),
+                T.TriggerDef(skill='guicai', index=0, windows=('judge_before',), any=False, forced=False, when=sk_guicai_on0_when, limit=None, run=sk_guicai_on0, loc='rules/standard/heroes_wei.sgs:134', intent=('mixed', None)),
             ),
             actives=(),
             viewas=(),
             modifiers=(),
             allows=(),
             loc='rules/standard/heroes_wei.sgs:132',
+            choices=(
+                ('rules/standard/heroes_wei.sgs:135', 'card', '打出一张手牌代替判定牌', 'lost', ()),
+            ),
         ),
         T.SkillDef(
             id='ganglie', name='刚烈', types=(),
@@ -4158,6 +4203,10 @@ TABLES = T.Tables(
             modifiers=(),
             allows=(),
             loc='rules/standard/heroes_wei.sgs:163',
+            choices=(
+                ('rules/standard/heroes_wei.sgs:169', 'option', '刚烈', (('弃置两张手牌', -0.25, 0), ('受到1点伤害', -0.5, 0)), ()),
+                ('rules/standard/heroes_wei.sgs:171', 'card', '弃置两张手牌', 'lost', ()),
+            ),
         ),
         T.SkillDef(
             id='tuxi', name='突袭', types=(),
@@ -4170,6 +4219,10 @@ TABLES = T.Tables(
             modifiers=(),
             allows=(),
             loc='rules/standard/heroes_wei.sgs:207',
+            choices=(
+                ('rules/standard/heroes_wei.sgs:210', 'target', '', 'bad', ('has cards taken',)),
+                ('rules/standard/heroes_wei.sgs:213', 'card', '获得其一张手牌', 'mine', ()),
+            ),
         ),
         T.SkillDef(
             id='luoyi', name='裸衣', types=(),
@@ -4207,6 +4260,9 @@ TABLES = T.Tables(
             modifiers=(),
             allows=(),
             loc='rules/standard/heroes_wei.sgs:315',
+            choices=(
+                ('rules/standard/heroes_wei.sgs:322', 'player', '将一张「遗计」牌交给一名角色', 'good', ('gains cards',)),
+            ),
         ),
         T.SkillDef(
             id='qingguo', name='倾国', types=(),
@@ -4243,6 +4299,9 @@ TABLES = T.Tables(
             modifiers=(),
             allows=(),
             loc='rules/standard/heroes_wu.sgs:5',
+            choices=(
+                ('rules/standard/heroes_wu.sgs:8', 'card', '弃置任意张牌', 'lost', ()),
+            ),
         ),
         T.SkillDef(
             id='jiuyuan', name='救援', types=('lord', 'locked'),
@@ -4285,7 +4344,7 @@ TABLES = T.Tables(
             text='出牌阶段，你可以失去1点体力，然后摸两张牌。',
             triggers=(),
             actives=(
-                T.ActiveDef(skill='kurou', index=0, when=None, limit=None, target=None, run=sk_kurou_active0, loc='rules/standard/heroes_wu.sgs:147', intent=('bad', None)),
+                T.ActiveDef(skill='kurou', index=0, when=None, limit=None, target=None, run=sk_kurou_active0, loc='rules/standard/heroes_wu.sgs:147', intent=('mixed', None)),
             ),
             viewas=(),
             modifiers=(),
@@ -4309,12 +4368,17 @@ TABLES = T.Tables(
             text='出牌阶段限一次，你可以令一名其他角色选择一种花色，然后其获得你的一张手牌并展示之：若此牌的花色与其所选的不同，你对其造成1点伤害。',
             triggers=(),
             actives=(
-                T.ActiveDef(skill='fanjian', index=0, when=sk_fanjian_active0_when, limit=T.LimitDef(count=sk_fanjian_active0_limit, scope='phase'), target=T.TargetDef(kind='some', count=sk_fanjian_active0_count, where=sk_fanjian_active0_where), run=sk_fanjian_active0, loc='rules/standard/heroes_wu.sgs:195', intent=('bad', 'mixed')),
+                T.ActiveDef(skill='fanjian', index=0, when=sk_fanjian_active0_when, limit=T.LimitDef(count=sk_fanjian_active0_limit, scope='phase'), target=T.TargetDef(kind='some', count=sk_fanjian_active0_count, where=sk_fanjian_active0_where), run=sk_fanjian_active0, loc='rules/standard/heroes_wu.sgs:195', intent=('mixed', 'mixed')),
             ),
             viewas=(),
             modifiers=(),
             allows=(),
             loc='rules/standard/heroes_wu.sgs:193',
+            choices=(
+                ('rules/standard/heroes_wu.sgs:195', 'target', '', 'mixed', ('gains cards', 'loses HP', '横置/重置', 'dies', 'discarded from')),
+                ('rules/standard/heroes_wu.sgs:196', 'option', '选择一种花色', (), ()),
+                ('rules/standard/heroes_wu.sgs:197', 'card', '获得其一张手牌', 'mine', ()),
+            ),
         ),
         T.SkillDef(
             id='guose', name='国色', types=(),
@@ -4332,13 +4396,17 @@ TABLES = T.Tables(
             id='liuli', name='流离', types=(),
             text='当你成为【杀】的目标时，你可以弃置一张牌，然后将此【杀】转移给你攻击范围内的一名其他角色（此【杀】的使用者除外）。',
             triggers=(
-                T.TriggerDef(skill='liuli', index=0, windows=('aimed',), any=False, forced=False, when=sk_liuli_on0_when, limit=None, run=sk_liuli_on0, loc='rules/standard/heroes_wu.sgs:259', intent=('bad', None)),
+                T.TriggerDef(skill='liuli', index=0, windows=('aimed',), any=False, forced=False, when=sk_liuli_on0_when, limit=None, run=sk_liuli_on0, loc='rules/standard/heroes_wu.sgs:259', intent=('mixed', None)),
             ),
             actives=(),
             viewas=(),
             modifiers=(),
             allows=(),
             loc='rules/standard/heroes_wu.sgs:255',
+            choices=(
+                ('rules/standard/heroes_wu.sgs:261', 'card', '弃置一张牌', 'lost', ()),
+                ('rules/standard/heroes_wu.sgs:262', 'player', '将此【杀】转移给', None, ()),
+            ),
         ),
         T.SkillDef(
             id='qianxun', name='谦逊', types=('locked',),
@@ -4375,6 +4443,10 @@ TABLES = T.Tables(
             modifiers=(),
             allows=(),
             loc='rules/standard/heroes_wu.sgs:386',
+            choices=(
+                ('rules/standard/heroes_wu.sgs:388', 'target', '', 'good', ('recovers',)),
+                ('rules/standard/heroes_wu.sgs:389', 'card', '弃置两张手牌', 'lost', ()),
+            ),
         ),
         T.SkillDef(
             id='xiaoji', name='枭姬', types=(),
