@@ -1,5 +1,5 @@
 """Where sgsdsl keeps what it caches between runs: the syntax trees of rules files (parsecache.py) and
-lark's parser tables (parser.py). A cache is only a shortcut: one that cannot be made is no cache."""
+lark's parser tables (parser/). A cache is only a shortcut: one that cannot be made is no cache."""
 
 from __future__ import annotations
 
@@ -23,8 +23,9 @@ def parser_digest() -> str:
     """What a cached tree depends on besides its text: the grammar, the tree builder, the node classes."""
     here = Path(__file__).resolve().parent
     h = hashlib.sha256(repr(sys.version_info[:2]).encode())
-    for name in ("grammar.lark", "parser.py", "ast.py", "diagnostics.py", "limits.py"):
-        h.update((here / name).read_bytes())
+    files = [here / n for n in ("grammar.lark", "ast.py", "diagnostics.py", "limits.py")]
+    for path in files + sorted((here / "parser").glob("*.py")):  # the builders, one module per kind
+        h.update(path.name.encode() + b"\0" + path.read_bytes())
     return h.hexdigest()
 
 
