@@ -92,7 +92,8 @@ class Recorder(HeuristicAgent):
         meant = self.meant(req)
         if meant is None:
             return
-        me = req.player._p
+        real = lambda pv: g.players[pv.seat]  # noqa: E731 - the bench, not an agent: it judges with the table open
+        me = real(req.player)
         mine = side_of(g, me)
 
         def friend(p) -> bool:
@@ -101,27 +102,27 @@ class Recorder(HeuristicAgent):
         if req.kind == "players":
             if meant not in ("good", "bad"):
                 return
-            offered = [o._p for o in req.options]
+            offered = [real(o) for o in req.options]
             ok = (lambda p: friend(p)) if meant == "good" else (lambda p: not friend(p))
             if not any(ok(p) for p in offered):
                 return  # no intended option: nothing to judge
-            chosen = [a._p for a in answer]
+            chosen = [real(a) for a in answer]
             good = sum(ok(p) for p in chosen)
             self.tally[req.intent[0]][0] += good
             self.tally[req.intent[0]][1] += len(chosen)
             return
         # cards: those of other players a skill takes or discards (its own cards given away are not a side)
-        theirs = [c for c in req.options if c.owner is not None and c.owner._p is not me]
+        theirs = [c for c in req.options if c.owner is not None and real(c.owner) is not me]
         if not theirs or meant == "given":
             return
 
         def ok_card(c) -> bool:
-            owner = c.owner._p
+            owner = real(c.owner)
             return (not friend(owner)) or c.zone == "judge"
 
         if not any(ok_card(c) for c in theirs):
             return
-        chosen = [c for c in answer if c.owner is not None and c.owner._p is not me]
+        chosen = [c for c in answer if c.owner is not None and real(c.owner) is not me]
         self.tally[req.intent[0]][0] += sum(ok_card(c) for c in chosen)
         self.tally[req.intent[0]][1] += len(chosen)
 

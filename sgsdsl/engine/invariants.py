@@ -114,7 +114,7 @@ def hidden(g, desk, view, seen) -> None:
             if not up and (seat, i) not in p.hero_known:
                 if pv.heroes[i] is not None:
                     fail(g, f"seat {seat + 1} sees {p.name}'s face-down hero card {h.name}")
-                secrets.append(h.name)
+                secrets.append(h)
         if p.heroes and not any(p.shown) and (pv.kingdom is not None or pv.gender is not None):
             fail(g, f"seat {seat + 1} sees the kingdom or gender of {p.name}, whose heroes are all face down")
         live = {i.skill.id for i in p.skills if i.slot is None or i.slot >= len(p.shown) or p.shown[i.slot]}
@@ -124,9 +124,14 @@ def hidden(g, desk, view, seen) -> None:
             fail(g, f"seat {seat + 1} sees the unshown identity of {p.name}")
         for cv in pv.hand:
             _card_seen(g, desk, seat, cv, f"in {p.name}'s hand")
-    for name in secrets:
-        if name and name in seen.prompt:
-            fail(g, f"the prompt to seat {seat + 1} names {name}, a face-down hero card: {seen.prompt}")
+    offered = {o for o in seen.options if isinstance(o, str)}
+    own = {h.id for h in g.players[seat].heroes}  # (the seat's own heroes may share an id with another's)
+    for h in secrets:
+        if h.name and h.name in seen.prompt:
+            fail(g, f"the prompt to seat {seat + 1} names {h.name}, a face-down hero card: {seen.prompt}")
+        if h.id in offered and h.id not in own:
+            fail(g, f"seat {seat + 1} is offered {h.name}, a face-down hero card of another seat, as an option "
+                    f"of '{seen.prompt}'")
 
 
 def _card_seen(g, desk, seat: int, cv, where: str) -> None:
