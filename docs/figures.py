@@ -62,7 +62,7 @@ def text_of(summary: dict) -> str:
     """The featured comparison and a few skill rows of the text output, as `simulate` prints them."""
     from rich.console import Console
 
-    from sgsdsl.tools import explain as report
+    from sgsdsl.sim import summary as report
 
     buf = io.StringIO()
     report.print_summary(summary, Console(file=buf, width=118, highlight=False, color_system=None))
@@ -173,7 +173,7 @@ def simulate_block(games: int, workers: int) -> str | None:
             return None
         shot = screenshot(html, ROOT / "docs" / "report.png")
     return (f"```\n$ sgsdsl simulate {' '.join(cmd)} --html report.html\n{text}\n```\n\n"
-            f"{stamp().capitalize()}: {summary['games'] + summary['control_games']} games in {seconds:.0f} s "
+            f"{(s := stamp())[0].upper() + s[1:]}: {summary['games'] + summary['control_games']} games in {seconds:.0f} s "
             f"with `--workers {workers}`, made by `python docs/figures.py`."
             + ("\n\n![The HTML report of that run](docs/report.png)" if shot or (ROOT / "docs/report.png").exists()
                else ""))
