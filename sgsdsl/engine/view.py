@@ -131,7 +131,7 @@ class PlayerView(Data):
 
     __slots__ = ("seat", "is_me", "hp", "max_hp", "alive", "flipped", "chained", "kingdom", "gender",
                  "identity_shown", "identity", "hand_count", "card_count", "heroes", "shown", "reserve", "fallen",
-                 "armed", "mark_labels", "_hand", "_equip",
+                 "armed", "_mark_labels", "_hand", "_equip",
                  "_judges", "_piles",
                  "_pile_cards", "_marks", "_skills", "_table")
 
@@ -141,6 +141,8 @@ class PlayerView(Data):
     piles = _lazy("_piles", "cards set aside on the player, by pile id (a hidden pile's cards have no face)")
     pile_cards = _lazy("_pile_cards", "the cards of the piles on the hero (not those of a `seat` pile)")
     marks = _lazy("_marks", "marks and counters, their values seen as the seat sees them")
+    mark_labels = _lazy("_mark_labels", "the marks as a person in this seat reads them (a skill's tallies on its "
+                                        "own seat only)")
     skills = _lazy("_skills", "skills in play: this seat's own all; another's those of face-up heroes and equipment")
 
     dead = property(lambda s: not s.alive)
@@ -377,6 +379,8 @@ class Desk:
             return tuple(c for pid, cs in x.piles.items() if not counters[pid].seat for c in cs)
         if slot == "_marks":
             return MappingProxyType({k: self.wrap(v) for k, v in p.marks.items()}) if p.marks else _EMPTY
+        if slot == "_mark_labels":  # for a person's board only: bots never pay for it
+            return tuple(mark_labels(g.rules, p.marks, counters=p.seat == self.seat)) if p.marks else ()
         if slot == "_skills":
             shown, wrap = p.shown, self.wrap
             me = p.seat == self.seat
@@ -387,7 +391,7 @@ class Desk:
     def read_all(self) -> None:
         """Write every part of the current view now (for the referee's checks, and for code outside a decision)."""
         v = self.view
-        parts = ("_hand", "_equip", "_judges", "_piles", "_pile_cards", "_marks", "_skills")
+        parts = ("_hand", "_equip", "_judges", "_piles", "_pile_cards", "_marks", "_mark_labels", "_skills")
         for x, slots in ((v, ("_stack",)), *((pv, parts) for pv in self.players)):
             for slot in slots:
                 if getattr(x, slot) is _LAZY:
@@ -427,7 +431,7 @@ class Desk:
             pv._judges = tuple(map(card, p.judges)) if p.judges else ()
         else:  # another's cards: most agents read their counts only
             pv._hand = pv._equip = pv._judges = _LAZY
-        pv._piles = pv._pile_cards = pv._marks = pv._skills = _LAZY
+        pv._piles = pv._pile_cards = pv._marks = pv._mark_labels = pv._skills = _LAZY
         if me or all(shown):
             pv.heroes = tuple(p.heroes)
         else:
@@ -437,7 +441,6 @@ class Desk:
         # 1v1's reserve and fallen heroes are public; pre-shown skills (预亮) and a skill's tallies are the seat's own
         pv.reserve, pv.fallen = tuple(p.reserve), tuple(p.fallen)
         pv.armed = frozenset(p.armed) if me else frozenset()
-        pv.mark_labels = tuple(mark_labels(self.game.rules, p.marks, counters=me)) if p.marks else ()
         pv._table = table
 
     def card_view(self, c: Card) -> CardView:
