@@ -81,7 +81,9 @@ def text_of(summary: dict) -> str:
     return "\n".join(out + ["…"] + lines[head:head + 4] + rows)
 
 
-def screenshot(html: Path, png: Path) -> bool:
+def _page(html: Path, viewport: dict, ready: str, shoot) -> bool:
+    """Open `html` in headless Chromium, wait for `ready`, and let `shoot(page)` take the picture; False (and
+    why, on stderr) when playwright or chromium is missing."""
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     try:
         from playwright.sync_api import sync_playwright
@@ -93,37 +95,29 @@ def screenshot(html: Path, png: Path) -> bool:
         return False
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
-        page = b.new_page(viewport={"width": 1200, "height": 1000})
+        page = b.new_page(viewport=viewport)
         page.goto(html.as_uri())
-        page.wait_for_selector("#chart-turns .main-svg")
-        page.screenshot(path=str(png), clip={"x": 0, "y": 0, "width": 1200, "height": 1250})
+        page.wait_for_selector(ready)
+        shoot(page)
         b.close()
     return True
 
 
+def screenshot(html: Path, png: Path) -> bool:
+    return _page(html, {"width": 1200, "height": 1000}, "#chart-turns .main-svg",
+                 lambda page: page.screenshot(path=str(png), clip={"x": 0, "y": 0, "width": 1200, "height": 1250}))
+
+
 def replay_shot(html: Path, png: Path) -> bool:
     """The replay page at the first step, past the middle of the game, where a skill fires: its rules shown."""
-    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        print("no screenshot: pip install -e '.[test,browser]'", file=sys.stderr)
-        return False
-    if chromium is None:
-        print("no screenshot: apt-get install -y chromium fonts-noto-cjk", file=sys.stderr)
-        return False
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
-        page = b.new_page(viewport={"width": 1400, "height": 860})
-        page.goto(html.as_uri())
-        page.wait_for_selector("#seats .seat")
+    def shoot(page) -> None:
         k = page.evaluate("S.findIndex((s, i) => i > S.length / 3 && s[1] && s[0].includes('发动'))")
         page.keyboard.press("Home")
         for _ in range(max(k, 0)):  # stepped with the arrow key, as a person would
             page.keyboard.press("ArrowRight")
         page.screenshot(path=str(png))
-        b.close()
-    return True
+
+    return _page(html, {"width": 1400, "height": 860}, "#seats .seat", shoot)
 
 
 def replay_block() -> str:
