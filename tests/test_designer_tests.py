@@ -163,6 +163,19 @@ test "多余" {
     assert "关羽「杀的目标」 [曹操] → 曹操 (脚本: 曹操)" in text
 
 
+def test_an_unbound_answer_taken_by_another_request_fails_as_misbound(tmp_path):
+    # the `yes` meant for 藏机 goes to 八卦阵's question, asked first; 藏机's question, which it also fits, is then
+    # left to the default: the test fails and names both ways of binding the answer
+    r = _run(tmp_path, CANGJI.format(title="错绑", decide="decide 黄月英: yes"))["错绑"]
+    text = "\n".join(r.failures)
+    assert "the answer yes went to 黄月英「发动【八卦阵】？」, and a later request of 【藏机】 that it also fits" in text
+    assert "(`decide 八卦阵: yes` or `decide 藏机: yes`)" in text
+    # a `no` spent on one question and the default `no` of a later one: nothing went astray
+    r = _run(tmp_path, CANGJI.format(title="否", decide="decide 黄月英: no").replace(
+        "expect 八卦阵 in 孙权.equips", "expect 八卦阵 not in 孙权.equips"))["否"]
+    assert r.ok, r.failures
+
+
 def test_a_decide_names_a_seat_a_skill_or_a_card(tmp_path):
     errs = _errors(tmp_path, '''
 test "t" {

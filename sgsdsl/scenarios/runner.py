@@ -114,6 +114,7 @@ class ScriptedAgent(FirstAgent):
         self.hero = hero
         self.failures: list[str] = []
         self.bot = None
+        self.spent: list = []  # (answer, where it went, the log's line) of each unbound answer used
 
     def decide(self, g, req: Request):
         subjects = request_subjects(g, req)
@@ -154,8 +155,30 @@ class ScriptedAgent(FirstAgent):
                 # an answer not bound to a skill says which skill's request took it (`decide 藏机: …` binds one)
                 named = _option_name(g, subjects[0]) if subjects else ""
                 asker = f"，答【{named}】" if named and named not in (req.prompt or "") else ""
+                self.spent.append((d, _asker(g, req, subjects), f"{req.player.name}「{req.prompt or req.kind}」"))
                 return answer, f"脚本: {show_decision(d)}{asker}"
-        return super().decide(g, req), "默认"
+        default = super().decide(g, req)
+        self._misbound(g, req, subjects, default)
+        return default, "默认"
+
+    def _misbound(self, g, req: Request, subjects, default) -> None:
+        """A request left to the default that an unbound answer, spent earlier on another skill's or card's
+        request, would have fitted: the answer may have gone to the wrong request (a `yes` meant for 藏机 taken
+        by 八卦阵), so the test says so and asks for the answer to be bound."""
+        if req.kind not in ("confirm", "respond", "skill"):
+            return  # the play phase's default ends it, as a script's last answer means; a forced choice is no slip
+        here = _asker(g, req, subjects)
+        for d, there, line in self.spent:
+            if there == here or None in (there[0], here[0]) or d[-1] == "optional":
+                continue  # an answer can be bound to a skill or a card only: a mode's own question is no rival
+            fits, answer = match(g, req, d)
+            if fits and answer != default:  # a `no` the default would have given too went nowhere wrong
+                binds = " or ".join(f"`decide {_option_name(g, s)}: {show_decision(d)}`" for s in (there[0], here[0]))
+                self.failures.append(
+                    f"the answer {show_decision(d)} went to {line}, and a later request of 【{_option_name(g, here[0])}】 "
+                    f"that it also fits was left to the default: say which it answers ({binds})")
+                self.spent.remove((d, there, line))
+                return
 
     def ask_bot(self, g, req: Request, expected):
         """`decide X: bot …`: the heuristic bot decides, from X's seat view; the test states its answer."""
@@ -170,6 +193,13 @@ class ScriptedAgent(FirstAgent):
             self.failures.append(f"the heuristic bot of {req.player.name} answered {show(g, answer)} to "
                                  f"「{req.prompt or req.kind}」, not {show(g, expected)}")
         return answer
+
+
+def _asker(g, req: Request, subjects) -> tuple:
+    """Which request an answer went to, as far as misbinding goes: the innermost skill or card asking (what a
+    `decide` can be bound to; None for a mode's own question), and the request's kind."""
+    s = subjects[0] if subjects else None
+    return (s if s in g.rules.skills or s in g.rules.cards else None, req.kind)
 
 
 def show_decision(d) -> str:
