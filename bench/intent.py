@@ -9,14 +9,18 @@ Three figures, each with its target beside it:
    choice for someone (its hint says hostile or friendly, or the compiler derived the choice good or bad
    for the chosen: lang/intent.py), is judged with the chooser's true side (identities as dealt; in 国战
    the kingdom of the main hero, revealed or not): help and gifts should go to the chooser or an ally,
-   harm and card-taking to a foe (a card taken from an ally's judgment area is help). Only choices that
-   offered at least one intended option count. Target: ≥ 90% for every skill.
+   harm and card-taking to a foe (a card taken from an ally's judgment area is help). Only what the seat
+   may know is judged: a player counts only where the chooser's view shows its side (the chooser itself,
+   a shown identity, a revealed kingdom); a choice among players whose side the seat cannot know is
+   counted apart ("unknowable", no target), since no play could be judged right or wrong there. Only
+   choices that offered at least one intended option the seat could know count. Target: ≥ 90% for every
+   skill.
 2. Each of the 25 standard heroes against a blank hero of its HP: `--paired` games of the featured hero
    (sgsdsl/sim's Rotation: its identity as the table deals them, its seat in turn) and the same games,
    same seeds and seats, with a copy of it that has no skills. The paired difference of its win rate, with
    a 95% interval. Target: no hero significantly below its blank copy.
-3. Time per turn of heuristic bots against random ones (`--timing` games each, one process). Target:
-   within 2×.
+3. Time per turn of heuristic bots against random ones (`--timing` games each, one process, the two kinds'
+   games interleaved). Target: within 2×.
 
 The counts by default run in a few minutes on 2 cores; the figures come with their game counts.
 """
@@ -69,9 +73,12 @@ class Recorder(HeuristicAgent):
     """The heuristic bot, with every choice of players or cards that a skill means for someone written down."""
 
     game = None
-    tally: dict = None  # skill id -> [intended, counted]
+    tally: dict = None  # skill id -> [intended, counted, unknowable]
+
+    view = None
 
     def decide(self, view, req):
+        self.view = view
         answer = super().decide(view, req)
         if req.kind in ("players", "cards") and req.intent is not None and answer:
             self.judge(req, answer)
@@ -99,17 +106,25 @@ class Recorder(HeuristicAgent):
         def friend(p) -> bool:
             return p is me or side_of(g, p) == mine
 
+        seen = {pv.seat: pv for pv in self.view.players} if self.view is not None else {}
+
+        def knowable(pv) -> bool:
+            """Does the chooser's view show this player's side? (The view the chooser decided from.)"""
+            v = seen.get(pv.seat, pv)
+            return v.is_me or (v.identity is not None if g.mode is not None and g.mode.table else v.kingdom is not None)
+
+        tally = self.tally[req.intent[0]]
         if req.kind == "players":
             if meant not in ("good", "bad"):
                 return
-            offered = [real(o) for o in req.options]
             ok = (lambda p: friend(p)) if meant == "good" else (lambda p: not friend(p))
-            if not any(ok(p) for p in offered):
-                return  # no intended option: nothing to judge
-            chosen = [real(a) for a in answer]
-            good = sum(ok(p) for p in chosen)
-            self.tally[req.intent[0]][0] += good
-            self.tally[req.intent[0]][1] += len(chosen)
+            if not any(ok(real(o)) for o in req.options if knowable(o)):
+                tally[2] += len(answer)
+                return  # no intended option the seat could know: nothing to judge
+            chosen = [a for a in answer if knowable(a)]
+            tally[0] += sum(ok(real(a)) for a in chosen)
+            tally[1] += len(chosen)
+            tally[2] += len(answer) - len(chosen)
             return
         # cards: those of other players a skill takes or discards (its own cards given away are not a side)
         theirs = [c for c in req.options if c.owner is not None and real(c.owner) is not me]
@@ -120,17 +135,20 @@ class Recorder(HeuristicAgent):
             owner = real(c.owner)
             return (not friend(owner)) or c.zone == "judge"
 
-        if not any(ok_card(c) for c in theirs):
-            return
         chosen = [c for c in answer if c.owner is not None and real(c.owner) is not me]
-        self.tally[req.intent[0]][0] += sum(ok_card(c) for c in chosen)
-        self.tally[req.intent[0]][1] += len(chosen)
+        if not any(ok_card(c) for c in theirs if knowable(c.owner)):
+            tally[2] += len(chosen)
+            return
+        known = [c for c in chosen if knowable(c.owner)]
+        tally[0] += sum(ok_card(c) for c in known)
+        tally[1] += len(known)
+        tally[2] += len(chosen) - len(known)
 
 
 def intent_games(job) -> dict:
     mode, players, seed, games = job
     R = rules()
-    tally: dict = defaultdict(lambda: [0, 0])
+    tally: dict = defaultdict(lambda: [0, 0, 0])
     names: dict = {}  # skill id -> name (a mode plays its own versions of some skills)
     for i in range(games):
         g = new_game(R, mode, players, game_seed(seed, i), "heuristic")
@@ -183,14 +201,19 @@ def paired_figure(pairs: list[tuple[int, int]]) -> tuple[float, float, float]:
 
 # ---- 3. time per turn -------------------------------------------------------------------------------
 
-def time_per_turn(agent: str, games: int, seed: int) -> float:
+def time_per_turn(agents: tuple[str, ...], games: int, seed: int) -> list[float]:
+    """Seconds per turn of each agent kind, its games interleaved with the others' (game i of each kind in turn),
+    so that the machine's load falls on all alike."""
     R = rules()
-    turns, start = 0, time.perf_counter()
+    turns, spent = [0] * len(agents), [0.0] * len(agents)
     for i in range(games):
-        g = new_game(R, "identity", 5, game_seed(seed, i), agent)
-        g.run()
-        turns += g.turn_no
-    return (time.perf_counter() - start) / max(turns, 1)
+        for k, agent in enumerate(agents):
+            g = new_game(R, "identity", 5, game_seed(seed, i), agent)
+            start = time.perf_counter()
+            g.run()
+            spent[k] += time.perf_counter() - start
+            turns[k] += g.turn_no
+    return [t / max(n, 1) for t, n in zip(spent, turns)]
 
 
 # ---- report ------------------------------------------------------------------------------------------
@@ -223,23 +246,26 @@ def main() -> None:
         names: dict = {}
         for (mode, _, _, _), (t, nm) in zip(jobs, results):
             names.update(nm)
-            acc = by_mode.setdefault(mode, defaultdict(lambda: [0, 0]))
-            for k, (a, b) in t.items():
-                acc[k][0] += a
-                acc[k][1] += b
+            acc = by_mode.setdefault(mode, defaultdict(lambda: [0, 0, 0]))
+            for k, counts in t.items():
+                for j, x in enumerate(counts):
+                    acc[k][j] += x
         lines.append(f"1. intended choices (target ≥ {TARGET_SHARE:.0%} per skill), {args.games} heuristic "
                      f"games per mode:")
         below = 0
         for mode, _, _ in MODES:
             acc = by_mode.get(mode, {})
             row = []
-            for sid, (good, n) in sorted(acc.items(), key=lambda kv: (-kv[1][1], kv[0])):
+            for sid, (good, n, unknown) in sorted(acc.items(), key=lambda kv: (-kv[1][1], kv[0])):
+                apart = f" (+{unknown} unknowable)" if unknown else ""
                 if n == 0:
+                    if unknown:
+                        row.append(f"{names[sid]} unknowable {unknown}")
                     continue
                 share = good / n
                 mark = "" if share >= TARGET_SHARE else " ✗"
                 below += share < TARGET_SHARE
-                row.append(f"{names[sid]} {good}/{n} {share:.0%}{mark}")
+                row.append(f"{names[sid]} {good}/{n} {share:.0%}{mark}{apart}")
             lines.append(f"   {mode}: " + ("; ".join(row) if row else "(no such choice)"))
         lines.append(f"   skills below target: {below}")
         # 2
@@ -259,11 +285,10 @@ def main() -> None:
     lines += rows
     lines.append(f"   heroes significantly below their blank copy: {sig_below} of {len(heroes)}")
     # 3
-    th = time_per_turn("heuristic", args.timing, args.seed)
-    tr = time_per_turn("random", args.timing, args.seed)
+    th, tr = time_per_turn(("heuristic", "random"), args.timing, args.seed)
     ratio = th / tr if tr else float("inf")
     lines.append(f"3. time per turn (target: heuristic within 2× of random), {args.timing} games each, one "
-                 f"process: heuristic {th * 1000:.1f} ms, random {tr * 1000:.1f} ms, ×{ratio:.2f}"
+                 f"process, interleaved: heuristic {th * 1000:.1f} ms, random {tr * 1000:.1f} ms, ×{ratio:.2f}"
                  + ("" if ratio <= 2 else " ✗"))
     lines.append(f"(all of it in {time.perf_counter() - t0:.0f} s)")
     print("\n".join(lines), flush=True)
