@@ -39,6 +39,12 @@ def test_shipped_choices(name, expected):
     assert sorted(choices(shipped(), name)) == sorted(expected)
 
 
+def test_two_targets_that_exchange_hands_each_gain_and_lose():
+    m = shipped()
+    dimeng = m.overlays["guozhan_heroes"]["skills"]["缔盟"]  # 国战's 缔盟: the two targets exchange hands
+    assert sorted((c.kind, c.sense) for c in intent.choices_of(m, dimeng)) == [("card", "lost"), ("target", "mixed")]
+
+
 def test_a_skill_as_a_whole():
     m = shipped()
     assert facets(m, "突袭") == [("good", "bad")]  # the owner gains, the targets lose

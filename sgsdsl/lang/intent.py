@@ -269,13 +269,22 @@ class _Run:
                     self.fx.append(_Fx("target:" + s[7:], sign, w, what))
 
     def lose_cards(self, cards, gainers, dest: str, what: str) -> None:
-        """Cards move: their owners (but the gainer) lose them; a chosen card's fate is where it goes."""
+        """Cards move: their owners (but the gainer) lose them; a chosen card's fate is where it goes. Among
+        several players chosen at once, one may gain another's cards (two hands exchanged): they lose them too."""
         for s in cards:
-            if s.startswith("cardsof:") and s[8:] not in gainers:
+            if s.startswith("cardsof:") and (s[8:] not in gainers or self.plural(s[8:])):
                 self.hit([s], -1, what)
             if s.startswith("cardchoice:"):
                 n = int(s[len("cardchoice:"):])
                 self.fates.setdefault(n, []).append((dest, frozenset(gainers), self.weight()))
+
+    def plural(self, subject: str) -> bool:
+        """Does the subject stand for several players chosen at once (a target clause for two or more)?"""
+        if not (subject.startswith("choice:") and subject[7:].isdigit()):
+            return False
+        node = self.choices[int(subject[7:])][0]
+        n = getattr(node, "hi", None) or getattr(node, "lo", None)
+        return isinstance(n, ast.IntLit) and n.value > 1
 
     # ---- statements ---------------------------------------------------------------------------
     def facet(self, f) -> None:

@@ -1781,7 +1781,7 @@ def sk_dimeng_active0_where(g, me, user, it):
 
 def sk_dimeng_active0(g, me, user):
     # 缔盟 active — rules/guozhan_heroes/heroes_wu.sgs:201
-    targets = g.choose_players(user, [it for it in g.alive_from_current() if (it != me)], 2, None, '【缔盟】选择目标角色', intent=('dimeng', 'good', 'targets'))
+    targets = g.choose_players(user, [it for it in g.alive_from_current() if (it != me)], 2, None, '【缔盟】选择目标角色', intent=('dimeng', None, 'targets'))
     v_a = T.index(targets, 0)
     v_b = T.index(targets, 1)
     v_x = abs((v_a.hand_count - v_b.hand_count))
@@ -5467,14 +5467,14 @@ TABLES = T.Tables(
             text='出牌阶段限一次，你可以选择两名其他角色并弃置X张牌（X为这两名角色的手牌数之差），令这两名角色交换手牌。',
             triggers=(),
             actives=(
-                T.ActiveDef(skill='dimeng', index=0, when=sk_dimeng_active0_when, limit=T.LimitDef(count=sk_dimeng_active0_limit, scope='phase'), target=T.TargetDef(kind='some', count=sk_dimeng_active0_count, where=sk_dimeng_active0_where), run=sk_dimeng_active0, loc='rules/guozhan_heroes/heroes_wu.sgs:201', intent=('mixed', 'good')),
+                T.ActiveDef(skill='dimeng', index=0, when=sk_dimeng_active0_when, limit=T.LimitDef(count=sk_dimeng_active0_limit, scope='phase'), target=T.TargetDef(kind='some', count=sk_dimeng_active0_count, where=sk_dimeng_active0_where), run=sk_dimeng_active0, loc='rules/guozhan_heroes/heroes_wu.sgs:201', intent=('mixed', 'mixed')),
             ),
             viewas=(),
             modifiers=(),
             allows=(),
             loc='rules/guozhan_heroes/heroes_wu.sgs:199',
             choices=(
-                ('rules/guozhan_heroes/heroes_wu.sgs:201', 'target', '', 'good', ('gains cards',)),
+                ('rules/guozhan_heroes/heroes_wu.sgs:201', 'target', '', 'mixed', ('gains cards', 'has cards taken')),
                 ('rules/guozhan_heroes/heroes_wu.sgs:205', 'card', '弃置X张牌', 'lost', ()),
             ),
         ),
