@@ -75,10 +75,7 @@ class Recorder(HeuristicAgent):
     game = None
     tally: dict = None  # skill id -> [intended, counted, unknowable]
 
-    view = None
-
     def decide(self, view, req):
-        self.view = view
         answer = super().decide(view, req)
         if req.kind in ("players", "cards") and req.intent is not None and answer:
             self.judge(req, answer)
@@ -106,12 +103,12 @@ class Recorder(HeuristicAgent):
         def friend(p) -> bool:
             return p is me or side_of(g, p) == mine
 
-        seen = {pv.seat: pv for pv in self.view.players} if self.view is not None else {}
+        by_identity = g.mode is not None and bool(g.mode.table)
 
         def knowable(pv) -> bool:
-            """Does the chooser's view show this player's side? (The view the chooser decided from.)"""
-            v = seen.get(pv.seat, pv)
-            return v.is_me or (v.identity is not None if g.mode is not None and g.mode.table else v.kingdom is not None)
+            """Does the chooser's view show this player's side? (Options and card owners are the players of the
+            view the chooser decided from.)"""
+            return pv.is_me or (pv.identity if by_identity else pv.kingdom) is not None
 
         tally = self.tally[req.intent[0]]
         if req.kind == "players":
