@@ -116,13 +116,15 @@ from sgsdsl.engine import view as view_module  # noqa: E402
 
 def _leaks(rules, mode, players, monkeypatch, write):
     """A game whose desks write each player's view and then `write(desk, player, view)` over it (a leak)."""
-    honest = view_module.Desk._player
+    honest = view_module.Desk.snapshot
 
-    def leaky(desk, p, pv, table):
-        honest(desk, p, pv, table)
-        write(desk, p, pv)
+    def leaky(desk):
+        view = honest(desk)
+        for p, pv in zip(desk.game.players, desk.players):
+            write(desk, p, pv)
+        return view
 
-    monkeypatch.setattr(view_module.Desk, "_player", leaky)
+    monkeypatch.setattr(view_module.Desk, "snapshot", leaky)
     # heuristic agents: a random agent decides by counting, and is shown no view at all (nothing to leak)
     g = new_game(rules, mode, players, 5, "heuristic", invariants=True)
     with pytest.raises(InvariantError) as e:

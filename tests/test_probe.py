@@ -55,9 +55,10 @@ def test_a_probe_game_is_the_random_agents_game(rules):
 def _leaky(monkeypatch, write):
     honest = view_module.Desk._player
 
-    def leaky(desk, p, pv, table):
-        honest(desk, p, pv, table)
+    def leaky(desk, p):
+        pv = honest(desk, p)
         write(desk, p, pv)
+        return pv
 
     monkeypatch.setattr(view_module.Desk, "_player", leaky)
 

@@ -12,7 +12,33 @@ def per_decision(fn):
         memo = self.memo
         if memo is None:
             return fn(self, g, *args)
-        key = (fn, *args)  # players: the seat's one view of each (SeatView keeps them), so identity is the seat
+        key = (fn, *[a.seat for a in args])  # players: the seat's one view of each a decision, so a seat names it
+        v = memo.get(key, memo)
+        if v is memo:
+            v = memo[key] = fn(self, g, *args)
+        return v
+    cached.__doc__, cached.__name__ = fn.__doc__, fn.__name__
+    return cached
+
+
+_TABLE = object()  # the per-decision memo's entry for the table memo, once its token is checked
+
+
+def per_table(fn):
+    """Remember fn(g, *players) for as long as all it reads of the table stays as it was (table_token): a
+    guess of who sides with whom changes when someone dies, is hurt, shows an identity or a kingdom, or when
+    the record of deeds grows, not at every decision (a play phase asks a dozen times in a row)."""
+    def cached(self, g, *args):  # fn's value must not be a view: those are one decision's own
+        dm = self.memo
+        if dm is None:
+            return fn(self, g, *args)
+        memo = dm.get(_TABLE)
+        if memo is None:
+            token = self.table_token(g)
+            if token != self.token:
+                self.token, self.table_memo = token, {}
+            memo = dm[_TABLE] = self.table_memo
+        key = (fn, *[a.seat for a in args])
         v = memo.get(key, memo)
         if v is memo:
             v = memo[key] = fn(self, g, *args)
@@ -24,6 +50,15 @@ def per_decision(fn):
 class Allegiance:
     """Mixed into HeuristicAgent (which sets up `memo` and `unknown_lean`)."""
 
+    token: tuple | None = None
+    table_memo: dict = {}
+
+    def table_token(self, g) -> tuple:
+        """Everything stance() and what it calls read of the table, as this seat sees it."""
+        me = g.me
+        mine = self.my_kingdom(g, me) if g.mode is not None and not g.mode.table else None
+        return (g.deeds, me.seat, mine, *[(p.alive, p.hp, p.identity, p.identity_shown, p.kingdom) for p in g.players])
+
     def groups(self, g) -> dict[str, frozenset]:
         out: dict[str, frozenset] = {}
         for w in g.mode.wins if g.mode else ():
@@ -32,13 +67,13 @@ class Allegiance:
                 out[i] = out.get(i, frozenset()) | team
         return out
 
-    @per_decision
+    @per_decision  # (a player view: this decision's own)
     def lord(self, g):
         if g.mode is None or g.mode.lord is None:
             return None
         return next((p for p in g.players if p.identity == g.mode.lord and p.alive), None)
 
-    @per_decision
+    @per_table
     def leaning(self, g, q) -> float:
         """> 0: q seems to side with the lord; < 0: against. From public harm/help only."""
         lord = self.lord(g)
@@ -76,7 +111,7 @@ class Allegiance:
         dead = sum(1 for p in g.players if not p.alive and p.identity_shown and self.role(g, p.identity) == "rebel")
         return total - dead
 
-    @per_decision
+    @per_table
     def stance(self, g, me, q) -> float:
         """> 0 ally, < 0 enemy, 0 unknown."""
         if q is me:

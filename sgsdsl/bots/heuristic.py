@@ -340,8 +340,8 @@ class HeuristicAgent(Allegiance, HeroChoice, Agent):
         me = req.player
         pattern = req.context
         intent, _ = self.hint(g, pattern)
-        subject = self.subject(g)
-        if intent == "keep" and subject is not None:
+        subject = self.subject(g) if intent == "keep" else None
+        if subject is not None:
             card, target = subject
             cint, cval = self.hint(g, card.cdef.id) if isinstance(card, CardView) and card.seen else ("self", 1)
             if target is None:

@@ -93,6 +93,7 @@ class Game(Settlement, Turns, Decisions, Quantities, Zones, Primitives, Play, Hi
         self.track = any(getattr(a, "tracks", False) for a in agents)  # keep the record below
         self.harm: dict[tuple[int, int], float] = {}
         self.help: dict[tuple[int, int], float] = {}
+        self.deeds = 0  # how often the record has grown: a bot's guesses from it hold until it grows again
         self._fmt = None  # formats interpolated prompts (text())
 
     def _init_settlement(self) -> None:
@@ -200,6 +201,7 @@ class Game(Settlement, Turns, Decisions, Quantities, Zones, Primitives, Play, Hi
         book = self.help if delta > 0 else self.harm
         key = (a.seat, target.seat)
         book[key] = book.get(key, 0.0) + abs(delta)
+        self.deeds += 1
 
     # ---- skills -----------------------------------------------------------------------
     def is_lord(self, p: Player) -> bool:

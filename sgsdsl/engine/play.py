@@ -14,6 +14,7 @@ if TYPE_CHECKING:
 
 
 _USABLE = object()  # usable()'s entries in the play phase's memo of quantities
+_TARGETS = object()  # and target_candidates()'s
 VIEWAS_SETS = 2000  # combinations of cards a `together` condition is tried on before giving up
 
 
@@ -25,7 +26,14 @@ class Play:
         return self.q_targetable is None or self.q(self.q_targetable.id, user, target, card)
 
     def target_candidates(self, p: Player, card: Card) -> list[Player]:
-        return self._candidates(p, card, card.cdef)
+        memo = self.qmemo  # the play phase's listing: a bot weighing each card asks, then the use asks again
+        if memo is None:
+            return self._candidates(p, card, card.cdef)
+        key = (_TARGETS, p, card)
+        v = memo.get(key)
+        if v is None:
+            v = memo[key] = self._candidates(p, card, card.cdef)
+        return list(v)
 
     def _candidates(self, p: Player, card: Card, cd, stop: int = 0) -> list[Player]:
         """The legal targets of `card` (whose definition, as read now, is `cd`), in seat order; only the first
@@ -105,7 +113,11 @@ class Play:
                 self.used(p, cd.limit_key, -1, lim.scope) >= lim.count(self, p, card):
             return False  # (a limit per target is read for each candidate target instead)
         need = cd.target.count(self, p, card)[0] if cd.target.kind == "some" else 1
-        return need <= 0 or len(self._candidates(p, card, cd, need)) >= need  # the first `need` legal targets
+        if need <= 0:
+            return True
+        if self.qmemo is not None:  # the play phase's listing: all of them, which the agent weighs and the use reads
+            return len(self.target_candidates(p, card)) >= need
+        return len(self._candidates(p, card, cd, need)) >= need  # the first `need` legal targets
 
     def viewas_of(self, p: Player, how: str | None = None, pattern: str | None = None):
         out = []

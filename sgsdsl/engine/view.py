@@ -36,6 +36,7 @@ from .state import RED, SUIT_SYMBOL, VALUE_NAMES, Card, Player, rank_text, visib
 _set = object.__setattr__
 _PLAIN = frozenset({str, int, float, bool})
 _EMPTY = MappingProxyType({})
+_NONE = frozenset()
 
 
 def mark_labels(rules, marks: dict, counters: bool = True) -> list[str]:
@@ -133,7 +134,7 @@ class PlayerView(Data):
                  "identity_shown", "identity", "hand_count", "card_count", "heroes", "shown", "reserve", "fallen",
                  "armed", "_mark_labels", "_hand", "_equip",
                  "_judges", "_piles",
-                 "_pile_cards", "_marks", "_skills", "_table")
+                 "_pile_cards", "_marks", "_skills")
 
     hand = _lazy("_hand", "the hand: this seat's own cards; others' cards it knows, the rest with no face")
     equip = _lazy("_equip", "equipment by slot (weapon, armor, plus_horse, minus_horse)")
@@ -157,15 +158,19 @@ class PlayerView(Data):
     armor = property(lambda s: s.equip.get("armor"))
     plus_horse = property(lambda s: s.equip.get("plus_horse"))
     minus_horse = property(lambda s: s.equip.get("minus_horse"))
+    # The table is found through the desk, like a part read late: a view that held its table would make
+    # every decision's views a cycle, left for the cyclic collector to free.
     @property
     def next(self) -> PlayerView:
         """The next player alive, clockwise (the player themself when nobody else is)."""
-        t, n = self._table, len(self._table)
+        t = _desk_of(self).players
+        n = len(t)
         return next((t[(self.seat + i) % n] for i in range(1, n + 1) if t[(self.seat + i) % n].alive), self)
 
     @property
     def prev(self) -> PlayerView:
-        t, n = self._table, len(self._table)
+        t = _desk_of(self).players
+        n = len(t)
         return next((t[(self.seat - i) % n] for i in range(1, n + 1) if t[(self.seat - i) % n].alive), self)
     hero = property(lambda s: s.heroes[0] if s.heroes else None)
 
@@ -202,10 +207,14 @@ class EventView(Data):
     __slots__ = ("TYPE", "FIELDS", "_fields")
 
     def __getattr__(self, name):
-        if name == "_fields" or name.startswith("__"):  # not written yet, or a protocol probe (copy, pickle)
+        if name.startswith("__"):  # a protocol probe (copy, pickle)
             raise AttributeError(name)
+        fields = self._fields
+        if fields is _LAZY:  # its fields are written when first read: most frames' events are never read
+            fields = _desk_of(self).part(self, "_fields")
+            _set(self, "_fields", fields)
         try:
-            return self._fields[name]
+            return fields[name]
         except KeyError:
             raise AttributeError(name) from None
 
@@ -238,8 +247,8 @@ def _builder(cls):
 class SeatView(Data):
     """The game as one seat may know it at one decision."""
 
-    __slots__ = ("seat", "rules", "mode", "turn_no", "phase", "agent_rng", "help", "harm", "me", "players", "current",
-                 "_stack", "_ring")
+    __slots__ = ("seat", "rules", "mode", "turn_no", "phase", "agent_rng", "help", "harm", "deeds", "me", "players",
+                 "current", "_stack", "_ring")
 
     stack = _lazy("_stack", "the frames being settled, outermost first (FrameView: kind, name, ident, loc, event, "
                             "owner)")
@@ -327,6 +336,7 @@ class Desk:
         self.cards: dict[int, Card] = {}  # handle -> card: those in sight, and this decision's others
         self.passing: list[int] = []  # this decision's handles of unseen and virtual cards
         self.memo: dict[int, object] = {}  # this decision's views, by card uid and event id()
+        self.events: dict[int, tuple] = {}  # this decision's event views, by id(): (view, event)
         self.players: list[PlayerView] = []
         self.view: SeatView | None = None
         self.help = MappingProxyType(game.help)
@@ -341,25 +351,31 @@ class Desk:
             cards.pop(h, None)
         self.passing = []
         self.memo = {}
-        table = tuple(_OpenPlayer.__new__(_OpenPlayer) for _ in g.players)  # filled below, then made read-only
+        self.events = {}
+        table = tuple(map(self._player, g.players))
         self.players = table
-        for p, pv in zip(g.players, table):
-            self._player(p, pv, table)
         for pv in table:
             pv.__class__ = PlayerView
         v = _seat_view(seat=self.seat, rules=g.rules, mode=g.mode, turn_no=g.turn_no, phase=g.phase,
-                       agent_rng=g.agent_rng, help=self.help, harm=self.harm, me=table[self.seat], players=table,
+                       agent_rng=g.agent_rng, help=self.help, harm=self.harm, deeds=g.deeds, me=table[self.seat], players=table,
                        current=self.wrap(g.current), _stack=_LAZY, _ring=tuple(table[p.seat] for p in g.ring_current()))
         self.view = v
         return v
 
     def owns(self, x) -> bool:
         """Is x a view of this desk's current decision?"""
-        return x is self.view or (type(x) is PlayerView and self.players[x.seat] is x)
+        t = type(x)
+        if t is EventView:
+            seen = self.events.get(id(x))
+            return seen is not None and seen[0] is x
+        return x is self.view or (t is PlayerView and self.players[x.seat] is x)
 
     def part(self, x, slot: str):
         """A part of a view first read now (view._lazy)."""
         g = self.game
+        if slot == "_fields":  # an event's
+            ev = self.events[id(x)][1]
+            return MappingProxyType({f: self.wrap(getattr(ev, f)) for f in (*type(ev).FIELDS, "cancelled")})
         if slot == "_stack":
             wrap = self.wrap
             return tuple(_frame(kind=f.kind, name=f.name, ident=f.ident, loc=f.loc, event=wrap(f.event),
@@ -396,6 +412,12 @@ class Desk:
             for slot in slots:
                 if getattr(x, slot) is _LAZY:
                     _set(x, slot, self.part(x, slot))
+        done = 0
+        while done < len(self.events):  # writing an event's fields can make views of further events
+            for ev, _ in list(self.events.values())[done:]:
+                if ev._fields is _LAZY:
+                    _set(ev, "_fields", self.part(ev, "_fields"))
+                done += 1
 
     def inspect(self) -> SeatView:
         """The seat's view now, every part written: for tests and tools, which read it outside a decision."""
@@ -413,11 +435,11 @@ class Desk:
                        req.prompt, ctx, intent=req.intent, left_out=tuple(map(self.wrap, req.left_out)))
         return view, seen
 
-    def _player(self, p: Player, pv, table) -> None:
-        """Write p as this seat sees them into pv (an open PlayerView, made read-only by snapshot)."""
+    def _player(self, p: Player):
+        """p as this seat sees them: an open PlayerView, made read-only by snapshot."""
+        pv = _OpenPlayer.__new__(_OpenPlayer)
         seat = self.seat
         me = p.seat == seat
-        card = self.card_view
         shown = tuple(p.shown)
         pv.seat, pv.is_me, pv.hp, pv.max_hp, pv.alive = p.seat, me, p.hp, p.max_hp, p.alive
         pv.flipped, pv.chained, pv.kingdom, pv.gender = p.flipped, p.chained, p.kingdom, p.gender
@@ -425,13 +447,10 @@ class Desk:
         pv.identity = p.identity if me or p.identity_shown else None
         pv.hand_count = len(p.hand)
         pv.card_count = len(p.hand) + len(p.equip)
-        if me:
-            pv._hand = tuple(map(card, p.hand))
-            pv._equip = MappingProxyType({s: card(c) for s, c in p.equip.items()}) if p.equip else _EMPTY
-            pv._judges = tuple(map(card, p.judges)) if p.judges else ()
-        else:  # another's cards: most agents read their counts only
-            pv._hand = pv._equip = pv._judges = _LAZY
-        pv._piles = pv._pile_cards = pv._marks = pv._mark_labels = pv._skills = _LAZY
+        # the cards, even the seat's own, are written when read: another's are mostly counted only, and a
+        # decision's options (the cards to play, to give) are views already
+        pv._hand = pv._equip = pv._judges = pv._piles = pv._pile_cards = pv._marks = pv._mark_labels = \
+            pv._skills = _LAZY
         if me or all(shown):
             pv.heroes = tuple(p.heroes)
         else:
@@ -439,9 +458,10 @@ class Desk:
                               for i, (h, up) in enumerate(zip(p.heroes, shown)))
         pv.shown = shown
         # 1v1's reserve and fallen heroes are public; pre-shown skills (预亮) and a skill's tallies are the seat's own
-        pv.reserve, pv.fallen = tuple(p.reserve), tuple(p.fallen)
-        pv.armed = frozenset(p.armed) if me else frozenset()
-        pv._table = table
+        pv.reserve = tuple(p.reserve) if p.reserve else ()
+        pv.fallen = tuple(p.fallen) if p.fallen else ()
+        pv.armed = frozenset(p.armed) if me and p.armed else _NONE
+        return pv
 
     def card_view(self, c: Card) -> CardView:
         if c.uid < 0:
@@ -521,9 +541,9 @@ class Desk:
         if hasattr(t, "FIELDS"):
             key = ("event", id(x))
             v = self.memo.get(key)
-            if v is None:  # events may refer to each other (a use and its aims): the view is memoized first
-                v = self.memo[key] = _event(TYPE=t.TYPE, FIELDS=t.FIELDS, _fields=_EMPTY)
-                _set(v, "_fields", MappingProxyType({f: self.wrap(getattr(x, f)) for f in (*t.FIELDS, "cancelled")}))
+            if v is None:  # one view of each event a decision: events refer to each other (a use and its aims)
+                v = self.memo[key] = _event(TYPE=t.TYPE, FIELDS=t.FIELDS, _fields=_LAZY)
+                self.events[id(v)] = (v, x)
             return v
         if _public(t):
             return x  # rules data: public

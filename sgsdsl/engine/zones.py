@@ -193,6 +193,7 @@ class Zones:
                 else:
                     continue
                 book[key] = book.get(key, 0.0) + 0.5 * (nh + ne)
+                self.deeds += 1
             if zone == "judge" and owner is not None:
                 self._record(owner, -1.0)
         if self.win_moved is not None and self.listeners.get(self.win_moved.id):

@@ -97,8 +97,9 @@ _PARENT_ENDS: list = []  # the parent's end of every worker's pipe (a forked wor
 
 def _init_worker(play, paths: list[str] | None, variants: tuple[str, ...] = ()) -> None:
     from ..lang.loader import load
+    from .batch import settle
 
-    _WORKER["rules"] = load([Path(p) for p in paths] if paths else None, variants=variants)
+    _WORKER["rules"] = settle(load([Path(p) for p in paths] if paths else None, variants=variants))
     _WORKER["play"] = play
 
 
