@@ -8,7 +8,7 @@ Three figures, each with its target beside it:
    Every choice of players or of other players' cards that a skill makes, where the skill means the
    choice for someone (its hint says hostile or friendly, or the compiler derived the choice good or bad
    for the chosen: lang/intent.py), is judged with the chooser's true side (identities as dealt; in 国战
-   the kingdom of the main hero, revealed or not): help and gifts should go to the chooser or an ally,
+   a revealed player's kingdom, 野心家 on its own, else its main hero's): help and gifts should go to the chooser or an ally,
    harm and card-taking to a foe (a card taken from an ally's judgment area is help). Only what the seat
    may know is judged: a player counts only where the chooser's view shows its side (the chooser itself,
    a shown identity, a revealed kingdom); a choice among players whose side the seat cannot know is
@@ -66,7 +66,9 @@ def side_of(g, p):
         return sides(g)[p.seat]
     if not p.heroes:
         return ("seat", p.seat)
-    k = p.heroes[0].kingdom
+    # a revealed player's kingdom is the one the game gave it (野心家 when its own was already more than
+    # half of the table); a hidden one's is its main hero's
+    k = p.kingdom if p.kingdom is not None else p.heroes[0].kingdom
     return ("seat", p.seat) if k == g.rules.lone_kingdom else k
 
 

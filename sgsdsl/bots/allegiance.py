@@ -25,24 +25,43 @@ _TABLE = object()  # the per-decision memo's entry for the table memo, once its 
 
 
 def per_table(fn):
-    """Remember fn(g, *players) for as long as all it reads of the table stays as it was (table_token): a
-    guess of who sides with whom changes when someone dies, is hurt, shows an identity or a kingdom, or when
-    the record of deeds grows, not at every decision (a play phase asks a dozen times in a row)."""
-    def cached(self, g, *args):  # fn's value must not be a view: those are one decision's own
-        dm = self.memo
-        if dm is None:
-            return fn(self, g, *args)
-        memo = dm.get(_TABLE)
-        if memo is None:
-            token = self.table_token(g)
-            if token != self.token:
-                self.token, self.table_memo = token, {}
-            memo = dm[_TABLE] = self.table_memo
-        key = (fn, *[a.seat for a in args])
-        v = memo.get(key, memo)
-        if v is memo:
-            v = memo[key] = fn(self, g, *args)
-        return v
+    """Remember fn(g, player) or fn(g, me, player) for as long as all it reads of the table stays as it was
+    (table_token): a guess of who sides with whom changes when someone dies, is hurt, shows an identity or a
+    kingdom, or when the record of deeds grows, not at every decision (a play phase asks a dozen times in a
+    row, each card it weighs about each target). fn's value must not be a view: those are one decision's own."""
+    def table(self, g, dm) -> dict:
+        token = self.table_token(g)
+        if token != self.token:
+            self.token, self.table_memo = token, {}
+        memo = dm[_TABLE] = self.table_memo
+        return memo
+
+    if fn.__code__.co_argcount == 4:
+        def cached(self, g, me, q):
+            dm = self.memo
+            if dm is None:
+                return fn(self, g, me, q)
+            memo = dm.get(_TABLE)
+            if memo is None:
+                memo = table(self, g, dm)
+            key = (fn, me.seat, q.seat)
+            v = memo.get(key)
+            if v is None:
+                v = memo[key] = fn(self, g, me, q)
+            return v
+    else:
+        def cached(self, g, q):
+            dm = self.memo
+            if dm is None:
+                return fn(self, g, q)
+            memo = dm.get(_TABLE)
+            if memo is None:
+                memo = table(self, g, dm)
+            key = (fn, q.seat)
+            v = memo.get(key)
+            if v is None:
+                v = memo[key] = fn(self, g, q)
+            return v
     cached.__doc__, cached.__name__ = fn.__doc__, fn.__name__
     return cached
 

@@ -431,7 +431,12 @@ class Desk:
         ctx = req.context
         if ctx is not None and type(ctx) not in _PLAIN:
             ctx = self.wrap(ctx)
-        seen = Request(req.kind, self.players[req.player.seat], tuple(map(self.wrap, req.options)), req.lo, req.hi,
+        if req.kind == "play":  # (kind, what) pairs, most of them a card in hand: the play phase's every step
+            card, wrap = self.card_view, self.wrap
+            options = tuple((k, card(w) if type(w) is Card else wrap(w)) for k, w in req.options)
+        else:
+            options = tuple(map(self.wrap, req.options))
+        seen = Request(req.kind, self.players[req.player.seat], options, req.lo, req.hi,
                        req.prompt, ctx, intent=req.intent, left_out=tuple(map(self.wrap, req.left_out)))
         return view, seen
 
