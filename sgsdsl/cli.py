@@ -202,12 +202,22 @@ def _check(paths, fmt: str, select: str, ignore: str, scenario_dir: str | None) 
 @main.command(epilog=EXIT_HELP)
 @click.argument("paths", nargs=-1)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def info(paths, as_json: bool) -> None:
+@click.option("--mode", help="Only this mode (id, Chinese name or alias): its decks, hero pool by kingdom, the hero "
+              "pools and decks a run may choose, and its options.")
+def info(paths, as_json: bool, mode: str | None) -> None:
     """What the ruleset holds: packages, heroes, skills, cards, decks, windows, flows, modes."""
-    from .tools.explain import info_data, info_text
+    from .tools.explain import info_data, info_text, mode_info_data, mode_info_text
 
     rules = _rules(_paths(paths))
     from .engine.ruleset import Ruleset
+
+    if mode is not None:
+        m = rules.find_mode(mode)
+        if m is None:
+            raise click.BadParameter(f"no mode {mode} (modes: {', '.join(rules.modes)})", param_hint="--mode")
+        data = mode_info_data(rules, m)
+        click.echo(json.dumps(data, ensure_ascii=False, indent=2) if as_json else mode_info_text(data))
+        return
 
     # every package, variants included: each lists its own heroes and skills
     data = info_data(Ruleset(rules.all_tables, tuple(t.package for t in rules.all_tables if t.variant)))
@@ -263,6 +273,9 @@ def explain(name: str, paths, source: bool) -> None:
 @click.option("--deck", "decks", multiple=True, help="Add a deck to the mode's (e.g. --deck ex for the EX cards).")
 @click.option("--with", "variants", multiple=True, metavar="PACKAGE",
               help="Select a variant package (e.g. --with first_edition for seed 000's first-edition skills).")
+@click.option("--pool", "pools", multiple=True, metavar="POOL",
+              help="Deal heroes from this hero pool (an official expansion set, e.g. --pool 国战标准版 --pool "
+                   "君临天下阵; `sgsdsl info --mode` lists them) instead of the mode's. Repeatable.")
 @click.option("--variant", type=int, default=0, show_default=True,
               help="Which variant of the mode's identity table row (0 = the first).")
 @click.option("--loop-limit", type=click.IntRange(*LOOP_RANGE), default=LOOP_LIMIT, show_default=True,
@@ -286,7 +299,7 @@ def explain(name: str, paths, source: bool) -> None:
 @click.option("--ablate", is_flag=True, help="With --hero: also play its games without each of its skills in turn, "
               "and say what each skill is worth.")
 def simulate(paths, mode, players, games, seed, agent, workers, backend, ray_address, turn_cap, turn_limit, options, as_json, log_file,
-             replay_file, check_invariants, decks, variants, variant, loop_limit, depth_limit, quiet, heroes, baseline,
+             replay_file, check_invariants, decks, variants, pools, variant, loop_limit, depth_limit, quiet, heroes, baseline,
              pick, html, log_games, log_where, replay_seed, control, ablate) -> None:
     """Play GAMES bot games and print win rates per identity (per side in 国战) and per hero, and what each skill did.
 
@@ -299,6 +312,7 @@ def simulate(paths, mode, players, games, seed, agent, workers, backend, ray_add
         paths=tuple(_paths(paths)), mode=mode, players=players, games=games, seed=seed, agent=agent, workers=workers,
         turn_cap=turn_cap, as_json=as_json, log_file=log_file, replay_file=replay_file,
         check_invariants=check_invariants, quiet=quiet, decks=tuple(decks), variant=variant, variants=tuple(variants),
+        pools=tuple(pools),
         heroes=tuple(heroes), baseline=baseline, pick=pick, html=html, log_games=log_games, log_where=log_where,
         replay_seed=replay_seed, control=control, ablate=ablate, turn_limit=turn_limit, options=tuple(options),
         loop_limit=loop_limit, depth_limit=depth_limit, backend=backend, ray_address=ray_address)))

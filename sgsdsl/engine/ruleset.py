@@ -112,6 +112,7 @@ class Ruleset:
         self.heroes = {}
         self.skills: dict[str, SkillDef] = {}
         self.decks = {}
+        self.pools = {}
         self.modes = {}
         self.tests = []
         self.rules: list[SkillDef] = []  # package rules, in package order
@@ -124,7 +125,7 @@ class Ruleset:
         self.variants = tuple(t.package for t in tables if t.variant)
         for t in tables:
             for kind in ("enums", "events", "windows", "flows", "quantities", "counters", "cards", "heroes",
-                         "skills", "decks", "modes"):
+                         "skills", "decks", "pools", "modes"):
                 table = getattr(self, kind)
                 for d in getattr(t, kind):
                     table[d.id] = d
@@ -152,7 +153,7 @@ class Ruleset:
         # Packages compiled from a designer's files (not from rules/): their heroes join every hero pool.
         self.designer = {t.package for t in tables if t.sources and not all(s.startswith("rules/") for s in t.sources)}
         self.names = {}  # Chinese name or id -> (kind, id), for the CLI
-        for kind in ("cards", "heroes", "skills", "windows", "modes", "decks", "flows", "quantities"):
+        for kind in ("cards", "heroes", "skills", "windows", "modes", "decks", "pools", "flows", "quantities"):
             for d in getattr(self, kind).values():
                 self.names.setdefault(d.id, (kind, d.id))
                 self.names.setdefault(d.name, (kind, d.id))

@@ -413,6 +413,17 @@ class DeckDef:
 
 
 @table
+class PoolDef:
+    """A named set of heroes (an official expansion set), which `simulate --pool` deals from."""
+
+    id: str
+    name: str
+    title: str | None
+    heroes: tuple[str, ...]
+    loc: str
+
+
+@table
 class WinDef:
     identities: tuple[str, ...]
     cond: Callable
@@ -511,6 +522,7 @@ class Tables:
     heroes: tuple[HeroDef, ...] = ()
     skills: tuple[SkillDef, ...] = ()
     decks: tuple[DeckDef, ...] = ()
+    pools: tuple[PoolDef, ...] = ()
     modes: tuple[ModeDef, ...] = ()
     rules: tuple[SkillDef, ...] = ()  # the package's own rules: in effect in every game that loads it
     tests: tuple[TestDef, ...] = ()

@@ -582,6 +582,16 @@ class EditionDecl(Decl):
 
 
 @node
+class PoolDecl(Decl):
+    """A named set of heroes (an official expansion set): `simulate --pool` deals from the pools it names."""
+
+    name: Name
+    id: Name
+    title: str | None
+    heroes: tuple[Name, ...]
+
+
+@node
 class Win:
     identities: tuple[Name, ...]
     cond: Expr

@@ -165,6 +165,8 @@ class Resolver:
                 self.check_id(d.id, "an edition")
                 for n in {d.name.text: d.name, d.id.text: d.id}.values():
                     self._claim(m.editions, self._editions, n.text, n, d, "edition")
+            case ast.PoolDecl():
+                self.named(d, d.name, d.id, "pool", "pool", pkg, "a hero pool")
             case ast.ModeDecl():
                 self.named(d, d.name, d.id, "mode", "mode", pkg, "a mode")
                 m.modes[d.name.text] = m.modes[d.id.text] = d

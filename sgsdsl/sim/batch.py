@@ -152,6 +152,7 @@ class Setup:
     turn_limit: int = 0  # a mode's time limit in turns (turn_limit() in the rules)
     options: tuple[tuple[str, object], ...] = ()  # the mode's options this batch changes
     limits: RunLimits | None = None  # how far runaway rules may go (simulate --loop-limit/--depth-limit)
+    heroes: tuple[str, ...] = ()  # the hero pool games deal from (simulate --pool); none: the mode's
 
 
 @attrs.define
@@ -195,10 +196,34 @@ def new_game(rules: Ruleset, mode_id: str, players: int, seed: int, agent: str |
     return g
 
 
+def pool_heroes(rules: Ruleset, mode_id: str, pools: tuple[str, ...]) -> tuple[str, ...]:
+    """The heroes of the named pools (`pool` declarations, by id or Chinese name), in order, with every hero of a
+    designer's files, as a mode's own pool has them; RulesError for a name that is no pool, or for a hero the mode
+    cannot deal (not in its rules, or kept to other modes)."""
+    out: list[str] = []
+    for name in pools:
+        p = rules.pools.get(name) or next((x for x in rules.pools.values() if x.name == name), None)
+        if p is None:
+            elsewhere = next((t.package for t in rules.all_tables for x in t.pools if name in (x.id, x.name)), None)
+            if elsewhere is not None:
+                raise RulesError(f"pool {name} is in package {elsewhere}, which mode {mode_id} does not play with "
+                                 f"(--with {elsewhere})")
+            known = ", ".join(f"{x.name} {x.id}" for x in rules.pools.values()) or "none"
+            raise RulesError(f"no hero pool '{name}' (pools: {known})")
+        bad = [h for h in p.heroes if h not in rules.heroes or (rules.heroes[h].modes and mode_id not in
+                                                                 rules.heroes[h].modes)]
+        if bad:
+            raise RulesError(f"pool {p.name} has heroes that mode {mode_id} cannot deal: {', '.join(bad)} (its "
+                             f"heroes are of another mode's rules: `{p.loc}`)")
+        out += p.heroes
+    out += [h for pkg in rules.designer for h in rules.package_heroes.get(pkg, ())]
+    return tuple(dict.fromkeys(out))
+
+
 def setup_game(rules: Ruleset, s: Setup, seed: int, plan: SeatPlan | None = None,
                log: GameLog | None = None) -> PlannedGame:
     g = new_game(rules, s.mode, s.players, seed, s.agent, log, s.turn_cap, s.invariants, list(s.decks),
-                 None, s.variant, plan, s.pick, s.limits)
+                 list(s.heroes) or None, s.variant, plan, s.pick, s.limits)
     if s.stats:
         g.observer = SkillStats(rules)
     g.turn_limit = s.turn_limit

@@ -13,7 +13,7 @@ import attrs
 
 from ..engine.ruleset import RulesError, Ruleset
 from ..lang.files import quiet_stdout
-from .batch import SEED_STRIDE, Rotation, Setup, count_jobs, iter_jobs, rotation, setup_game, stream_jobs
+from .batch import SEED_STRIDE, Rotation, Setup, count_jobs, iter_jobs, pool_heroes, rotation, setup_game, stream_jobs
 from .pool import interrupts, signal_name
 
 INTERRUPTED = 130  # the exit code after Ctrl-C or SIGTERM, as a shell's for Ctrl-C
@@ -35,6 +35,7 @@ class SimOptions:
     check_invariants: bool = False
     quiet: bool = False
     decks: tuple[str, ...] = ()
+    pools: tuple[str, ...] = ()  # hero pools to deal from (`pool` declarations); none: the mode's own
     variant: int = 0
     variants: tuple[str, ...] = ()
     heroes: tuple[str, ...] = ()
@@ -75,6 +76,8 @@ def command_line(o: SimOptions) -> str:
         words.append("--ablate")
     for d in o.decks:
         words += ["--deck", d]
+    for p in o.pools:
+        words += ["--pool", p]
     for v in o.variants:
         words += ["--with", v]
     for opt in o.options:
@@ -134,7 +137,7 @@ def _load(o: SimOptions):
         return None, 1
 
 
-def _check(o: SimOptions, rules: Ruleset) -> tuple[str, list[str], str | None, list[Rotation]]:
+def _check(o: SimOptions, rules: Ruleset) -> tuple[str, list[str], str | None, list[Rotation], tuple[str, ...]]:
     mid = _mode_id(rules, o.mode)
     if mid is None:
         raise Usage(f"unknown mode '{o.mode}' (modes: {', '.join(rules.modes)})")
@@ -179,10 +182,11 @@ def _check(o: SimOptions, rules: Ruleset) -> tuple[str, list[str], str | None, l
 
         require()
     try:
-        rots = [rotation(rules, mid, o.players, o.variant, h, baseline) for h in heroes]
+        pool = pool_heroes(rules, mid, o.pools) if o.pools else ()
+        rots = [rotation(rules, mid, o.players, o.variant, h, baseline, list(pool) or None) for h in heroes]
     except RulesError as e:
         raise Usage(str(e)) from None
-    return mid, heroes, baseline, rots
+    return mid, heroes, baseline, rots, pool
 
 
 def simulate_command(o: SimOptions) -> int:
@@ -211,9 +215,9 @@ def _simulate(o: SimOptions) -> int:
 
         return replay(rules, Path(o.replay_file), lambda with_: load(list(o.paths) or None, variants=with_))
     try:
-        mid, heroes, baseline, rots = _check(o, rules)
+        mid, heroes, baseline, rots, pool = _check(o, rules)
         setup = Setup(mid, o.players, o.agent, o.turn_cap, o.check_invariants, o.decks, o.variant, o.pick, True,
-                      o.turn_limit, mode_options(rules.modes[mid], o.options), _limits(o))
+                      o.turn_limit, mode_options(rules.modes[mid], o.options), _limits(o), pool)
         if o.replay_seed is not None:
             return replay_seed(rules, setup, o, rots)
         chosen = _log_selection(o, rules)
@@ -247,6 +251,7 @@ def _simulate(o: SimOptions) -> int:
     summary = tally.summary(seed=o.seed, players=o.players, agent=o.agent, seconds=seconds, pick=o.pick,
                             baseline=baseline, command=command_line(o),
                             options={"turn_cap": o.turn_cap, "variant": o.variant, "decks": list(o.decks),
+                                     **({"pools": list(o.pools)} if o.pools else {}),
                                      "with": list(o.variants), "workers": o.workers, "backend": o.backend})
     if stopped is not None:
         summary["partial"] = {"signal": stopped, "played": played, "jobs": total,
@@ -390,7 +395,7 @@ def _header(rules: Ruleset, setup: Setup, seed: int, index: int, plan) -> dict:
             "agent": setup.agent, "pick": setup.pick, "turn_cap": setup.turn_cap, "decks": list(setup.decks),
             "variant": setup.variant, "with": list(rules.variants), "packages": list(rules.packages),
             "plan": attrs.asdict(plan) if plan is not None else None, "turn_limit": setup.turn_limit,
-            "options": dict(setup.options)}
+            "options": dict(setup.options), **({"heroes": list(setup.heroes)} if setup.heroes else {})}
 
 
 def _records(g, log) -> str:
@@ -438,7 +443,7 @@ def setup_of(header: dict) -> Setup:
     """The batch settings a logged game was played with."""
     return Setup(header["mode"], header["players"], header["agent"], header["turn_cap"], False,
                  tuple(header["decks"]), header["variant"], header["pick"], turn_limit=header["turn_limit"],
-                 options=tuple(header["options"].items()))
+                 options=tuple(header["options"].items()), heroes=tuple(header.get("heroes", ())))
 
 
 def replay(rules: Ruleset, path: Path, reload) -> int:

@@ -49,8 +49,53 @@ def info_data(rules: Ruleset) -> dict:
                    "heroes": list(m.hero_packages), "pool": rules.hero_pool(m), "lord": m.lord,
                    "identities": {str(n): [list(v) for v in variants] for n, variants in m.table}}
                   for m in rules.modes.values()],
+        "pools": {p.id: {"name": p.name, "title": p.title, "heroes": list(p.heroes), "package": t.package}
+                  for t in tables for p in t.pools},
         "tests": len(rules.tests),
     }
+
+
+def mode_info_data(rules: Ruleset, mode) -> dict:
+    """What one mode plays with and what a run may choose (`info --mode`): its packages, decks, hero pool by
+    kingdom, the hero pools and decks `--pool` and `--deck` can name, and its options."""
+    rules = rules.for_mode(mode)
+    pool = rules.hero_pool(mode)
+    by_kingdom: dict[str, int] = {}
+    for h in pool:
+        k = rules.heroes[h].kingdom
+        by_kingdom[rules.enum_names.get(k, k)] = by_kingdom.get(rules.enum_names.get(k, k), 0) + 1
+    dealable = set(pool)
+    return {
+        "id": mode.id, "name": mode.name, "title": mode.title, "players": list(mode.players),
+        "with": list(mode.variants), "hero_packages": list(mode.hero_packages),
+        "decks": {d: len(rules.decks[d].entries) for d in mode.decks},
+        "other_decks": {d.id: len(d.entries) for d in rules.decks.values()
+                        if d.id not in mode.decks and (not d.modes or mode.id in d.modes)},
+        "heroes": len(pool), "by_kingdom": by_kingdom,
+        "pools": [{"id": p.id, "name": p.name, "title": p.title, "heroes": len(p.heroes),
+                   "in_mode_pool": sum(h in dealable for h in p.heroes)} for p in rules.pools.values()],
+        "options": [{"id": i, "name": n, "default": d, "text": doc} for i, n, d, doc in mode.options],
+    }
+
+
+def mode_info_text(d: dict) -> str:
+    out = [f"mode {d['name']} {d['id']}: {d['title'] or ''}", f"  players: {d['players'][0]}–{d['players'][1]}"]
+    if d["with"]:
+        out.append(f"  plays with: {', '.join(d['with'])}")
+    out.append("  decks: " + ", ".join(f"{k} ({v} cards)" for k, v in d["decks"].items()))
+    if d["other_decks"]:
+        out.append("  decks to add (--deck): " + ", ".join(f"{k} ({v} cards)" for k, v in d["other_decks"].items()))
+    out.append(f"  hero pool: {d['heroes']} heroes (" + ", ".join(f"{k} {v}" for k, v in d["by_kingdom"].items())
+               + ")" + (f", from {', '.join(d['hero_packages'])}" if d["hero_packages"] else ""))
+    if d["pools"]:
+        out.append("  hero pools to deal from instead (--pool, repeatable):")
+        out += [f"    {p['name']} {p['id']}: {p['heroes']} heroes" + (f" — {p['title']}" if p["title"] else "")
+                for p in d["pools"]]
+    if d["options"]:
+        out.append("  options (--option ID=VALUE):")
+        out += [f"    {o['id']} ({o['name']}) = {o['default']!r}" + (f" — {o['text']}" if o["text"] else "")
+                for o in d["options"]]
+    return "\n".join(out)
 
 
 def info_text(data: dict) -> str:
@@ -68,6 +113,9 @@ def info_text(data: dict) -> str:
             out.append(f"heroes of {pkg}: " + " ".join(f"{h['name']}({h['kingdom_name']}{h['hp']:g})" for h in heroes))
     out.append("modes: " + ", ".join(f"{m['name']} {m['id']} {m['players'][0]}–{m['players'][1]} players, "
                                     f"{m['deck_size']} cards, {len(m['pool'])} heroes" for m in data["modes"]))
+    if data["pools"]:
+        out.append("hero pools (--pool): " + ", ".join(f"{p['name']} {k} ({len(p['heroes'])} heroes)"
+                                                       for k, p in data["pools"].items()))
     out.append(f"windows: {len(data['windows'])}; flows: {', '.join(f['name'] for f in data['flows'])}")
     return "\n".join(out)
 

@@ -21,7 +21,7 @@ class ModuleBase:
         self.events: list[dict] = []
         self.tables: dict[str, list[str]] = {k: [] for k in (
             "enums", "events", "windows", "flows", "quantities", "counters", "binds", "cards", "heroes", "skills",
-            "decks", "modes", "rules", "tests", "hints", "option_hints")}
+            "decks", "pools", "modes", "rules", "tests", "hints", "option_hints")}
         self.triggers: dict[str, list[str]] = {}
         self.test_no: dict[str, int] = {}  # per skill (or per file for top-level tests)
 
@@ -150,6 +150,10 @@ class ModuleBase:
                     f"T.DeckDef(id={d.id.text!r}, name={d.name.text!r}, title={d.title!r}, entries={entries!r}, "
                     f"loc={L!r}" + (f", modes={tuple(self.m.modes[n.text].id.text for n in d.modes)!r}"
                                     if d.modes else "") + (f", signs={signs!r}" if signs else "") + ")")
+            case ast.PoolDecl():
+                heroes = tuple(self.m.heroes[n.text].id.text for n in d.heroes)
+                self.tables["pools"].append(f"T.PoolDef(id={d.id.text!r}, name={d.name.text!r}, title={d.title!r}, "
+                                            f"heroes={heroes!r}, loc={L!r})")
             case ast.ModeDecl():
                 self.mode(d)
             case ast.RuleDecl():

@@ -26,6 +26,12 @@ class DecksAndModes:
                                rows=tuple(rows), span=self.sp(meta))
 
     @v_args(meta=True)
+    def pool_decl(self, meta, c):
+        name, ident, title, heroes = c
+        return ast.PoolDecl(name=self.nm(name), id=self.nm(ident), title=self.s(title) if title else None,
+                            heroes=heroes, span=self.sp(meta))
+
+    @v_args(meta=True)
     def edition_row(self, meta, c):
         card, *srs = c
         cards = tuple((str(t)[0], parse_rank(str(t)[1:]), _tok_span(self.path, t)) for t in srs)

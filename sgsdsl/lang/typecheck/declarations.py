@@ -172,6 +172,9 @@ class Declarations:
                 self.deck(d)
             case ast.EditionDecl():
                 self.edition(d)
+            case ast.PoolDecl():
+                for n in d.heroes:
+                    self.value_of(n, "hero", "hero", "SGS112")
             case ast.ModeDecl():
                 self.mode(d)
             case ast.RuleDecl():
