@@ -115,7 +115,9 @@ class Play:
         need = cd.target.count(self, p, card)[0] if cd.target.kind == "some" else 1
         if need <= 0:
             return True
-        if self.qmemo is not None:  # the play phase's listing: all of them, which the agent weighs and the use reads
+        if self.qmemo is not None and not self.agents[p.seat].counting:
+            # the play phase's listing, for an agent that weighs each card's targets: all of them, kept for its
+            # questions and for the use (a counting agent asks nothing: the first `need` do)
             return len(self.target_candidates(p, card)) >= need
         return len(self._candidates(p, card, cd, need)) >= need  # the first `need` legal targets
 
