@@ -43,7 +43,8 @@ import attrs
 
 from sgsdsl.bots.heuristic import HeuristicAgent
 from sgsdsl.lang.loader import shipped
-from sgsdsl.sim.batch import Setup, game_seed, new_game, rotation, settle, setup_game
+from sgsdsl.sim.batch import Setup, game_seed, new_game, rotation, setup_game
+from sgsdsl.sim.pool import settle
 from sgsdsl.sim.skillstats import sides
 
 MODES = (("identity", 5, "standard"), ("duel", 2, "duel"), ("guozhan", 5, "guozhan_heroes"))

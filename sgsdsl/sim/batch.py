@@ -12,7 +12,6 @@ pool hero in that seat, the pool heroes taking turns evenly at any game count (s
 from __future__ import annotations
 
 import functools
-import gc
 import random
 import time
 from pathlib import Path
@@ -284,14 +283,6 @@ def play(rules: Ruleset, s: Setup, index: int, seed: int, rot: Rotation | None =
 BACKENDS = ("processes", "ray")
 
 
-def settle(rules: Ruleset) -> Ruleset:
-    """Before a batch: what is alive now (the rules, the loaded modules) lives as long as the process, so the
-    cyclic collector is told to stop walking it. Every game makes thousands of short-lived objects, and
-    each of the collector's full passes would walk the rules again and free nothing of them."""
-    gc.freeze()
-    return rules
-
-
 def stream_jobs(rules: Ruleset, jobs, workers: int = 1, paths: list[Path] | None = None, backend: str = "processes",
                 ray_address: str | None = None):
     """Play jobs (an iterable: it is read a chunk at a time) and yield their results in job order."""
@@ -300,6 +291,8 @@ def stream_jobs(rules: Ruleset, jobs, workers: int = 1, paths: list[Path] | None
 
         yield from stream_ray(rules, jobs, paths, ray_address, play, lost)
     elif workers <= 1:
+        from .pool import settle
+
         settle(rules)
         for job in jobs:
             yield play(rules, *job)

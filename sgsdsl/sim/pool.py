@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import collections
 import contextlib
+import gc
 import itertools
 import multiprocessing as mp
 import signal
@@ -95,10 +96,16 @@ def _death(exitcode: int | None) -> str:
 _PARENT_ENDS: list = []  # the parent's end of every worker's pipe (a forked worker closes its copies)
 
 
+def settle(rules):
+    """Before a batch: what is alive now (the rules, the loaded modules) lives as long as the process, so the
+    cyclic collector is told to stop walking it. Every game makes thousands of short-lived objects, and
+    each of the collector's full passes would walk the rules again and free nothing of them."""
+    gc.freeze()
+    return rules
+
+
 def _init_worker(play, paths: list[str] | None, variants: tuple[str, ...] = ()) -> None:
     from ..lang.loader import load
-    from .batch import settle
-
     _WORKER["rules"] = settle(load([Path(p) for p in paths] if paths else None, variants=variants))
     _WORKER["play"] = play
 
