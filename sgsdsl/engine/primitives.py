@@ -158,6 +158,18 @@ class Primitives:
         p.gender = up[0].gender if up else None
         self.say(p, " 的", "主将" if slot == 0 else "副将", "变更为 ", new.id if p.shown[slot] else "一张暗置的武将牌")
 
+    def hide_hero(self, p: Player, slot: int) -> None:
+        """暗置 (raw): a face-up hero card turns face down. Its skills and gender go out of effect (seed 002: 处于暗置
+        状态的武将牌没有任何武将技能、性别以及势力); the player's kingdom stays, as it was decided when first revealed
+        (rules decide otherwise through set_kingdom). Every seat saw the card face up, so every seat knows it."""
+        if not p.shown[slot]:
+            return
+        self.say(p, " 暗置 ", p.heroes[slot].id)  # named as the table saw them until now
+        p.shown[slot] = False
+        p.hero_known |= {(q.seat, slot) for q in self.players}
+        up = [h for h, s in zip(p.heroes, p.shown) if s]
+        p.gender = up[0].gender if up else None
+
     def look_hero(self, viewer: Player, p: Player, slot: int) -> None:
         """viewer looks at one of p's face-down hero cards (先驱, 知己知彼): viewer's seat knows it from now on."""
         p.hero_known.add((viewer.seat, slot))

@@ -358,6 +358,10 @@ FUNCS: dict[str, Func] = {
                     "明置 (raw): p's hero card slot (0 main, 1 deputy) turns face up; rules call the flow bound to "
                     "`reveal`",
                    Effect(frozenset({"hero", "skills", "kingdom"}))),
+    "hide_hero": _p("p: player, slot: int", "none", "hide_hero",
+                    "暗置 (raw): p's face-up hero card slot turns face down: its skills and gender go out of effect, "
+                    "the kingdom stays (the rules' flow 暗置 opens the windows)",
+                   Effect(frozenset({"hero", "skills", "gender"}))),
     "change_hero": _p("p: player, slot: int, h: hero", "none", "change_hero",
                       "变更 (raw): p's hero card slot becomes h, lying as the old one lay; max HP, HP and kingdom stay",
                    Effect(frozenset({"hero", "skills"}))),
@@ -477,6 +481,9 @@ ROLES: dict[str, Role] = {
     "reveal": Role("flow", (("who", "player"), ("slot", "int")), None,
                    "the flow that reveals (明置) a face-down hero card: the engine runs it when a player uses a "
                    "skill of a face-down hero"),
+    "revealable": Role("quantity", (("p", "player"), ("slot", "int")), "bool",
+                       "whether p may reveal (明置) the face-down hero card slot of their own accord: the engine "
+                       "offers a face-down hero's skill only when it is true (祸水 forbids it)"),
     "recast": Role("flow", (("who", "player"), ("card", "card")), None,
                    "the flow that recasts (重铸) a card: the engine offers it in the play phase for every hand "
                    "card declared `recast`"),
