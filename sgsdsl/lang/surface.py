@@ -76,6 +76,8 @@ ATTRS: dict[str, dict[str, Attr]] = {
         "hidden_heroes": Attr("list[hero]", "暗置的武将牌 (face down, 国战)"),
         "shown": Attr("list[bool]", "each hero card in play: face up? (0 main, 1 deputy)"),
         "fallen": Attr("list[hero]", "阵亡的武将 (this seat's heroes that died)"),
+        "removed": Attr("list[int]", "移除的武将牌 (国战: their slots, 0 主将，1 副将; `heroes` keeps them in place)",
+                        "removed_slots"),
     },
     "card": {
         "name": Attr("cardname", "牌名"),
@@ -365,6 +367,11 @@ FUNCS: dict[str, Func] = {
     "change_hero": _p("p: player, slot: int, h: hero", "none", "change_hero",
                       "变更 (raw): p's hero card slot becomes h, lying as the old one lay; max HP, HP and kingdom stay",
                    Effect(frozenset({"hero", "skills"}))),
+    "remove_hero": _p("p: player, slot: int", "none", "remove_hero",
+                      "移除 (raw): p's hero card slot leaves the seat with its skills, a 士兵 of its gender in its place; "
+                      "max HP, HP and kingdom stay, a face-down card is removed unseen (the rules' flow 移除 opens the "
+                      "windows)",
+                   Effect(frozenset({"hero", "skills", "gender"}))),
     "look_hero": _p("viewer: player, p: player, slot: int", "none", "look_hero",
                     "viewer观看p的一张暗置武将牌 (viewer's seat knows it from now on)",
                    NOTHING),
