@@ -182,22 +182,29 @@ class Primitives:
         return None
 
     def remove_hero(self, p: Player, slot: int) -> None:
-        """移除 (raw): the hero card in slot leaves the seat with its skills; a 士兵 of its gender lies in its
-        place. Max HP, HP and kingdom stay; a face-down card is removed unseen (nobody learns it). The rules
-        return the card to the hero pile and say what else a removal takes (阴阳鱼, 珠联璧合)."""
+        """移除 (raw): the hero card in slot leaves the seat; a 士兵 of its gender lies in its place. Max HP, HP
+        and kingdom stay; a face-down card is removed unseen (nobody learns it). Its skills are out of effect but
+        still answer windows until `leave_hero` (as a dead hero's answer 死亡时 until `leave`): the windows its
+        removal opens (闺秀: 当你移除此武将牌后). The rules return the card to the hero pile and say what else
+        a removal takes (阴阳鱼, 珠联璧合)."""
         if slot in p.removed or slot >= len(p.heroes):
             return
         old, up = p.heroes[slot], p.shown[slot]
         self.say(p, " 移除了", "主将" if slot == 0 else "副将", " ", old.id if up else "(一张暗置的武将牌)")
-        for inst in [i for i in p.skills if i.slot == slot and not i.equip]:
-            p.skills.remove(inst)
-            self._deactivate(inst)
         p.armed -= set(old.skills)
         p.removed[slot] = old.gender
         p.shown[slot] = False
         if up:  # the table saw it face up: nothing about it is secret
             p.hero_known |= {(q.seat, slot) for q in self.players}
         p.gender = self._seat_gender(p)
+
+    def leave_hero(self, p: Player, slot: int) -> None:
+        """The skills of a removed hero card leave the seat with it (after the windows its removal opens)."""
+        if slot not in p.removed:
+            return
+        for inst in [i for i in p.skills if i.slot == slot and not i.equip]:
+            p.skills.remove(inst)
+            self._deactivate(inst)
 
     def look_hero(self, viewer: Player, p: Player, slot: int) -> None:
         """viewer looks at one of p's face-down hero cards (先驱, 知己知彼): viewer's seat knows it from now on."""

@@ -368,10 +368,14 @@ FUNCS: dict[str, Func] = {
                       "变更 (raw): p's hero card slot becomes h, lying as the old one lay; max HP, HP and kingdom stay",
                    Effect(frozenset({"hero", "skills"}))),
     "remove_hero": _p("p: player, slot: int", "none", "remove_hero",
-                      "移除 (raw): p's hero card slot leaves the seat with its skills, a 士兵 of its gender in its place; "
-                      "max HP, HP and kingdom stay, a face-down card is removed unseen (the rules' flow 移除 opens the "
-                      "windows)",
+                      "移除 (raw): p's hero card slot leaves the seat, a 士兵 of its gender in its place; max HP, HP "
+                      "and kingdom stay, a face-down card is removed unseen; its skills are out of effect and leave "
+                      "with `leave_hero` (the rules' flow 移除 opens the windows between)",
                    Effect(frozenset({"hero", "skills", "gender"}))),
+    "leave_hero": _p("p: player, slot: int", "none", "leave_hero",
+                     "the skills of p's removed hero card slot leave the seat (until then they answer the windows "
+                     "of its removal, as a dead hero's answer 死亡时 until `leave`)",
+                   Effect(frozenset({"skills"}))),
     "look_hero": _p("viewer: player, p: player, slot: int", "none", "look_hero",
                     "viewer观看p的一张暗置武将牌 (viewer's seat knows it from now on)",
                    NOTHING),
