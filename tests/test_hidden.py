@@ -112,6 +112,19 @@ def test_a_face_down_card_removed_stays_unknown_and_a_face_up_one_hidden_stays_k
         assert Desk(g, seat).inspect().players[3].heroes == (q.heroes[0], None)
 
 
+def test_both_cards_face_down_again_keep_the_kingdom_and_drop_the_gender(rules):
+    g = _guozhan(rules, 9)
+    q = g.players[2]
+    g.show_hero(q, 0)
+    g.set_kingdom(q, q.heroes[0].kingdom)
+    g.hide_hero(q, 0)  # seed 002: a face-down card has no gender or kingdom; the kingdom decided stays
+    assert not any(q.shown) and q.gender is None and q.kingdom == q.heroes[0].kingdom
+    for seat in range(len(g.players)):
+        pv = Desk(g, seat).inspect().players[2]
+        assert pv.kingdom == q.kingdom and pv.gender is None and pv.heroes[0] is q.heroes[0]
+        assert pv.heroes[1] is (q.heroes[1] if seat == 2 else None)
+
+
 class Spy(HeuristicAgent):
     """Plays like the heuristic bot and checks, at every decision, what it could read of everyone else."""
 
