@@ -110,6 +110,8 @@ def test_a_face_down_card_removed_stays_unknown_and_a_face_up_one_hidden_stays_k
     g.hide_hero(q, 0)  # seen face up by every seat: known to all from then on
     for seat in range(len(g.players)):
         assert Desk(g, seat).inspect().players[3].heroes == (q.heroes[0], None)
+    g.kill(q)  # a dead seat's heroes are public (its fallen), but not the card removed before
+    assert q.fallen == [q.heroes[0].id]
 
 
 def test_both_cards_face_down_again_keep_the_kingdom_and_drop_the_gender(rules):

@@ -47,7 +47,7 @@ class Primitives:
         ev = self.ongoing(self.ev_death) if self.ev_death else None
         self.remember(KILL, ev.killer if ev is not None and ev.who is p else None, p)
         self.deaths.append((self.turn_no, p))
-        p.fallen.extend(h.id for h in p.heroes)
+        p.fallen.extend(h.id for i, h in enumerate(p.heroes) if i not in p.removed)  # a removed card left before
         if self.observer is not None:
             self.observer.on_death(self, p)
 
