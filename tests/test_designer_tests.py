@@ -374,3 +374,54 @@ test "1v1" {
     assert "关羽 使用 杀" in lines["身份局"] and "→ 曹操" in lines["身份局"]
     assert "关羽/张飞 使用 杀" in lines["国战"] and "→ 座位3" in lines["国战"]
     assert "比点：座位1 亮出" in lines["1v1"] and "关羽 登场" in lines["1v1"]
+
+
+# ---- hero cards as objects (issue 26 class 1): the windows after 暗置, 移除 and 变更 -----------------------------
+
+HERO_CARD_WINDOWS = '''
+use guozhan_heroes
+hero 观者 guanzhe { kingdom 魏  hp 2  gender 男  skills 观变 }
+skill 观变 guanbian locked {
+  "锁定技，当一名角色的一张武将牌暗置、移除或变更后，你摸一张牌。"
+  on 暗置武将牌后 any do { draw(self, 1) }
+  on 移除武将牌后 any do { draw(self, 1) }
+  on 变更副将后 any do { draw(self, 1) }
+}
+test "暗置之后" {
+  mode guozhan
+  seat 邹氏 deputy 华佗 equip [赤兔]
+  seat 甘宁 deputy 吕蒙
+  seat 观者 deputy 许褚
+  start 邹氏 出牌阶段
+  decide 邹氏: 倾城, 甘宁, 吕蒙
+  expect 观者.hand_count == 1 and not 甘宁.shown[1]
+}
+test "移除之后" {
+  mode guozhan
+  seat 张任 deputy 纪灵 hand [杀]
+  seat 甘宁 deputy 吕蒙
+  seat 观者 deputy 许褚
+  start 张任 出牌阶段
+  decide 张任: 杀, 甘宁, yes
+  expect 观者.hand_count == 1 and 1 in 甘宁.removed
+}
+test "变更之后" {
+  mode guozhan
+  heroes [张昭张纮]
+  seat 关羽 deputy 张飞 hand [过河拆桥, 顺手牵羊]
+  seat 吕范 deputy 甘宁 hp 2 hand [闪, 闪]
+  seat 观者 deputy 许褚
+  start 关羽 出牌阶段
+  decide 关羽: 过河拆桥, 吕范, 顺手牵羊, 吕范
+  decide 吕范: yes, yes, 张昭张纮
+  expect 观者.hand_count == 1 and 吕范.heroes[1] == 张昭张纮
+}
+'''
+
+
+def test_the_windows_after_a_hero_card_is_hidden_removed_or_changed_open_for_every_listener(tmp_path):
+    results = _run(tmp_path, HERO_CARD_WINDOWS)
+    for title in ("暗置之后", "移除之后", "变更之后"):
+        r = results[title]
+        assert r.ok, (title, r.failures)
+        assert any("观者/许褚 发动 【观变】" in line for line in r.log.lines), title

@@ -98,6 +98,35 @@ def test_look_hero_makes_one_card_known_to_that_seat_only(rules):
     assert not any(q.shown) and q.kingdom is None  # looking reveals nothing to the table
 
 
+def test_a_face_down_card_removed_stays_unknown_and_a_face_up_one_hidden_stays_known(rules):
+    g = _guozhan(rules, 9)
+    q = g.players[3]
+    gone = q.heroes[1]
+    g.remove_hero(q, 1)  # face down: removed unseen
+    for seat in range(len(g.players)):
+        assert Desk(g, seat).inspect().players[3].heroes[1] is None
+    assert q.hidden_heroes == [q.heroes[0].id] and q.kingdom is None and q.gender == gone.gender
+    g.show_hero(q, 0)
+    g.hide_hero(q, 0)  # seen face up by every seat: known to all from then on
+    for seat in range(len(g.players)):
+        assert Desk(g, seat).inspect().players[3].heroes == (q.heroes[0], None)
+    g.kill(q)  # a dead seat's heroes are public (its fallen), but not the card removed before
+    assert q.fallen == [q.heroes[0].id]
+
+
+def test_both_cards_face_down_again_keep_the_kingdom_and_drop_the_gender(rules):
+    g = _guozhan(rules, 9)
+    q = g.players[2]
+    g.show_hero(q, 0)
+    g.set_kingdom(q, q.heroes[0].kingdom)
+    g.hide_hero(q, 0)  # seed 002: a face-down card has no gender or kingdom; the kingdom decided stays
+    assert not any(q.shown) and q.gender is None and q.kingdom == q.heroes[0].kingdom
+    for seat in range(len(g.players)):
+        pv = Desk(g, seat).inspect().players[2]
+        assert pv.kingdom == q.kingdom and pv.gender is None and pv.heroes[0] is q.heroes[0]
+        assert pv.heroes[1] is (q.heroes[1] if seat == 2 else None)
+
+
 class Spy(HeuristicAgent):
     """Plays like the heuristic bot and checks, at every decision, what it could read of everyone else."""
 
@@ -107,18 +136,21 @@ class Spy(HeuristicAgent):
 
     def decide(self, g, req):
         game = self.game  # the referee's side, to compare with: no agent reaches it
-        assert [h is not None for h in g.me.heroes] == [True] * len(g.me.heroes)
+        mine = game.players[g.seat]
+        # its own cards, all but those removed (移除: out of the game, for their own seat too)
+        assert [h is not None for h in g.me.heroes] == [i not in mine.removed for i in range(len(g.me.heroes))]
         for p, pv in zip(game.players, g.players):
             if p.seat == g.seat:
                 continue
             for i, (h, up) in enumerate(zip(p.heroes, p.shown)):
                 seen = pv.heroes[i]
-                assert seen is (h if up or (g.seat, i) in p.hero_known else None)
+                assert seen is (h if (up or (g.seat, i) in p.hero_known) and i not in p.removed else None)
                 self.looked += not up
             live = {i.skill.id for i in p.skills if i.slot is None or p.shown[i.slot]}
             assert {s.skill.id for s in pv.skills} <= live
-            if not any(p.shown):
-                assert pv.kingdom is None and pv.gender is None
+            if not any(p.shown):  # a kingdom seen face up stays known (暗置), a 士兵 shows its gender (移除)
+                assert pv.kingdom is None or any((g.seat, i) in p.hero_known for i in range(len(p.heroes)))
+                assert pv.gender is None or p.removed
             for c in pv.hand:
                 assert c.name is None or game.views[g.seat].cards[c.handle].known & (1 << g.seat)
         return super().decide(g, req)

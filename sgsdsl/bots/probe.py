@@ -256,7 +256,9 @@ class Referee:
             for i, h in enumerate(pv.heroes):
                 if h is not None and id(h) in secret_heroes and secret_heroes[id(h)][0] is p:
                     raise Leak(f"seat {seat + 1} sees seat {p.seat + 1}'s face-down hero card {h.name}")
-            if p.heroes and not any(p.shown) and (pv.kingdom is not None or pv.gender is not None):
+            if p.heroes and not any(p.shown) and ((pv.gender is not None and not p.removed) or (
+                    pv.kingdom is not None and not any((seat, i) in p.hero_known for i in range(len(p.heroes))))):
+                # a kingdom stays known once a card was seen face up (暗置 again): the card is known then
                 raise Leak(f"seat {seat + 1} sees the kingdom or gender of seat {p.seat + 1}, all face down")
         for p, h in secret_heroes.values():
             found = {h.id, h.name} & walk.strings

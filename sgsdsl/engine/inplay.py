@@ -42,5 +42,7 @@ class SkillInst:
 
     @property
     def usable_hidden(self) -> bool:
-        """Could be used now by revealing its hero (not a locked skill: a face-down hero has none in effect)."""
-        return not self.live and not self.skill.locked
+        """Could be used now by revealing its hero (not a locked skill: a face-down hero has none in effect), when
+        the rules let its owner reveal it (`revealable`)."""
+        return not self.live and not self.skill.locked and self.slot not in self.owner.removed and \
+            self.owner.game.may_reveal(self.owner, self.slot)

@@ -115,7 +115,9 @@ def hidden(g, desk, view, seen) -> None:
                 if pv.heroes[i] is not None:
                     fail(g, f"seat {seat + 1} sees {p.name}'s face-down hero card {h.name}")
                 secrets.append(h)
-        if p.heroes and not any(p.shown) and (pv.kingdom is not None or pv.gender is not None):
+        if p.heroes and not any(p.shown) and ((pv.gender is not None and not p.removed) or (
+                pv.kingdom is not None and not any((seat, i) in p.hero_known for i in range(len(p.heroes))))):
+            # a kingdom decided by a card seen face up and turned face down again (暗置) stays known
             fail(g, f"seat {seat + 1} sees the kingdom or gender of {p.name}, whose heroes are all face down")
         live = {i.skill.id for i in p.skills if i.slot is None or i.slot >= len(p.shown) or p.shown[i.slot]}
         if any(s.skill.id not in live for s in pv.skills):

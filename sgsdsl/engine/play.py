@@ -85,6 +85,16 @@ class Play:
     def may_discard(self, p: Player, card: Card) -> bool:
         return self.role_q(self.q_discardable, True, p, card)
 
+    def may_reveal(self, p: Player, slot: int) -> bool:
+        """May p reveal this face-down hero card of their own accord (the `revealable` role; true when unbound)?"""
+        qd = self.q_revealable
+        if qd is None:
+            return True
+        f = self.qf[qd.id]
+        if qd.const is not None and f is qd.base:
+            return qd.const
+        return bool(f(self, p, slot))
+
     def may_give(self, p: Player, card: Card, how: str) -> bool:
         """May p use (or play) this card as an answer?"""
         return self.may_use(p, card) if how == "use" else self.may_play(p, card)

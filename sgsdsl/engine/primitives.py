@@ -47,7 +47,7 @@ class Primitives:
         ev = self.ongoing(self.ev_death) if self.ev_death else None
         self.remember(KILL, ev.killer if ev is not None and ev.who is p else None, p)
         self.deaths.append((self.turn_no, p))
-        p.fallen.extend(h.id for h in p.heroes)
+        p.fallen.extend(h.id for i, h in enumerate(p.heroes) if i not in p.removed)  # a removed card left before
         if self.observer is not None:
             self.observer.on_death(self, p)
 
@@ -112,6 +112,7 @@ class Primitives:
         p.max_hp = p.hp = (hs[0].as_main + hs[1].as_deputy) // 2
         p.kingdom = p.gender = None
         p.armed = set()
+        p.removed = {}
         for slot, h in enumerate(hs):
             for sid in h.skills:
                 self.attach(p, self.rules.skills[sid], slot=slot)
@@ -122,8 +123,8 @@ class Primitives:
         rule fires; the kingdom is the stated one, else the first face-up hero's."""
         self.set_heroes(p, main, deputy)
         p.shown = [slot not in hidden for slot in (0, 1)]
+        p.gender = self._seat_gender(p)
         up = [h for h, s in zip(p.heroes, p.shown) if s]
-        p.gender = up[0].gender if up else None
         p.kingdom = kingdom if kingdom is not None else (up[0].kingdom if up else None)
         if p.kingdom is not None and self.mode is not None and not self.mode.table and p.identity is None:
             p.identity, p.identity_shown = p.kingdom, True  # the side that wins, as set_kingdom says
@@ -132,18 +133,19 @@ class Primitives:
     def show_hero(self, p: Player, slot: int) -> None:
         """明置 (raw): the hero card turns face up; its skills take effect; p's gender follows it (the main
         hero's once both are up). The kingdom is the rules' business (set_kingdom)."""
-        if p.shown[slot]:
+        if p.shown[slot] or slot in p.removed:
             return
         p.shown[slot] = True
         p.armed -= set(p.heroes[slot].skills)
-        up = [h for h, s in zip(p.heroes, p.shown) if s]
-        p.gender = up[0].gender if up else None
+        p.gender = self._seat_gender(p)
         self.say(p, " 明置 ", p.heroes[slot].id)
 
     def change_hero(self, p: Player, slot: int, hero: str) -> None:
         """变更 (raw): the hero card in slot is replaced by another, which lies as the old one lay (face up or
         down); the old card's skills go with it and the new one's come in. Max HP, HP and kingdom stay: the
         rules return the old card to the hero pile and decide what a change reveals."""
+        if slot in p.removed:
+            return
         old, new = p.heroes[slot], self.rules.heroes[hero]
         for inst in [i for i in p.skills if i.slot == slot and not i.equip]:
             p.skills.remove(inst)
@@ -154,9 +156,55 @@ class Primitives:
         self.used_heroes.add(hero)
         for sid in new.skills:
             self.attach(p, self.rules.skills[sid], slot=slot)
-        up = [h for h, s in zip(p.heroes, p.shown) if s]
-        p.gender = up[0].gender if up else None
+        p.gender = self._seat_gender(p)
         self.say(p, " 的", "主将" if slot == 0 else "副将", "变更为 ", new.id if p.shown[slot] else "一张暗置的武将牌")
+
+    def hide_hero(self, p: Player, slot: int) -> None:
+        """暗置 (raw): a face-up hero card turns face down. Its skills and gender go out of effect (seed 002: 处于暗置
+        状态的武将牌没有任何武将技能、性别以及势力); the player's kingdom stays, as it was decided when first revealed
+        (rules decide otherwise through set_kingdom). Every seat saw the card face up, so every seat knows it."""
+        if not p.shown[slot]:
+            return
+        self.say(p, " 暗置 ", p.heroes[slot].id)  # named as the table saw them until now
+        p.shown[slot] = False
+        p.hero_known |= {(q.seat, slot) for q in self.players}
+        p.gender = self._seat_gender(p)
+
+    @staticmethod
+    def _seat_gender(p: Player) -> str | None:
+        """Seed 002: the gender of the face-up card, the main's when both are up. A removed card's 士兵 lies face
+        up in its place with the removed card's gender (the 士兵 cards of 君临天下·势 are 男 or 女)."""
+        for i, (h, up) in enumerate(zip(p.heroes, p.shown)):
+            if up:
+                return h.gender
+            if i in p.removed:
+                return p.removed[i]
+        return None
+
+    def remove_hero(self, p: Player, slot: int) -> None:
+        """移除 (raw): the hero card in slot leaves the seat; a 士兵 of its gender lies in its place. Max HP, HP
+        and kingdom stay; a face-down card is removed unseen (nobody learns it). Its skills are out of effect but
+        still answer windows until `leave_hero` (as a dead hero's answer 死亡时 until `leave`): the windows its
+        removal opens (闺秀: 当你移除此武将牌后). The rules return the card to the hero pile and say what else
+        a removal takes (阴阳鱼, 珠联璧合)."""
+        if slot in p.removed or slot >= len(p.heroes):
+            return
+        old, up = p.heroes[slot], p.shown[slot]
+        self.say(p, " 移除了", "主将" if slot == 0 else "副将", " ", old.id if up else "(一张暗置的武将牌)")
+        p.armed -= set(old.skills)
+        p.removed[slot] = old.gender
+        p.shown[slot] = False
+        if up:  # the table saw it face up: nothing about it is secret
+            p.hero_known |= {(q.seat, slot) for q in self.players}
+        p.gender = self._seat_gender(p)
+
+    def leave_hero(self, p: Player, slot: int) -> None:
+        """The skills of a removed hero card leave the seat with it (after the windows its removal opens)."""
+        if slot not in p.removed:
+            return
+        for inst in [i for i in p.skills if i.slot == slot and not i.equip]:
+            p.skills.remove(inst)
+            self._deactivate(inst)
 
     def look_hero(self, viewer: Player, p: Player, slot: int) -> None:
         """viewer looks at one of p's face-down hero cards (先驱, 知己知彼): viewer's seat knows it from now on."""

@@ -180,8 +180,11 @@ class Settlement:
             return False  # a hero that entered during this settlement does not answer its predecessor's events
         inst = L.inst
         if inst is not None and inst.slot is not None and inst.owner is not None and \
-                not inst.owner.shown[inst.slot] and not (inst.usable_hidden and L.skill.id in L.owner.armed):
-            return False  # a face-down hero's skill (not `live`): offered only when pre-shown (预亮)
+                not inst.owner.shown[inst.slot] and not (inst.usable_hidden and L.skill.id in L.owner.armed) and \
+                inst.slot not in inst.owner.removed:
+            # a face-down hero's skill (not `live`): offered only when pre-shown (预亮); a removed card's answers
+            # the windows of its removal, until `leave_hero`
+            return False
         if t.limit is not None and self.used(L.owner, L.skill.id, t.index, t.limit.scope) >= \
                 t.limit.count(self, L.owner):
             return False

@@ -196,7 +196,7 @@ class Card:
 class Player:
     __slots__ = ("seat", "heroes", "hp", "max_hp", "alive", "hand", "equip", "judges", "flipped", "chained",
                  "identity", "identity_shown", "kingdom", "gender", "marks", "skills", "game", "shown", "piles",
-                 "reserve", "fallen", "armed", "hero_known", "entered_at")
+                 "reserve", "fallen", "armed", "hero_known", "entered_at", "removed")
 
     def __init__(self, game, seat: int):
         self.game = game
@@ -223,6 +223,9 @@ class Player:
         self.armed: set[str] = set()  # skills of face-down heroes pre-shown (预亮): offered when they could fire
         self.hero_known: set[tuple[int, int]] = set()  # (seat, slot): a face-down hero card that seat has seen
         self.entered_at = 0  # the event id when the hero in play entered (1v1): older events are not its own
+        # 移除 (国战): slot -> the gender of the 士兵 card that lies in its place, face up, with no skill or kingdom;
+        # the removed card stays in `heroes` for the slots to keep their numbers, but is no longer the seat's
+        self.removed: dict[int, str] = {}
 
     # -- attributes the rules read (see surface.ATTRS["player"])
     @property
@@ -313,7 +316,12 @@ class Player:
 
     @property
     def hidden_heroes(self) -> list[str]:
-        return [h.id for h, up in zip(self.heroes, self.shown) if not up]
+        removed = self.removed
+        return [h.id for i, (h, up) in enumerate(zip(self.heroes, self.shown)) if not up and i not in removed]
+
+    @property
+    def removed_slots(self) -> list[int]:
+        return sorted(self.removed)
 
     @property
     def skill_ids(self) -> list[str]:

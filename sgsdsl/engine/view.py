@@ -456,7 +456,11 @@ class Desk:
         # decision's options (the cards to play, to give) are views already
         pv._hand = pv._equip = pv._judges = pv._piles = pv._pile_cards = pv._marks = pv._mark_labels = \
             pv._skills = _LAZY
-        if me or all(shown):
+        if p.removed:  # a removed card is out of the game, for its own seat too
+            known = p.hero_known
+            pv.heroes = tuple(None if i in p.removed else h if me or up or (seat, i) in known else None
+                              for i, (h, up) in enumerate(zip(p.heroes, shown)))
+        elif me or all(shown):
             pv.heroes = tuple(p.heroes)
         else:
             pv.heroes = tuple(h if up or (seat, i) in p.hero_known else None

@@ -76,6 +76,8 @@ ATTRS: dict[str, dict[str, Attr]] = {
         "hidden_heroes": Attr("list[hero]", "暗置的武将牌 (face down, 国战)"),
         "shown": Attr("list[bool]", "each hero card in play: face up? (0 main, 1 deputy)"),
         "fallen": Attr("list[hero]", "阵亡的武将 (this seat's heroes that died)"),
+        "removed": Attr("list[int]", "移除的武将牌 (国战: their slots, 0 主将，1 副将; `heroes` keeps them in place)",
+                        "removed_slots"),
     },
     "card": {
         "name": Attr("cardname", "牌名"),
@@ -358,9 +360,22 @@ FUNCS: dict[str, Func] = {
                     "明置 (raw): p's hero card slot (0 main, 1 deputy) turns face up; rules call the flow bound to "
                     "`reveal`",
                    Effect(frozenset({"hero", "skills", "kingdom"}))),
+    "hide_hero": _p("p: player, slot: int", "none", "hide_hero",
+                    "暗置 (raw): p's face-up hero card slot turns face down: its skills and gender go out of effect, "
+                    "the kingdom stays (the rules' flow 暗置 opens the windows)",
+                   Effect(frozenset({"hero", "skills", "gender"}))),
     "change_hero": _p("p: player, slot: int, h: hero", "none", "change_hero",
                       "变更 (raw): p's hero card slot becomes h, lying as the old one lay; max HP, HP and kingdom stay",
                    Effect(frozenset({"hero", "skills"}))),
+    "remove_hero": _p("p: player, slot: int", "none", "remove_hero",
+                      "移除 (raw): p's hero card slot leaves the seat, a 士兵 of its gender in its place; max HP, HP "
+                      "and kingdom stay, a face-down card is removed unseen; its skills are out of effect and leave "
+                      "with `leave_hero` (the rules' flow 移除 opens the windows between)",
+                   Effect(frozenset({"hero", "skills", "gender"}))),
+    "leave_hero": _p("p: player, slot: int", "none", "leave_hero",
+                     "the skills of p's removed hero card slot leave the seat (until then they answer the windows "
+                     "of its removal, as a dead hero's answer 死亡时 until `leave`)",
+                   Effect(frozenset({"skills"}))),
     "look_hero": _p("viewer: player, p: player, slot: int", "none", "look_hero",
                     "viewer观看p的一张暗置武将牌 (viewer's seat knows it from now on)",
                    NOTHING),
@@ -477,6 +492,9 @@ ROLES: dict[str, Role] = {
     "reveal": Role("flow", (("who", "player"), ("slot", "int")), None,
                    "the flow that reveals (明置) a face-down hero card: the engine runs it when a player uses a "
                    "skill of a face-down hero"),
+    "revealable": Role("quantity", (("p", "player"), ("slot", "int")), "bool",
+                       "whether p may reveal (明置) the face-down hero card slot of their own accord: the engine "
+                       "offers a face-down hero's skill only when it is true (祸水 forbids it)"),
     "recast": Role("flow", (("who", "player"), ("card", "card")), None,
                    "the flow that recasts (重铸) a card: the engine offers it in the play phase for every hand "
                    "card declared `recast`"),
