@@ -276,6 +276,9 @@ FUNCS: dict[str, Func] = {
                         "座次距离: the fewer steps between two living players around the table"),
     "others": _f("p: player", "list[player]", "g.others({p})", "其他存活角色, in seat order from p's next"),
     "has_skill": _f("p: player, s: skill", "bool", "g.has_skill({p}, {s})", "拥有技能"),
+    "legal_target": _f("user: player, card: card, target: player", "bool", "g.legal_target({user}, {card}, {target})",
+                       "target是user使用card的合法目标: the card's own target rule (distance, `where`) and `targetable` "
+                       "(空城, 帷幕), as the play phase lists targets; not the use limit"),
     "virtual": _f("name: cardname, cards: list[card] = []", "card", "g.virtual({name}, {cards})",
                   "一张视为的牌 (a virtual card, made of the given real cards)"),
     "ongoing": _f("type: eventtype", "event?", "g.ongoing({type})",
