@@ -143,7 +143,8 @@ class Play:
                 if v.when is not None and not v.when(self, p):
                     continue
                 pool = p.pile(v.pile) if v.pile is not None else p.hand if v.hand_only else p.cards
-                src = [c for c in pool if v.where is None or v.where(self, p, c)]
+                # from 0 cards nothing is converted: no card lends the result a suit, and none is chosen
+                src = [] if v.count == 0 else [c for c in pool if v.where is None or v.where(self, p, c)]
                 if self._viewas_first(p, v, src) is not None:
                     out.append((inst, v, src))
         return out
@@ -178,6 +179,8 @@ class Play:
             if not sets:
                 raise Abort("no cards to convert")
             return sets[0]
+        if v.count == 0:
+            return []
         if v.together is None:
             return self.choose_cards(p, src, v.count, v.count, prompt)
         sets = [tuple(s) for s in self._viewas_sets(p, v, src)]

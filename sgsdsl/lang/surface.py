@@ -80,8 +80,8 @@ ATTRS: dict[str, dict[str, Attr]] = {
     "card": {
         "name": Attr("cardname", "牌名"),
         "title": Attr("text", "牌名 (Chinese)"),
-        "suit": Attr("suit?", "花色 (none for a virtual card of mixed suits)"),
-        "color": Attr("color?", "颜色"),
+        "suit": Attr("suit?", "花色 (none for a virtual card of mixed suits, or made of no card)"),
+        "color": Attr("color?", "颜色 (none for a virtual card made of no card: neither red nor black)"),
         "red": Attr("bool", "红色 (♥ or ♦)"),
         "black": Attr("bool", "黑色 (♠ or ♣)"),
         "rank": Attr("int", "点数 1–13 (0 for a virtual card)"),

@@ -57,8 +57,11 @@ class Skills:
                                      "hand (`hand`), hand and equipment (nothing), or a `pile` declared in scope")
                         else:
                             self.visible(pile, f.pile.span, f"pile '{f.pile.text}'")
-                    if f.count < 1 and f.count != ast.ALL_CARDS:
-                        self.err("SGS208", "a view-as skill needs at least one card", f.span)
+                    if f.count == 0 and (f.where is not None or f.together is not None or f.hand_only
+                                         or f.pile is not None):
+                        self.err("SGS208", "a view-as skill from 0 cards converts nothing: there are no cards to "
+                                 "filter or to take from a source", f.span,
+                                 help="write `viewas 酒 from 0 cards when …`; say what the skill needs in `when`")
                     env = self.skill_env(owner, where=where)
                     if f.where is not None:
                         self.with_it(f, env, "card", lambda: self.expr(f.where, env))
