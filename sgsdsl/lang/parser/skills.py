@@ -146,7 +146,9 @@ class Skills:
     def modify(self, meta, c):
         q, *rest = c
         args = [x for x in rest if isinstance(x, ast.Name)]
-        op, value, when = rest[len(args):]
+        op, final, value, when = rest[len(args):]
+        if final is not None:
+            op += " final"  # (only `= final` is meaningful: the type checker says so of the others)
         return ast.Modify(quantity=self.nm(q), args=tuple(args), op=op, value=value, when=when, span=self.sp(meta))
 
     def marg(self, c):

@@ -143,6 +143,9 @@ class Skills:
             self.expr(f.when, env)
             env.guarded.update(_nonnull(f.when))
         vt = self.expr(f.value, env)
+        if f.op in ("+= final", "-= final"):
+            self.err("SGS208", f"`final` sets the value after the sums, so it goes with `=`, not `{f.op[:2]}`",
+                     f.span, help="write `= final 1` for 视为1, or `+=`/`-=` alone for a change")
         if f.op in ("+=", "-=") and not compatible(qt, "int"):
             self.err("SGS201", f"'{f.op}' needs a numeric quantity; '{q.name.text}' is {_show(qt)}", f.span)
         if not compatible(vt, qt):
