@@ -276,6 +276,8 @@ class Play:
         while p.alive and not self.over:
             # Listing the legal actions and letting the agent weigh them changes nothing: quantities
             # (distance, range, legal targets) are memoized until an action is carried out.
+            if self.grants:
+                self.update_grants()  # (before the memo: a skill gained now changes the quantities)
             memo = self.qmemo = {}
             try:
                 acts = self.actions(p)

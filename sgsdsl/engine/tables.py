@@ -301,6 +301,14 @@ class ModifierDef:
 
 
 @table
+class GrantDef:
+    skill: str
+    skills: tuple[str, ...]  # held while `when` holds (豹变)
+    when: Callable
+    loc: str
+
+
+@table
 class SkillDef:
     id: str
     name: str
@@ -313,6 +321,7 @@ class SkillDef:
     allows: tuple[tuple[str, str], ...] = ()
     loc: str
     filters: tuple[FilterDef, ...] = ()
+    grants: tuple[GrantDef, ...] = ()
     # `rules of P.S`: (package, skill id) whose rows this skill runs; the ruleset fills them in (ruleset.share)
     rules_of: tuple[str, str] | None = None
     # every choice its rules make and what the compiler derived it to mean (lang/intent.py), for `explain`:

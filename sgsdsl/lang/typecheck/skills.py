@@ -71,6 +71,11 @@ class Skills:
                         self.expr(f.when, env)
                 case ast.Modify():
                     self.modify(f, owner)
+                case ast.Grant():
+                    for n in f.skills:
+                        self.value_of(n, "skill", "skill", "SGS106")
+                    env = self.skill_env(owner, where=where)
+                    self.want(f.when, env, "bool", "the condition")
                 case ast.CardFilter():
                     kinds = {"suit": "suit", "color": "color", "name": "cardname"}
                     if f.what.text not in kinds:
