@@ -68,6 +68,8 @@ class Conditions:
             for a, b in ((c.left, c.right), (c.right, c.left)):
                 p = self._path(a, params)
                 k = self.const(b)
+                if c.op == "is" and k is not None and k[0] == "const":
+                    continue  # `c is trick`: a kind that covers others (延时锦囊), no single value to match
                 if p is not None and k is not None:
                     return ((("is",) + p) if c.op == "is" else p, frozenset({k}))
         return None

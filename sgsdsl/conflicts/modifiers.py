@@ -9,7 +9,8 @@ timing (② the seats, ③ hero before equipment and the owner's choice), so the
 say which principle settles it and how each order it allows ends.
 
 Pure additions commute, two sets of the same value agree, and a `=` beside a `+=`/`-=` cannot
-depend on the order (the engine applies every `=` first, then adds the sums): none is a finding.
+depend on the order (the engine applies every `=` first, then adds the sums, then every `= final`):
+none is a finding. Two `= final` of different values disagree as two `=` do (SGS301).
 When the two rules need two different heroes at the table, the finding belongs to the pairs family.
 """
 
@@ -43,12 +44,14 @@ def modifier_conflicts(facts: Facts) -> list:
             by_q.setdefault(facts.m.quantities[r.facet.quantity.text].id.text, []).append(r)
     for qid, rules in by_q.items():
         q = facts.m.quantities[qid]
-        for a0, partners in sharing(rules, lambda r: ("=",) if r.facet.op == "=" else (), lambda r: ("=",)):
+        sets = ("=", "= final")
+        for a0, partners in sharing(rules, lambda r: (r.facet.op,) if r.facet.op in sets else ()):
             for b0 in partners:
                 a, b = a0, b0
                 fa, fb = a.facet, b.facet
-                # Only two `=` of different values can disagree: every `=` applies before the sums.
-                if fa.op != "=" or fb.op != "=" or same_expr(fa.value, fb.value):
+                # Only two sets of one kind and different values can disagree: every `=` applies before the
+                # sums, every `= final` after them.
+                if fa.op != fb.op or fa.op not in sets or same_expr(fa.value, fb.value):
                     continue
                 if facts.cond.disjoint(a.constraints, b.constraints):
                     continue

@@ -130,6 +130,8 @@ class Game(Settlement, Turns, Decisions, Quantities, Zones, Primitives, Play, Hi
         self.shared_actives: list = []
         self.shared_viewas: list = []  # ownerless rules' conversions, open to every player (鏖战: 桃当杀或闪)
         self.lent_skills: list = []
+        # `has S while P` of the skills in play: [owner, the granting instance, GrantDef, the instances it attached]
+        self.grants: list[list] = []
         self.mods: dict[str, list] = {}
         self.qmemo: dict | None = None
         # qid -> how to read it now, f(g, *args): its base when no modifier is on it and it has no floor (the
@@ -232,6 +234,35 @@ class Game(Settlement, Turns, Decisions, Quantities, Zones, Primitives, Play, Hi
                 self.shared_actives.append((inst, a))
         for f in skill.filters:
             self.lens.filters.append((p, f, inst))
+        if skill.grants:
+            self.grants.extend([p, inst, gd, []] for gd in skill.grants)
+            self.watched = _EVERY  # every window opens now: each is a moment to read the grants' conditions
+            self.update_grants()
+
+    def update_grants(self) -> None:
+        """Attach or take away what each `has S while P` holds, as P reads now. Read at every timing window
+        and whenever the play phase lists actions: a state between two of them is not looked at."""
+        for entry in list(self.grants):
+            p, inst, gd, held = entry
+            if entry not in self.grants:
+                continue  # taken away meanwhile, with the skill that granted it
+            hold = p.alive and inst.live and bool(gd.when(self, p))
+            if hold and not held:
+                for sid in gd.skills:
+                    if not self.has_skill(p, sid):  # one held already (张飞's own 咆哮) is not doubled, nor lost
+                        self.attach(p, self.rules.skills[sid], gained=True)
+                        held.append(p.skills[-1])
+                if not held:
+                    held.append(None)  # (held: every skill was there already)
+            elif held and not hold:
+                self._drop_granted(held)
+
+    def _drop_granted(self, held: list) -> None:
+        for g in [g for g in held if g is not None]:
+            if g in g.owner.skills:
+                g.owner.skills.remove(g)
+                self._deactivate(g)
+        held.clear()
 
     def detach(self, p: Player, skill: SkillDef, card=None) -> None:
         for inst in list(p.skills):
@@ -252,6 +283,10 @@ class Game(Settlement, Turns, Decisions, Quantities, Zones, Primitives, Play, Hi
         self.shared_actives = [x for x in self.shared_actives if x[0] is not inst]
         if inst.skill.filters:
             self.lens.filters = [x for x in self.lens.filters if x[2] is not inst]
+        if inst.skill.grants:
+            for entry in [e for e in self.grants if e[1] is inst]:
+                self.grants.remove(entry)
+                self._drop_granted(entry[3])
 
     def has_skill(self, p: Player, skill: str) -> bool:
         return any(inst.skill.id == skill for inst in p.skills)

@@ -35,19 +35,30 @@ class Play:
             v = memo[key] = self._candidates(p, card, card.cdef)
         return list(v)
 
-    def _candidates(self, p: Player, card: Card, cd, stop: int = 0) -> list[Player]:
+    def legal_target(self, user: Player, card: Card, target: Player) -> bool:
+        """The rules' `legal_target`: could `user` use `card` on `target`, by the rules the play phase's listing
+        reads (the card's own target rule, `targetable`)? How often the card may be used is no rule of whom, so a
+        use limit is left out: a 杀 used through a skill (明策, 借刀杀人) does not count against it."""
+        return target.alive and target in self._candidates(user, card, card.cdef, among=(target,), limited=False)
+
+    def _candidates(self, p: Player, card: Card, cd, stop: int = 0, among=None, limited: bool = True) -> list[Player]:
         """The legal targets of `card` (whose definition, as read now, is `cd`), in seat order; only the first
-        `stop` of them when `stop` > 0."""
+        `stop` of them when `stop` > 0; only those `among` some players when given; with the card's limit per
+        target unless not `limited`."""
         t = cd.target
         if t is None:
             return [p] if cd.kind == "equipment" else []
         where = t.where
-        lim = cd.limit if cd.limit is not None and cd.limit.per_target else None
+        lim = cd.limit if limited and cd.limit is not None and cd.limit.per_target else None
         used = self.used(p, cd.limit_key, -1, lim.scope) if lim is not None else 0
         qt = self.q_targetable
         tq = self.qf[qt.id] if qt is not None else None  # (as q() reads it)
         out = []
-        for q in ((p,) if t.kind == "self" else self.ring_current()):
+        if t.kind == "self":
+            ring = (p,) if among is None or p in among else ()
+        else:
+            ring = self.ring_current() if among is None else among
+        for q in ring:
             if (where is None or where(self, p, card, q)) and \
                     (tq is None or tq(self, p, q, card)) and \
                     (lim is None or used < lim.count(self, p, card, q)):
@@ -144,7 +155,8 @@ class Play:
                 if v.when is not None and not v.when(self, p):
                     continue
                 pool = p.pile(v.pile) if v.pile is not None else p.hand if v.hand_only else p.cards
-                src = [c for c in pool if v.where is None or v.where(self, p, c)]
+                # from 0 cards nothing is converted: no card lends the result a suit, and none is chosen
+                src = [] if v.count == 0 else [c for c in pool if v.where is None or v.where(self, p, c)]
                 if self._viewas_first(p, v, src) is not None:
                     out.append((inst, v, src))
         return out
@@ -179,6 +191,8 @@ class Play:
             if not sets:
                 raise Abort("no cards to convert")
             return sets[0]
+        if v.count == 0:
+            return []
         if v.together is None:
             return self.choose_cards(p, src, v.count, v.count, prompt)
         sets = [tuple(s) for s in self._viewas_sets(p, v, src)]
@@ -274,6 +288,8 @@ class Play:
         while p.alive and not self.over:
             # Listing the legal actions and letting the agent weigh them changes nothing: quantities
             # (distance, range, legal targets) are memoized until an action is carried out.
+            if self.grants:
+                self.update_grants()  # (before the memo: a skill gained now changes the quantities)
             memo = self.qmemo = {}
             try:
                 acts = self.actions(p)

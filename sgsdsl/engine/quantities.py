@@ -20,6 +20,7 @@ def _modified(qid: str, g, *args):
 
 
 _MODIFIED: dict[str, functools.partial] = {}
+_UNSET = object()  # no `= final` modifier applied
 
 
 def _modified_of(qid: str):
@@ -64,6 +65,7 @@ class Quantities:
         mods = self.mods.get(qid)
         if mods:
             adds = 0
+            final = _UNSET
             n = len(args)
             for owner, m, inst, mine in mods:
                 if owner is not None and (not owner.alive or (inst.slot is not None and not owner.shown[inst.slot])):
@@ -82,10 +84,14 @@ class Quantities:
                     v = m.value(self, owner, *args)
                 elif m.op == "+=":
                     adds += m.value(self, owner, *args)
-                else:
+                elif m.op == "-=":
                     adds -= m.value(self, owner, *args)
+                else:  # `= final` (视为N): the value after the sums
+                    final = m.value(self, owner, *args)
             if adds:
                 v += adds
+            if final is not _UNSET:
+                v = final
         if qd.floor is not None:
             f = qd.floor(self, *args)
             if v < f:

@@ -66,7 +66,8 @@ def share(tables: list[Tables]) -> list[Tables]:
 
         allows = tuple(dict.fromkeys(src.allows + s.allows))  # its own after those it takes; a second share adds none
         return attrs.evolve(s, triggers=own(src.triggers), actives=own(src.actives), viewas=own(src.viewas),
-                            modifiers=own(src.modifiers), filters=own(src.filters), allows=allows)
+                            modifiers=own(src.modifiers), filters=own(src.filters), grants=own(src.grants),
+                            allows=allows)
 
     return [attrs.evolve(t, skills=tuple(rows(s) for s in t.skills)) if any(s.rules_of for s in t.skills) else t
             for t in tables]

@@ -109,6 +109,8 @@ class Settlement:
         return getattr(ev, fd.result) if fd.result is not None else ev
 
     def open(self, wid: str, ev) -> bool:
+        if self.grants:
+            self.update_grants()
         log = self.log
         if log is not None and log.windows:
             log.window(self, self.rules.windows[wid])

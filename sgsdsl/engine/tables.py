@@ -90,6 +90,21 @@ def is_card(c, name: str) -> bool:
     return cd.id == name or name in cd.family
 
 
+# The kinds a kind covers beyond itself: 锦囊分为两类 (seed 002), so a 延时锦囊 is a 锦囊牌 too.
+KINDS_WITHIN = {"trick": frozenset({"trick", "delayed"})}
+
+
+def is_kind(c, kind: str) -> bool:
+    """`c is trick`: the card is of that kind or of one it covers; false for none, like `is` with a name."""
+    if c is None:
+        return False
+    cd = c.cdef
+    if cd is None:
+        return False
+    k = cd.kind
+    return k == kind or k in KINDS_WITHIN.get(kind, ())
+
+
 def winners_of(g, kind: str) -> list:
     """`winners` in a test: the winning identities (a side of 1v1 is one), or the kingdoms of the winning
     players (国战, whose players win by kingdom)."""
@@ -286,6 +301,14 @@ class ModifierDef:
 
 
 @table
+class GrantDef:
+    skill: str
+    skills: tuple[str, ...]  # held while `when` holds (豹变)
+    when: Callable
+    loc: str
+
+
+@table
 class SkillDef:
     id: str
     name: str
@@ -298,6 +321,7 @@ class SkillDef:
     allows: tuple[tuple[str, str], ...] = ()
     loc: str
     filters: tuple[FilterDef, ...] = ()
+    grants: tuple[GrantDef, ...] = ()
     # `rules of P.S`: (package, skill id) whose rows this skill runs; the ruleset fills them in (ruleset.share)
     rules_of: tuple[str, str] | None = None
     # every choice its rules make and what the compiler derived it to mean (lang/intent.py), for `explain`:

@@ -481,7 +481,15 @@ class Allow:
     span: Span
 
 
-Facet = Trigger | Active | ViewAs | Modify | Allow | CardFilter
+@node
+class Grant:
+    """`has S, … while COND`: the owner holds these skills while COND holds."""
+    skills: tuple[Name, ...]
+    when: Expr
+    span: Span
+
+
+Facet = Trigger | Active | ViewAs | Modify | Allow | CardFilter | Grant
 
 
 @node

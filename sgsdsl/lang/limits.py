@@ -64,7 +64,7 @@ RANGES: dict[str, Range] = {r.what: r for r in (
     Range("a row of an identity table", 1, 99, "5: 主公 忠臣 反贼 反贼 内奸"),
     Range("a deck size", 1, 100_000, "deck 标准版 160"),
     Range("a hint's value", 0, 100, "hint 杀 hostile 4"),
-    Range("a view-as card count", 1, 99, "viewas 杀 from 2 cards"),
+    Range("a view-as card count", 0, 99, "viewas 杀 from 2 cards; from 0 cards: 视为使用 from nothing"),
     Range("a test seat's hp", 0, 99, "hp 2"),
     Range("a test seat's max hp", 1, 99, "maxhp 3"),
     Range("a test seat's mark", 0, 1_000_000, "mark 忍 2"),

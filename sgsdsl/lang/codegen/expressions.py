@@ -69,6 +69,8 @@ class Expressions:
                     spec, card = (left, right) if self.m.analysis.types.get(e.left) == "cardlit" else (right, left)
                     return f"({neg}T.card_fits({card}, {spec}))"
                 if e.op == "is":
+                    if strip(self.m.analysis.type_of(e.right)) == "kind":
+                        return f"T.is_kind({left}, {right})"
                     return f"T.is_card({left}, {right})"
                 lt = strip(self.m.analysis.type_of(e.left))
                 rt = self.m.analysis.type_of(e.right)

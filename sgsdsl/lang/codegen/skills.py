@@ -56,7 +56,7 @@ class Skills:
     def skill(self, d: ast.SkillDecl, owner: bool, prefix: str | None = None) -> str:
         sid = _safe(d.id.text)
         prefix = prefix or f"sk_{sid}"
-        triggers, actives, viewas, mods, allows, filters = [], [], [], [], [], []
+        triggers, actives, viewas, mods, allows, filters, grants = [], [], [], [], [], [], []
         for i, f in enumerate(d.facets):
             L = self.loc(f.span)
             match f:
@@ -133,6 +133,10 @@ class Skills:
                         f"value={value}, when={when}, loc={L!r})")
                 case ast.Allow():
                     allows.append((f.code.text, f.reason))
+                case ast.Grant():
+                    held = tuple(self.m.skills[n.text].id.text for n in f.skills)
+                    when = self.expr_fn(f"{prefix}_grant{i}_while", "g, me", f"{d.name.text} has: while", f.when)
+                    grants.append(f"T.GrantDef(skill={sid!r}, skills={held!r}, when={when}, loc={L!r})")
         def tup(xs):
             return "(" + "".join(f"\n        {x}," for x in xs) + "\n    )" if xs else "()"
         choices = self.choice_rows(choices_of(self.m, d))
@@ -140,6 +144,7 @@ class Skills:
                 f"    text={' '.join(d.texts)!r},\n    triggers={tup(triggers)},\n    actives={tup(actives)},\n"
                 f"    viewas={tup(viewas)},\n    modifiers={tup(mods)},\n    allows={tuple(allows)!r},\n"
                 f"    loc={self.loc(d.span)!r},\n" + (f"    filters={tup(filters)},\n" if filters else "")
+                + (f"    grants={tup(grants)},\n" if grants else "")
                 + (f"    choices={tup(choices)},\n" if choices else "") + ")")
 
     def choice_rows(self, cs) -> list[str]:

@@ -146,8 +146,15 @@ class Skills:
     def modify(self, meta, c):
         q, *rest = c
         args = [x for x in rest if isinstance(x, ast.Name)]
-        op, value, when = rest[len(args):]
+        op, final, value, when = rest[len(args):]
+        if final is not None:
+            op += " final"  # (only `= final` is meaningful: the type checker says so of the others)
         return ast.Modify(quantity=self.nm(q), args=tuple(args), op=op, value=value, when=when, span=self.sp(meta))
+
+    @v_args(meta=True)
+    def grant(self, meta, c):
+        *names, when = c
+        return ast.Grant(skills=tuple(self.nm(n) for n in names), when=when, span=self.sp(meta))
 
     def marg(self, c):
         return self.nm(c[0])

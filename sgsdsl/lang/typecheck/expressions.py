@@ -327,9 +327,9 @@ class Expressions:
             rt = self._as_hero(e.right, rt, lt, env)
             lt = self._as_hero(e.left, lt, rt, env)
         if e.op == "is":
-            if not compatible(lt, "card") or not compatible(rt, "cardname"):
-                self.err("SGS201", f"`is` compares a card with a card name, not {_show(lt)} with {_show(rt)}", e.span,
-                         help="write `event.card is 杀`; for other values use ==")
+            if not compatible(lt, "card") or not (compatible(rt, "cardname") or strip(rt) == "kind"):
+                self.err("SGS201", f"`is` compares a card with a card name or a kind, not {_show(lt)} with {_show(rt)}",
+                         e.span, help="write `event.card is 杀` or `event.card is trick`; for other values use ==")
         elif e.op in ("in", "not in"):
             if not is_list(rt) and rt not in ("any", "error"):
                 self.err("SGS201", f"`{e.op}` needs a list on its right, not {_show(rt)}", e.right.span)

@@ -57,8 +57,11 @@ class Skills:
                                      "hand (`hand`), hand and equipment (nothing), or a `pile` declared in scope")
                         else:
                             self.visible(pile, f.pile.span, f"pile '{f.pile.text}'")
-                    if f.count < 1 and f.count != ast.ALL_CARDS:
-                        self.err("SGS208", "a view-as skill needs at least one card", f.span)
+                    if f.count == 0 and (f.where is not None or f.together is not None or f.hand_only
+                                         or f.pile is not None):
+                        self.err("SGS208", "a view-as skill from 0 cards converts nothing: there are no cards to "
+                                 "filter or to take from a source", f.span,
+                                 help="write `viewas 酒 from 0 cards when …`; say what the skill needs in `when`")
                     env = self.skill_env(owner, where=where)
                     if f.where is not None:
                         self.with_it(f, env, "card", lambda: self.expr(f.where, env))
@@ -68,6 +71,11 @@ class Skills:
                         self.expr(f.when, env)
                 case ast.Modify():
                     self.modify(f, owner)
+                case ast.Grant():
+                    for n in f.skills:
+                        self.value_of(n, "skill", "skill", "SGS106")
+                    env = self.skill_env(owner, where=where)
+                    self.want(f.when, env, "bool", "the condition")
                 case ast.CardFilter():
                     kinds = {"suit": "suit", "color": "color", "name": "cardname"}
                     if f.what.text not in kinds:
@@ -140,6 +148,9 @@ class Skills:
             self.expr(f.when, env)
             env.guarded.update(_nonnull(f.when))
         vt = self.expr(f.value, env)
+        if f.op in ("+= final", "-= final"):
+            self.err("SGS208", f"`final` sets the value after the sums, so it goes with `=`, not `{f.op[:2]}`",
+                     f.span, help="write `= final 1` for 视为1, or `+=`/`-=` alone for a change")
         if f.op in ("+=", "-=") and not compatible(qt, "int"):
             self.err("SGS201", f"'{f.op}' needs a numeric quantity; '{q.name.text}' is {_show(qt)}", f.span)
         if not compatible(vt, qt):
