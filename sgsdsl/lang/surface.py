@@ -471,6 +471,11 @@ ROLES: dict[str, Role] = {
     "moved": Role("window", (("cards", "list[card]"), ("loser", "player?"), ("gainer", "player?"),
                              ("to", "zone"), ("lost_hand", "int"), ("lost_equip", "int")), None,
                   "the window opened after cards move (skipped when no skill listens)"),
+    "moving": Role("window", (("cards", "list[card]"), ("loser", "player?"), ("gainer", "player?"),
+                              ("to", "zone"), ("by", "player?"), ("discarding", "bool")), None,
+                   "the window opened before cards that lie in a zone move (skipped when no skill listens): a skill "
+                   "may stop the move (`cancelled`), or change the cards (`cards`) or where they go (`to`, and "
+                   "`gainer` for a hand)"),
     "conduct": Role("flow", (("conduct", "bool"),), None,
                     "run right after a damage flow whose event asks for it (`conduct`): 连环 conduction. The "
                     "engine runs it so that the conflict checks do not take every damage for a chain"),
