@@ -223,8 +223,8 @@ class Zones:
                 c.disguise(disguises[c.uid])
             if zone == "equip":
                 old = owner.equip.get(c._cdef.slot)
-                if old is not None:
-                    self.move(old, "discard")
+                if old is not None:  # the slot holds one card: no skill may keep the old one there
+                    self.move(old, "discard", vetted=True)
             self._place(c, zone, owner, bottom)
         for o, _, _ in lost.values():
             self.remember(LOSE, o, cards=lost_cards[o.seat])
