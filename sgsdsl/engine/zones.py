@@ -267,21 +267,22 @@ class Zones:
         self.say(p, f" 摸了{n}张牌")
         return cards
 
-    def gain(self, p: Player, cards) -> None:
+    def gain(self, p: Player, cards, by: Player | None = None) -> None:
+        """p gains cards; `by` names who hands them over (交给), else p takes them (获得)."""
         cards = [c for c in _as_list(cards) if c is not None]
         if cards and p.alive:
-            zone, owner = "hand", p
+            zone, owner, by = "hand", p, by if by is not None else p
             if self.vetting():
-                cards, zone, owner = self.vet(cards, zone, owner, by=p)
+                cards, zone, owner = self.vet(cards, zone, owner, by=by)
                 if not cards:
                     return
                 if zone != "hand" or owner is not p:  # sent elsewhere: p gains nothing
-                    self.move(cards, zone, owner, by=p, vetted=True)
+                    self.move(cards, zone, owner, by=by, vetted=True)
                     return
             self.say(p, " 获得 ", cards)
             giver = cards[0].owner
             phys = [x for c in cards for x in c.physical()]
-            self.move(cards, "hand", p, by=p, vetted=True)
+            self.move(cards, "hand", p, by=by, vetted=True)
             self.remember(GAIN, p, giver if giver is not p else None, phys)
 
     def discard(self, p, cards) -> None:

@@ -321,7 +321,8 @@ FUNCS: dict[str, Func] = {
     # -- primitive actions (the engine's only ways to change the game)
     "draw": _p("p: player, n: int = 1", "list[card]", "draw", "摸牌: p draws n cards from the draw pile",
                    Effect(_CARDS, Moves(None, "hand", gainer="p"), (("cards", "+"),))),
-    "gain": _p("p: player, cards: list[card]", "none", "gain", "获得: cards go to p's hand",
+    "gain": _p("p: player, cards: list[card], by: player? = None", "none", "gain",
+               "获得: cards go to p's hand (by: who hands them over, for a 交给; else p takes them)",
                    Effect(_CARDS, Moves("cards", "hand", gainer="p"), (("cards", "±"),))),
     "discard": _p("p: player?, cards: list[card]", "none", "discard",
                   "弃置: cards go to the discard pile (p is who discards)",
