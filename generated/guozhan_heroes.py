@@ -126,7 +126,7 @@ def sk_zhiman_on0(g, me, ev):
     ev.cancelled = True
     v_cs = (v_t.equips + v_t.judges)
     if (len(v_cs) > 0):
-        g.gain(me, g.choose_card(me, v_cs, '获得其装备区或判定区里的一张牌', intent=('zhiman', 'mine')))
+        g.gain(me, g.choose_card(me, v_cs, '获得其装备区或判定区里的一张牌', intent=('zhiman', 'mine')), None)
     if (T.same_kingdom(me, v_t, g.rules.lone_kingdom) and g.ask(me, g.text('令', v_t, '选择是否变更？'))):
         if g.ask(v_t, '变更副将？'):
             g.call_flow('transform', who=v_t)
@@ -154,9 +154,9 @@ def sk_diaodu_on1(g, me, ev):
     # 调度 on 出牌阶段开始时 — rules/guozhan_heroes/heroes_bian.sgs:182
     v_from = g.choose_player(me, [it for it in g.alive_from_current() if (((it == me) or T.same_kingdom(me, it, g.rules.lone_kingdom)) and (len(it.equips) > 0))], '获得与你势力相同的一名角色装备区里的一张牌', intent=('diaodu', 'bad'))
     v_c = g.choose_card(me, v_from.equips, '获得其装备区里的一张牌', intent=('diaodu', 'mine'))
-    g.gain(me, v_c)
+    g.gain(me, v_c, None)
     if ((v_c in me.hand) and g.ask(me, g.text('将', v_c, '交给另一名角色？'))):
-        g.gain(g.choose_player(me, [it for it in g.others(me) if (it != v_from)], '交给另一名角色', intent=('diaodu', 'good')), [v_c])
+        g.gain(g.choose_player(me, [it for it in g.others(me) if (it != v_from)], '交给另一名角色', intent=('diaodu', 'good')), [v_c], None)
 
 
 def sk_diancai_on0_when(g, me, ev):
@@ -344,7 +344,7 @@ def sk_suzhi_on2_when(g, me, ev):
 def sk_suzhi_on2(g, me, ev):
     # 夙智 on 牌移动后 — rules/guozhan_heroes/heroes_buchen.sgs:85
     g.add_mark(me, 'gz_suzhi', 1)
-    g.gain(me, g.choose_card(me, ev.loser.cards, '获得其一张牌', intent=('suzhi', 'mine')))
+    g.gain(me, g.choose_card(me, ev.loser.cards, '获得其一张牌', intent=('suzhi', 'mine')), None)
 
 
 def sk_suzhi_mod3(g, me, _0, a_c):
@@ -391,8 +391,8 @@ def sk_zhaoxin_on0(g, me, ev):
     v_t = g.choose_player(me, [it for it in g.others(me) if (it.hand_count <= me.hand_count)], '与一名手牌数不大于你的角色交换手牌')
     v_mine = [it for it in me.hand if (it is not None)]
     v_theirs = [it for it in v_t.hand if (it is not None)]
-    g.gain(v_t, v_mine)
-    g.gain(me, v_theirs)
+    g.gain(v_t, v_mine, None)
+    g.gain(me, v_theirs, None)
 
 
 def sk_shilu_on0_when(g, me, ev):
@@ -452,7 +452,7 @@ def sk_xiongnve_on2_when(g, me, ev):
 
 def sk_xiongnve_on2(g, me, ev):
     # 凶虐 on 造成伤害时 — rules/guozhan_heroes/heroes_buchen.sgs:201
-    g.gain(me, g.choose_card(me, ev.target.cards, '获得其一张牌', intent=('xiongnve', 'mine')))
+    g.gain(me, g.choose_card(me, ev.target.cards, '获得其一张牌', intent=('xiongnve', 'mine')), None)
 
 
 def sk_xiongnve_mod3(g, me, _0, a_c, a_t):
@@ -519,7 +519,7 @@ def sk_huaiyi_active0(g, me, user):
             if (v_c.kind == 'equipment'):
                 g.put(v_c, 'pile:gz_yi', me)
             else:
-                g.gain(me, v_c)
+                g.gain(me, v_c, None)
 
 
 def sk_huaiyi_active0_limit(g, me, user):
@@ -554,7 +554,7 @@ def sk_xuanhuo_active0_when(g, me, user):
 
 def sk_xuanhuo_active0(g, me, user):
     # 眩惑 active — rules/guozhan_heroes/heroes_quan.sgs:17
-    g.gain(me, g.choose_card(user, user.hand, '交给法正一张手牌', intent=('xuanhuo', 'mine')))
+    g.gain(me, g.choose_card(user, user.hand, '交给法正一张手牌', intent=('xuanhuo', 'mine')), None)
     if (user.card_count > 0):
         g.discard(user, g.choose_card(user, user.cards, '弃置一张牌', intent=('xuanhuo', 'lost')))
     v_pool = [it for it in ['wusheng', 'paoxiao', 'longdan', 'tieqi', 'liegong', 'kuanggu'] if (len([it2 for it2 in g.alive_from_current() if g.has_skill(it2, it)]) == 0)]
@@ -604,7 +604,7 @@ def sk_enyuan_on1(g, me, ev):
     v_src = ev.source
     v_o = g.choose_option_where(v_src, ['交给其一张手牌', '失去1点体力'], (lambda it: ((it != '交给其一张手牌') or (v_src.hand_count > 0))), '恩怨', intent=('enyuan', (('交给其一张手牌', -0.5, 0.5), ('失去1点体力', -0.75, 0))))
     if (v_o == '交给其一张手牌'):
-        g.gain(me, g.choose_card(v_src, v_src.hand, '交给法正一张手牌', intent=('enyuan', 'given')))
+        g.gain(me, g.choose_card(v_src, v_src.hand, '交给法正一张手牌', intent=('enyuan', 'given')), None)
     else:
         g.call_flow('lose_hp', target=v_src)
 
@@ -632,7 +632,7 @@ def sk_zhuwei_on0_when(g, me, ev):
 
 def sk_zhuwei_on0(g, me, ev):
     # 筑围 on 判定牌生效后 — rules/guozhan_heroes/heroes_quan.sgs:142
-    g.gain(me, ev.card)
+    g.gain(me, ev.card, None)
     if ((g.current is not None) and g.current.alive and g.ask(me, '令当前回合角色手牌上限和使用【杀】的次数上限于此回合内+1？')):
         g.add_mark(g.current, 'gz_zhuwei', 1)
 
@@ -655,7 +655,7 @@ def sk_fudi_on0_when(g, me, ev):
 def sk_fudi_on0(g, me, ev):
     # 附敌 on 受到伤害后 — rules/guozhan_heroes/heroes_quan.sgs:171
     v_src = ev.source
-    g.gain(v_src, g.choose_card(me, me.hand, '交给伤害来源一张手牌', intent=('fudi', 'given')))
+    g.gain(v_src, g.choose_card(me, me.hand, '交给伤害来源一张手牌', intent=('fudi', 'given')), None)
     v_kin = [it for it in g.alive_from_current() if ((it == v_src) or T.same_kingdom(v_src, it, g.rules.lone_kingdom))]
     v_most = [it for it in T.most(v_kin, lambda it: it.hp) if (it.hp >= me.hp)]
     if ((v_src.kingdom is not None) and (len(v_most) > 0)):
@@ -786,7 +786,7 @@ def sk_guidao_on0(g, me, ev):
     v_old = ev.card
     ev.card = v_c
     if (v_old is not None):
-        g.gain(me, v_old)
+        g.gain(me, v_old, None)
 
 
 def sk_beige_on0_when(g, me, ev):
@@ -857,7 +857,7 @@ def sk_lirang_on0(g, me, ev):
     v_cs = [it for it in ev.cards if ((it.zone == 'discard') and (len([it2 for it2 in g.history('turn') if ((it2.what == '弃置') and (it in it2.cards))]) > 0))]
     while g.loop_guard('rules/guozhan_heroes/heroes_qun.sgs:297') and (len([it for it in v_cs if (it.zone == 'discard')]) > 0):
         v_give = g.choose_cards(me, [it for it in v_cs if (it.zone == 'discard')], 1, 99, '交给其他角色的牌', intent=('lirang', 'given'))
-        g.gain(g.choose_player(me, g.others(me), '交给', intent=('lirang', 'good')), v_give)
+        g.gain(g.choose_player(me, g.others(me), '交给', intent=('lirang', 'good')), v_give, None)
         if ((len([it for it in v_cs if (it.zone == 'discard')]) == 0) or (not g.ask(me, '将其余的牌交给其他角色？'))):
             break
 
@@ -1006,7 +1006,7 @@ def sk_xunxun_on0(g, me, ev):
     ev.draw_given_up = True
     v_cs = g.peek(me, 4)
     v_got = g.choose_cards(me, v_cs, min(2, len(v_cs)), None, '获得其中的两张牌', intent=('xunxun', 'mine'))
-    g.gain(me, v_got)
+    g.gain(me, v_got, None)
     g.put_bottom([it for it in v_cs if (it not in v_got)])
 
 
@@ -1241,7 +1241,7 @@ def sk_yongjue_on0_when(g, me, ev):
 def sk_yongjue_on0(g, me, ev):
     # 勇决 on 使用结算后 — rules/guozhan_heroes/heroes_shi.sgs:316
     if g.ask(ev.source, '勇决：获得此【杀】？'):
-        g.gain(ev.source, [ev.card])
+        g.gain(ev.source, [ev.card], None)
 
 
 def sk_hengzheng_on0_when(g, me, ev):
@@ -1253,7 +1253,7 @@ def sk_hengzheng_on0(g, me, ev):
     # 横征 on 摸牌阶段开始时 — rules/guozhan_heroes/heroes_shi.sgs:348
     ev.draw_given_up = True
     for v_p in [it for it in g.others(me) if (len(it.all_cards) > 0)]:
-        g.gain(me, [g.choose_card(me, v_p.all_cards, '获得其区域里的一张牌', intent=('hengzheng', 'mine'))])
+        g.gain(me, [g.choose_card(me, v_p.all_cards, '获得其区域里的一张牌', intent=('hengzheng', 'mine'))], None)
 
 
 def sk_baoling_on0_when(g, me, ev):
@@ -1303,7 +1303,7 @@ def sk_rende_active0(g, me, user):
     # 仁德 active — rules/guozhan_heroes/heroes_shu.sgs:20
     targets = g.choose_players(user, [it for it in g.alive_from_current() if (it != me)], 1, None, '【仁德】选择目标角色', intent=('rende', 'good', 'targets'))
     v_before = len(g.given_cards(me, 'phase'))
-    g.gain(targets[0], g.choose_cards(me, me.hand, 1, 99, '交给其的手牌', intent=('rende', 'given')))
+    g.gain(targets[0], g.choose_cards(me, me.hand, 1, 99, '交给其的手牌', intent=('rende', 'given')), None)
     if ((v_before < 3) and (len(g.given_cards(me, 'phase')) >= 3)):
         g.call_flow('recover', source=me, target=me)
 
@@ -1489,7 +1489,7 @@ def sk_juxiang_on1_when(g, me, ev):
 
 def sk_juxiang_on1(g, me, ev):
     # 巨象 on 牌移动后 — rules/guozhan_heroes/heroes_shu.sgs:352
-    g.gain(me, [it for it in ev.cards if (it.zone == 'discard')])
+    g.gain(me, [it for it in ev.cards if (it.zone == 'discard')], None)
 
 
 def sk_shushen_on0_when(g, me, ev):
@@ -1567,7 +1567,7 @@ def sk_luoshen_on0(g, me, ev):
         g.add_mark(me, 'luoshen_cards', [v_j.card])
         if (not g.ask(me, '再发动一次【洛神】？')):
             break
-    g.gain(me, [it for it in me.marks.get('luoshen_cards', []) if (it.zone == 'discard')])
+    g.gain(me, [it for it in me.marks.get('luoshen_cards', []) if (it.zone == 'discard')], None)
 
 
 def sk_shensu_on0_when(g, me, ev):
@@ -1619,7 +1619,7 @@ def sk_qiaobian_on1(g, me, ev):
     v_ps = [it for it in g.others(me) if (it.hand_count > 0)]
     if ((len(v_ps) > 0) and g.ask(me, '获得一至两名其他角色的各一张手牌？')):
         for v_p in list(g.choose_players(me, v_ps, 1, 2, '选择一至两名其他角色', intent=('qiaobian', 'bad'))):
-            g.gain(me, g.choose_card(me, v_p.hand, '获得其一张手牌', intent=('qiaobian', 'mine')))
+            g.gain(me, g.choose_card(me, v_p.hand, '获得其一张手牌', intent=('qiaobian', 'mine')), None)
 
 
 def sk_qiaobian_on2_when(g, me, ev):
@@ -1719,7 +1719,7 @@ def sk_xingshang_on0_when(g, me, ev):
 
 def sk_xingshang_on0(g, me, ev):
     # 行殇 on 死亡时 — rules/guozhan_heroes/heroes_wei.sgs:283
-    g.gain(me, ev.who.cards)
+    g.gain(me, ev.who.cards, None)
 
 
 def sk_fangzhu_on0(g, me, ev):
@@ -1913,7 +1913,7 @@ def sk_haoshi_on1_when(g, me, ev):
 def sk_haoshi_on1(g, me, ev):
     # 好施 on 摸牌阶段结束时 — rules/guozhan_heroes/heroes_wu.sgs:178
     v_p = g.choose_player(me, [it for it in g.others(me) if (len([it2 for it2 in g.others(me) if (it2.hand_count < it.hand_count)]) == 0)], '交给手牌数最少的一名其他角色', intent=('haoshi', 'good'))
-    g.gain(v_p, g.choose_cards(me, me.hand, (me.hand_count // 2), None, '交给其一半的手牌', intent=('haoshi', 'given')))
+    g.gain(v_p, g.choose_cards(me, me.hand, (me.hand_count // 2), None, '交给其一半的手牌', intent=('haoshi', 'given')), None)
 
 
 def sk_dimeng_active0_when(g, me, user):
@@ -1942,8 +1942,8 @@ def sk_dimeng_active0(g, me, user):
         g.discard(me, g.choose_cards(me, me.cards, v_x, None, '弃置X张牌', intent=('dimeng', 'lost')))
     v_ha = [it for it in v_a.hand if (it.zone == 'hand')]
     v_hb = [it for it in v_b.hand if (it.zone == 'hand')]
-    g.gain(v_a, v_hb)
-    g.gain(v_b, v_ha)
+    g.gain(v_a, v_hb, None)
+    g.gain(v_b, v_ha, None)
     g.say(v_a, ' 与 ', v_b, ' 交换了手牌')
 
 
@@ -1978,10 +1978,10 @@ def sk_guzheng_on0_when(g, me, ev):
 def sk_guzheng_on0(g, me, ev):
     # 固政 on 弃牌阶段结束时 — rules/guozhan_heroes/heroes_wu.sgs:251
     v_p = ev.player
-    g.gain(v_p, g.choose_card(me, [it for it in g.discarded_cards(v_p, 'phase') if (it in g.cards_in('discard'))], '交给该角色的一张牌', intent=('guzheng', 'given')))
+    g.gain(v_p, g.choose_card(me, [it for it in g.discarded_cards(v_p, 'phase') if (it in g.cards_in('discard'))], '交给该角色的一张牌', intent=('guzheng', 'given')), None)
     v_rest = [it for it in g.discarded_cards(v_p, 'phase') if (it in g.cards_in('discard'))]
     if ((len(v_rest) > 0) and g.ask(me, '获得弃牌堆里其余于此阶段内弃置的牌？')):
-        g.gain(me, v_rest)
+        g.gain(me, v_rest, None)
 
 
 def sk_duanbing_on0_when(g, me, ev):
@@ -2111,7 +2111,7 @@ def sk_ziliang_on0_when(g, me, ev):
 
 def sk_ziliang_on0(g, me, ev):
     # 资粮 on 受到伤害后 — rules/guozhan_heroes/heroes_zhen.sgs:85
-    g.gain(ev.target, g.choose_card(me, me.pile('gz_tian'), '将一张“田”交给该角色', intent=('ziliang', 'given')))
+    g.gain(ev.target, g.choose_card(me, me.pile('gz_tian'), '将一张“田”交给该角色', intent=('ziliang', 'given')), None)
 
 
 def sk_yicheng_on0_when(g, me, ev):

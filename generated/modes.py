@@ -341,7 +341,7 @@ def m_guozhan_lianheng_active0(g, me, user):
     v_q_3 = g.choose_player(user, [it for it in g.others(user) if (T.diff_kingdom(user, it, g.rules.lone_kingdom) or (it.kingdom is None))], '交给一名与你势力不同或没有势力的角色', intent=('lianheng', 'good'))
     v_cs = g.choose_cards(user, [it for it in user.cards if ('连横' in it.sign_list)], 1, 3, '交给其至多三张带有「连横」标识的牌', intent=('lianheng', 'given'))
     v_draws = T.diff_kingdom(user, v_q_3, g.rules.lone_kingdom)
-    g.gain(v_q_3, v_cs)
+    g.gain(v_q_3, v_cs, None)
     if v_draws:
         g.draw(user, len(v_cs))
 

@@ -36,6 +36,8 @@ class Analyzer(Summarising, Effects, Reading):
         self.cond = Conditions(model)
         moved = model.role_target("moved")
         self.moved = moved.id.text if isinstance(moved, ast.WindowDecl) else None
+        moving = model.role_target("moving")
+        self.moving = moving.id.text if isinstance(moving, ast.WindowDecl) else None
         self._state_memo: dict[int, frozenset] = {}
         self._quantity_memo: dict[str, frozenset] = {}
         self._start_summaries()

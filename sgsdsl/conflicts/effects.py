@@ -100,6 +100,9 @@ class Effects:
             fields.add("gainer")
         rels = self._moved_rels(mv, args, scope, to) if owner else frozenset()
         out.opens.add(OpenSite(self.moved, "any", frozenset(fields), frozenset(values), rels, chance=scope.chance))
+        if self.moving is not None and cards is not None:  # cards in no zone yet (drawn) pass no window before
+            out.opens.add(OpenSite(self.moving, "any", frozenset(fields | {"by", "discarding"}), frozenset(values), rels,
+                                   chance=scope.chance))
         if owner and scope.depth == 0 and cards is not None and self.chosen(cards, scope) and to not in (HAND, None) \
                 and self.owner_rel(cards, scope) == "self" and came is not None and came <= {HAND, EQUIP}:
             out.spends.add("cards")  # every run gives up a card of its owner's, or cannot run

@@ -178,9 +178,9 @@ def check(facts: Facts) -> list:
                 w = m.windows.get(n.window.text)
                 if w is not None:
                     unknown.add(w.id.text)
-    moved = facts.az.moved
-    if moved is not None:
-        unknown.add(moved)
+    for moved in (facts.az.moved, facts.az.moving):  # opened by the engine: whatever reads them is not a flow
+        if moved is not None:
+            unknown.add(moved)
     out = []
     for r in facts.rules:
         if r.kind != "trigger":

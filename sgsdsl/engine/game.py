@@ -172,6 +172,7 @@ class Game(Settlement, Turns, Decisions, Quantities, Zones, Primitives, Play, Hi
         self.flow_recast = rules.role("recast")
         self.flow_conduct = rules.role("conduct")
         self.win_moved = rules.role("moved")
+        self.win_moving = rules.role("moving")
         self.win_need = rules.role("need_card")
         self.q_targetable = rules.role("targetable")
         self.q_usable = rules.role("usable")
@@ -182,6 +183,7 @@ class Game(Settlement, Turns, Decisions, Quantities, Zones, Primitives, Play, Hi
         self.ev_use_cls = rules.events[self.flow_use.event].cls
         self.ev_turn_cls = rules.events[self.flow_turn.event].cls
         self.ev_move_cls = rules.events[self.win_moved.event].cls if self.win_moved else None
+        self.ev_moving_cls = rules.events[self.win_moving.event].cls if self.win_moving else None
         self.ev_need_cls = rules.events[self.win_need.event].cls if self.win_need else None
         # events whose settlement the history records (engine roles; absent roles record nothing)
         role_event = {r: (rules.role(r).event if rules.role(r) is not None else None)

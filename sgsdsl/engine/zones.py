@@ -140,9 +140,56 @@ class Zones:
         else:
             raise RulesError(f"unknown zone {zone!r}")
 
+    def vetting(self) -> bool:
+        """Does some skill listen at the window before a move (role `moving`)? Without one, a move costs
+        nothing more than this lookup."""
+        w = self.win_moving
+        return w is not None and bool(self.listeners.get(w.id))
+
+    def vet(self, cards, zone: str, owner: Player | None, by: Player | None = None, discarding: bool = False):
+        """Open the window before a move (role `moving`) for cards that lie in a zone. A skill there may stop the
+        move (`cancelled`), change the cards (挽危: 改为你选择的等量的牌) or where they go (`to`; `gainer` when
+        that is a hand). Returns (cards, zone, owner); no cards when the move was stopped."""
+        phys = [x for c in _as_list(cards) if c is not None for x in c.physical()]
+        if not phys:
+            return cards, zone, owner
+        first = phys[0]
+        loser = first._owner if first._zone in ("hand", "equip") else None
+        nh = ne = 0
+        if loser is not None:
+            for c in phys:
+                if c._owner is loser and not (loser is owner and zone == c._zone):
+                    if c._zone == "hand":
+                        nh += 1
+                    elif c._zone == "equip":
+                        ne += 1
+            if not nh and not ne:
+                loser = None
+        gainer = owner if zone == "hand" else None
+        ev = self.ev_moving_cls(cards=list(phys), loser=loser, gainer=gainer, to=zone, from_zone=first._zone,
+                                lost_hand=nh, lost_equip=ne, by=by, discarding=discarding)
+        self.open(self.win_moving.id, ev)
+        new = [c for c in _as_list(ev.cards) if c is not None]
+        if ev.cancelled or not new:
+            self.say(phys, " 的移动被防止")
+            return [], zone, owner
+        if ev.to != zone or ev.gainer is not gainer:
+            zone = ev.to
+            if zone in ("hand", "equip", "judge") or zone.startswith("pile:"):
+                owner = ev.gainer if ev.gainer is not None else owner  # a player's zone: whose it is
+            else:
+                owner = None
+        if new != phys:
+            cards = new
+        return cards, zone, owner
+
     def move(self, cards, zone: str, owner: Player | None = None, bottom: bool = False,
-             origin: str | None = None) -> None:
-        """Move cards to a zone; `origin` names where cards that are in no zone come from (the draw pile)."""
+             origin: str | None = None, by: Player | None = None, discarding: bool = False,
+             vetted: bool = False) -> None:
+        """Move cards to a zone; `origin` names where cards that are in no zone come from (the draw pile).
+        Cards that lie in a zone pass the window before a move first, unless the caller has `vetted` them."""
+        if not vetted and origin is None and self.vetting():
+            cards, zone, owner = self.vet(cards, zone, owner, by, discarding)
         phys: list[Card] = []
         disguises = None
         for c in (cards if isinstance(cards, (list, tuple)) else () if cards is None else (cards,)):
@@ -176,8 +223,8 @@ class Zones:
                 c.disguise(disguises[c.uid])
             if zone == "equip":
                 old = owner.equip.get(c._cdef.slot)
-                if old is not None:
-                    self.move(old, "discard")
+                if old is not None:  # the slot holds one card: no skill may keep the old one there
+                    self.move(old, "discard", vetted=True)
             self._place(c, zone, owner, bottom)
         for o, _, _ in lost.values():
             self.remember(LOSE, o, cards=lost_cards[o.seat])
@@ -201,11 +248,12 @@ class Zones:
             gainer = owner if zone == "hand" else None
             for o, nh, ne in lost.values():
                 ev = self.ev_move_cls(cards=phys, loser=o, gainer=gainer, to=zone, from_zone="hand" if nh else "equip",
-                                      lost_hand=nh, lost_equip=ne)
+                                      lost_hand=nh, lost_equip=ne, by=by, discarding=discarding)
                 self.open(self.win_moved.id, ev)
             if not lost:
                 self.open(self.win_moved.id, self.ev_move_cls(cards=phys, loser=None, gainer=gainer, to=zone,
-                                                              from_zone=from_zone or origin))
+                                                              from_zone=from_zone or origin, by=by,
+                                                              discarding=discarding))
         for o, sk, c in parting:
             self.detach(o, sk, card=c)
 
@@ -219,13 +267,22 @@ class Zones:
         self.say(p, f" 摸了{n}张牌")
         return cards
 
-    def gain(self, p: Player, cards) -> None:
+    def gain(self, p: Player, cards, by: Player | None = None) -> None:
+        """p gains cards; `by` names who hands them over (交给), else p takes them (获得)."""
         cards = [c for c in _as_list(cards) if c is not None]
         if cards and p.alive:
+            zone, owner, by = "hand", p, by if by is not None else p
+            if self.vetting():
+                cards, zone, owner = self.vet(cards, zone, owner, by=by)
+                if not cards:
+                    return
+                if zone != "hand" or owner is not p:  # sent elsewhere: p gains nothing
+                    self.move(cards, zone, owner, by=by, vetted=True)
+                    return
             self.say(p, " 获得 ", cards)
             giver = cards[0].owner
             phys = [x for c in cards for x in c.physical()]
-            self.move(cards, "hand", p)
+            self.move(cards, "hand", p, by=by, vetted=True)
             self.remember(GAIN, p, giver if giver is not p else None, phys)
 
     def discard(self, p, cards) -> None:
@@ -235,6 +292,9 @@ class Zones:
             if kept:
                 self.say(p, " 不能弃置 ", kept)
                 cards = [c for c in cards if c not in kept]
+        zone, owner = "discard", None
+        if cards and self.vetting():
+            cards, zone, owner = self.vet(cards, zone, owner, by=p, discarding=p is not None)
         if cards:
             if p is not None:
                 self.say(p, " 弃置 ", cards)
@@ -242,7 +302,7 @@ class Zones:
                 self.say(cards, " 置入弃牌堆")
             if p is not None:  # in the history before 牌移动后 opens: rules there can tell a discard (礼让)
                 self.remember(DISCARD, p, cards=[x for c in cards for x in c.physical()])
-            self.move(cards, "discard")
+            self.move(cards, zone, owner, by=p, discarding=p is not None, vetted=True)
 
     def look(self, p: Player, cards) -> None:
         """p looks at cards (知己知彼 on a hand): p's seat knows them; nobody else learns anything."""

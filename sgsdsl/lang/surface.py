@@ -327,7 +327,8 @@ FUNCS: dict[str, Func] = {
     # -- primitive actions (the engine's only ways to change the game)
     "draw": _p("p: player, n: int = 1", "list[card]", "draw", "摸牌: p draws n cards from the draw pile",
                    Effect(_CARDS, Moves(None, "hand", gainer="p"), (("cards", "+"),))),
-    "gain": _p("p: player, cards: list[card]", "none", "gain", "获得: cards go to p's hand",
+    "gain": _p("p: player, cards: list[card], by: player? = None", "none", "gain",
+               "获得: cards go to p's hand (by: who hands them over, for a 交给; else p takes them)",
                    Effect(_CARDS, Moves("cards", "hand", gainer="p"), (("cards", "±"),))),
     "discard": _p("p: player?, cards: list[card]", "none", "discard",
                   "弃置: cards go to the discard pile (p is who discards)",
@@ -490,6 +491,11 @@ ROLES: dict[str, Role] = {
     "moved": Role("window", (("cards", "list[card]"), ("loser", "player?"), ("gainer", "player?"),
                              ("to", "zone"), ("lost_hand", "int"), ("lost_equip", "int")), None,
                   "the window opened after cards move (skipped when no skill listens)"),
+    "moving": Role("window", (("cards", "list[card]"), ("loser", "player?"), ("gainer", "player?"),
+                              ("to", "zone"), ("by", "player?"), ("discarding", "bool")), None,
+                   "the window opened before cards that lie in a zone move (skipped when no skill listens): a skill "
+                   "may stop the move (`cancelled`), or change the cards (`cards`) or where they go (`to`, and "
+                   "`gainer` for a hand)"),
     "conduct": Role("flow", (("conduct", "bool"),), None,
                     "run right after a damage flow whose event asks for it (`conduct`): 连环 conduction. The "
                     "engine runs it so that the conflict checks do not take every damage for a chain"),

@@ -106,7 +106,7 @@ def sk_zaiqi_on0(g, me, ev):
     if (len(v_hearts) > 0):
         g.call_flow('recover', source=me, target=me, amount=len(v_hearts))
     g.discard(None, v_hearts)
-    g.gain(me, [it for it in v_cs if (it.suit != 'heart')])
+    g.gain(me, [it for it in v_cs if (it.suit != 'heart')], None)
 
 
 def sk_lieren_on0_when(g, me, ev):
@@ -118,7 +118,7 @@ def sk_lieren_on0(g, me, ev):
     # 烈刃 on 造成伤害后 — rules/duel/heroes_shu.sgs:158
     v_t = ev.target
     if (g.call_flow('pindian', source=me, target=v_t, reason='烈刃').source_won and (v_t.card_count > 0)):
-        g.gain(me, g.choose_card(me, v_t.cards, '获得其一张牌', intent=('lieren', 'mine')))
+        g.gain(me, g.choose_card(me, v_t.cards, '获得其一张牌', intent=('lieren', 'mine')), None)
 
 
 def sk_shensu_on0_when(g, me, ev):
@@ -154,7 +154,7 @@ def sk_suzi_on0_when(g, me, ev):
 
 def sk_suzi_on0(g, me, ev):
     # 肃资 on 死亡时 — rules/duel/heroes_wei.sgs:60
-    g.gain(me, ev.who.cards)
+    g.gain(me, ev.who.cards, None)
 
 
 def sk_jushou_on0(g, me, ev):
@@ -257,7 +257,7 @@ def sk_shuangxiong_on1_when(g, me, ev):
 def sk_shuangxiong_on1(g, me, ev):
     # 双雄 on 判定牌生效后 — rules/duel/heroes_wu_qun.sgs:119
     g.set_mark(me, 'shuangxiong_color', ev.color)
-    g.gain(me, ev.card)
+    g.gain(me, ev.card, None)
 
 
 def sk_shuangxiong_viewas2_where(g, me, it):
@@ -284,7 +284,7 @@ def sk_mouzhu_active0_where(g, me, user, it):
 def sk_mouzhu_active0(g, me, user):
     # 谋诛 active — rules/duel/heroes_wu_qun.sgs:165
     targets = g.choose_players(user, [it for it in g.alive_from_current() if ((it != me) and (it.hand_count > 0))], 1, None, '【谋诛】选择目标角色', intent=('mouzhu', 'bad', 'targets'))
-    g.gain(me, g.choose_card(targets[0], targets[0].hand, '交给其一张手牌', intent=('mouzhu', 'given')))
+    g.gain(me, g.choose_card(targets[0], targets[0].hand, '交给其一张手牌', intent=('mouzhu', 'given')), None)
     if (me.hand_count > targets[0].hand_count):
         v_o = g.choose_option_where(targets[0], ['视为对其使用一张【杀】', '视为对其使用一张【决斗】'], (lambda it: (((it == '视为对其使用一张【杀】') and g.qf['targetable'](g, targets[0], me, g.virtual('sha', []))) or ((it == '视为对其使用一张【决斗】') and g.qf['targetable'](g, targets[0], me, g.virtual('juedou', []))))), '谋诛')
         g.call_flow('use_card', source=targets[0], card=g.virtual(('sha' if (v_o == '视为对其使用一张【杀】') else 'juedou'), []), targets=[me])

@@ -19,7 +19,7 @@ def sk_tuxi_on0(g, me, ev):
     # 突袭 on 摸牌阶段摸牌时 — rules/duel_skills/heroes.sgs:20
     targets = g.choose_players(me, [it for it in g.alive_from_current() if ((it != me) and (it.hand_count > me.hand_count))], 1, None, '【突袭】选择目标角色', intent=('tuxi', 'bad', 'targets'))
     ev.draw_count -= 1
-    g.gain(me, g.choose_card(me, targets[0].hand, '获得其一张手牌', intent=('tuxi', 'mine')))
+    g.gain(me, g.choose_card(me, targets[0].hand, '获得其一张手牌', intent=('tuxi', 'mine')), None)
 
 
 def sk_xiechan_active0_when(g, me, user):
@@ -98,7 +98,7 @@ def sk_yinli_on0_when(g, me, ev):
 
 def sk_yinli_on0(g, me, ev):
     # 姻礼 on 牌移动后 — rules/duel_skills/heroes.sgs:200
-    g.gain(me, [it for it in ev.cards if ((it.kind == 'equipment') and (it.zone == 'discard'))])
+    g.gain(me, [it for it in ev.cards if ((it.kind == 'equipment') and (it.zone == 'discard'))], None)
 
 
 def sk_xiaoji_on0_when(g, me, ev):
