@@ -5,14 +5,14 @@ harmed or helped whom; in 国战, from kingdoms, one's own face-down heroes and 
 from __future__ import annotations
 
 
-def per_decision(fn):
-    """Remember fn(g, *players) while one decision is made: the table does not change meanwhile, and
-    the allegiance guesses are asked for again and again (every card scored asks about every target)."""
+def _memoized(fn, memo_of):
+    """fn(g, *players) remembered in the dict memo_of(self, g) gives (none: not remembered). Players are keyed by
+    seat: a decision has one view of each seat."""
     def cached(self, g, *args):
-        memo = self.memo
+        memo = memo_of(self, g)
         if memo is None:
             return fn(self, g, *args)
-        key = (fn, *[a.seat for a in args])  # players: the seat's one view of each a decision, so a seat names it
+        key = (fn, *[a.seat for a in args])
         v = memo.get(key, memo)
         if v is memo:
             v = memo[key] = fn(self, g, *args)
@@ -21,56 +21,41 @@ def per_decision(fn):
     return cached
 
 
+def per_decision(fn):
+    """Remember fn(g, *players) while one decision is made: the table does not change meanwhile, and
+    the allegiance guesses are asked for again and again (every card scored asks about every target)."""
+    return _memoized(fn, lambda self, g: self.memo)
+
+
 _TABLE = object()  # the per-decision memo's entry for the table memo, once its token is checked
 
 
-def per_table(fn):
-    """Remember fn(g, player) or fn(g, me, player) for as long as all it reads of the table stays as it was
-    (table_token): a guess of who sides with whom changes when someone dies, is hurt, shows an identity or a
-    kingdom, or when the record of deeds grows, not at every decision (a play phase asks a dozen times in a
-    row, each card it weighs about each target). fn's value must not be a view: those are one decision's own."""
-    def table(self, g, dm) -> dict:
+def _table_memo(self, g) -> dict | None:
+    dm = self.memo
+    if dm is None:
+        return None
+    memo = dm.get(_TABLE)
+    if memo is None:
         token = self.table_token(g)
         if token != self.token:
             self.token, self.table_memo = token, {}
         memo = dm[_TABLE] = self.table_memo
-        return memo
+    return memo
 
-    if fn.__code__.co_argcount == 4:
-        def cached(self, g, me, q):
-            dm = self.memo
-            if dm is None:
-                return fn(self, g, me, q)
-            memo = dm.get(_TABLE)
-            if memo is None:
-                memo = table(self, g, dm)
-            key = (fn, me.seat, q.seat)
-            v = memo.get(key)
-            if v is None:
-                v = memo[key] = fn(self, g, me, q)
-            return v
-    else:
-        def cached(self, g, q):
-            dm = self.memo
-            if dm is None:
-                return fn(self, g, q)
-            memo = dm.get(_TABLE)
-            if memo is None:
-                memo = table(self, g, dm)
-            key = (fn, q.seat)
-            v = memo.get(key)
-            if v is None:
-                v = memo[key] = fn(self, g, q)
-            return v
-    cached.__doc__, cached.__name__ = fn.__doc__, fn.__name__
-    return cached
+
+def per_table(fn):
+    """Remember fn(g, *players) for as long as all it reads of the table stays as it was (table_token): a guess
+    of who sides with whom changes when someone dies, is hurt, shows an identity or a kingdom, or when the
+    record of deeds grows, not at every decision (a play phase asks a dozen times in a row, each card it weighs
+    about each target). fn's value must not be a view: those are one decision's own."""
+    return _memoized(fn, _table_memo)
 
 
 class Allegiance:
     """Mixed into HeuristicAgent (which sets up `memo` and `unknown_lean`)."""
 
-    token: tuple | None = None
-    table_memo: dict = {}
+    token: tuple | None = None  # table_token of table_memo, which per_table's guesses are kept in
+    table_memo: dict | None = None
 
     def table_token(self, g) -> tuple:
         """Everything stance() and what it calls read of the table, as this seat sees it."""

@@ -62,8 +62,8 @@ def mode_info_data(rules: Ruleset, mode) -> dict:
     pool = rules.hero_pool(mode)
     by_kingdom: dict[str, int] = {}
     for h in pool:
-        k = rules.heroes[h].kingdom
-        by_kingdom[rules.enum_names.get(k, k)] = by_kingdom.get(rules.enum_names.get(k, k), 0) + 1
+        k = rules.enum_names.get(rules.heroes[h].kingdom, rules.heroes[h].kingdom)
+        by_kingdom[k] = by_kingdom.get(k, 0) + 1
     dealable = set(pool)
     return {
         "id": mode.id, "name": mode.name, "title": mode.title, "players": list(mode.players),
