@@ -7,16 +7,39 @@ from __future__ import annotations
 
 def _memoized(fn, memo_of):
     """fn(g, *players) remembered in the dict memo_of(self, g) gives (none: not remembered). Players are keyed by
-    seat: a decision has one view of each seat."""
-    def cached(self, g, *args):
-        memo = memo_of(self, g)
-        if memo is None:
-            return fn(self, g, *args)
-        key = (fn, *[a.seat for a in args])
-        v = memo.get(key, memo)
-        if v is memo:
-            v = memo[key] = fn(self, g, *args)
-        return v
+    seat: a decision has one view of each seat. The key is built for fn's number of players: these guesses are
+    asked for thousands of times a game, and a key made from `*args` costs more than the guess it saves."""
+    n = fn.__code__.co_argcount - 2
+    if n == 0:
+        def cached(self, g):
+            memo = memo_of(self, g)
+            if memo is None:
+                return fn(self, g)
+            v = memo.get(fn, memo)
+            if v is memo:
+                v = memo[fn] = fn(self, g)
+            return v
+    elif n == 1:
+        def cached(self, g, a):
+            memo = memo_of(self, g)
+            if memo is None:
+                return fn(self, g, a)
+            key = (fn, a.seat)
+            v = memo.get(key, memo)
+            if v is memo:
+                v = memo[key] = fn(self, g, a)
+            return v
+    else:
+        assert n == 2, fn
+        def cached(self, g, a, b):
+            memo = memo_of(self, g)
+            if memo is None:
+                return fn(self, g, a, b)
+            key = (fn, a.seat, b.seat)
+            v = memo.get(key, memo)
+            if v is memo:
+                v = memo[key] = fn(self, g, a, b)
+            return v
     cached.__doc__, cached.__name__ = fn.__doc__, fn.__name__
     return cached
 

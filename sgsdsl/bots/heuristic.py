@@ -254,6 +254,8 @@ class HeuristicAgent(Allegiance, HeroChoice, Agent):
             return 0.0, None
         if intent == "risky":
             return (0.5 if g.agent_rng.random() < 0.15 else 0.0), intent
+        if intent not in ("hostile", "friendly"):
+            return float(v), intent  # a card for its user: whom it could target does not matter
         cands = g.target_candidates(me, c)
         spec = cd.target
         if spec is not None and spec.kind == "all":
@@ -261,11 +263,9 @@ class HeuristicAgent(Allegiance, HeroChoice, Agent):
             foes, friends = len(self.enemies(g, me, others)), len(self.allies(g, me, others))
             if intent == "hostile":
                 return (v + foes - friends if foes > friends else 0.0), intent
-            if intent == "friendly":
-                hurt = [q for q in cands if q.wounded]
-                good = len(self.allies(g, me, hurt)) - len(self.enemies(g, me, hurt))
-                return (v + good if good > 0 else 0.0), intent
-            return float(v), intent
+            hurt = [q for q in cands if q.wounded]  # friendly
+            good = len(self.allies(g, me, hurt)) - len(self.enemies(g, me, hurt))
+            return (v + good if good > 0 else 0.0), intent
         if intent == "hostile":
             foes = self.enemies(g, me, cands)
             if not foes:

@@ -224,24 +224,18 @@ class FrameView(Data):
 
 
 def _builder(cls):
-    """A fast way to write a read-only view: an open twin class whose __init__ assigns every slot (a plain
-    attribute store, several times cheaper than object.__setattr__ per field), then made the view class."""
+    """A fast way to write a read-only view: an open twin class (a plain attribute store per slot, several times
+    cheaper than object.__setattr__) and a maker that fills one in and makes it the view class, in one call."""
     names = [n for k in reversed(cls.__mro__) for n in k.__dict__.get("__slots__", ())]
     assert all(n.isidentifier() for n in names)
-    src = f"def __init__(s, {', '.join(names)}):\n" + "".join(f"    s.{n} = {n}\n" for n in names)
-    ns: dict = {}
-    exec(src, ns)  # noqa: S102 - slot names of this module's classes, checked above
     # (__delattr__ too: the two share one slot, which stays the slow generic one unless both are the plain ones)
     twin = type(f"_Open{cls.__name__}", (cls,), {"__slots__": (), "__setattr__": object.__setattr__,
-                                                  "__delattr__": object.__delattr__,
-                                                  "__init__": ns["__init__"]})
-
-    def make(*args, **kw):
-        v = twin(*args, **kw)
-        v.__class__ = cls
-        return v
-
-    return twin, make
+                                                  "__delattr__": object.__delattr__})
+    src = (f"def make({', '.join(names)}):\n    s = new(twin)\n" + "".join(f"    s.{n} = {n}\n" for n in names)
+           + "    s.__class__ = cls\n    return s\n")
+    ns: dict = {"new": object.__new__, "twin": twin, "cls": cls}
+    exec(src, ns)  # noqa: S102 - slot names of this module's classes, checked above
+    return twin, ns["make"]
 
 
 class SeatView(Data):
@@ -253,8 +247,10 @@ class SeatView(Data):
     stack = _lazy("_stack", "the frames being settled, outermost first (FrameView: kind, name, ident, loc, event, "
                             "owner)")
 
+    ring = _lazy("_ring", "the players alive, from the current one clockwise")
+
     def alive_from_current(self) -> list[PlayerView]:
-        return list(self._ring)
+        return list(self.ring)
 
     def show(self, x) -> str:
         """A value as the log would print it, as this seat may see it."""
@@ -294,7 +290,7 @@ class SeatView(Data):
         return _desk_of(self).log_lines(start)
 
 
-_OpenCard, _card = _builder(CardView)
+_, _card = _builder(CardView)
 _OpenPlayer, _ = _builder(PlayerView)
 _, _skill_view = _builder(SkillView)
 _, _frame = _builder(FrameView)
@@ -352,13 +348,10 @@ class Desk:
         self.passing = []
         self.memo = {}
         self.events = {}
-        table = tuple(map(self._player, g.players))
-        self.players = table
-        for pv in table:
-            pv.__class__ = PlayerView
-        v = _seat_view(seat=self.seat, rules=g.rules, mode=g.mode, turn_no=g.turn_no, phase=g.phase,
-                       agent_rng=g.agent_rng, help=self.help, harm=self.harm, deeds=g.deeds, me=table[self.seat], players=table,
-                       current=self.wrap(g.current), _stack=_LAZY, _ring=tuple(table[p.seat] for p in g.ring_current()))
+        self.players = table = tuple(map(self._player, g.players))
+        cur = g.current
+        v = _seat_view(self.seat, g.rules, g.mode, g.turn_no, g.phase, g.agent_rng, self.help, self.harm, g.deeds,
+                       table[self.seat], table, None if cur is None else table[cur.seat], _LAZY, _LAZY)
         self.view = v
         return v
 
@@ -376,6 +369,9 @@ class Desk:
         if slot == "_fields":  # an event's
             ev = self.events[id(x)][1]
             return MappingProxyType({f: self.wrap(getattr(ev, f)) for f in (*type(ev).FIELDS, "cancelled")})
+        if slot == "_ring":
+            table = self.players
+            return tuple(table[p.seat] for p in g.ring_current())
         if slot == "_stack":
             wrap = self.wrap
             return tuple(_frame(kind=f.kind, name=f.name, ident=f.ident, loc=f.loc, event=wrap(f.event),
@@ -408,7 +404,7 @@ class Desk:
         """Write every part of the current view now (for the referee's checks, and for code outside a decision)."""
         v = self.view
         parts = ("_hand", "_equip", "_judges", "_piles", "_pile_cards", "_marks", "_mark_labels", "_skills")
-        for x, slots in ((v, ("_stack",)), *((pv, parts) for pv in self.players)):
+        for x, slots in ((v, ("_stack", "_ring")), *((pv, parts) for pv in self.players)):
             for slot in slots:
                 if getattr(x, slot) is _LAZY:
                     _set(x, slot, self.part(x, slot))
@@ -441,7 +437,7 @@ class Desk:
         return view, seen
 
     def _player(self, p: Player):
-        """p as this seat sees them: an open PlayerView, made read-only by snapshot."""
+        """p as this seat sees them (a read-only PlayerView)."""
         pv = _OpenPlayer.__new__(_OpenPlayer)
         seat = self.seat
         me = p.seat == seat
@@ -450,8 +446,8 @@ class Desk:
         pv.flipped, pv.chained, pv.kingdom, pv.gender = p.flipped, p.chained, p.kingdom, p.gender
         pv.identity_shown = p.identity_shown
         pv.identity = p.identity if me or p.identity_shown else None
-        pv.hand_count = len(p.hand)
-        pv.card_count = len(p.hand) + len(p.equip)
+        pv.hand_count = n = len(p.hand)
+        pv.card_count = n + len(p.equip)
         # the cards, even the seat's own, are written when read: another's are mostly counted only, and a
         # decision's options (the cards to play, to give) are views already
         pv._hand = pv._equip = pv._judges = pv._piles = pv._pile_cards = pv._marks = pv._mark_labels = \
@@ -470,6 +466,7 @@ class Desk:
         pv.reserve = tuple(p.reserve) if p.reserve else ()
         pv.fallen = tuple(p.fallen) if p.fallen else ()
         pv.armed = frozenset(p.armed) if me and p.armed else _NONE
+        pv.__class__ = PlayerView
         return pv
 
     def card_view(self, c: Card) -> CardView:
@@ -497,17 +494,16 @@ class Desk:
             else:  # the printed card (Card.color, short)
                 cd, suit = c._cdef, c._suit
                 color = None if suit is None else "red" if suit in RED else "black"
-            v = _OpenCard(h, True, c._zone, o, False, cd, cd.id, cd.name, suit, color, c._rank, cd.kind,
-                          cd.slot, cd.range, (), None, None)
+            v = _card(h, True, c._zone, o, False, cd, cd.id, cd.name, suit, color, c._rank, cd.kind, cd.slot,
+                      cd.range, (), None, None)
         else:
             if c.uid in self.known:
                 self.cards.pop(self.known.pop(c.uid)[1], None)
             self.next_handle = h + 1
             self.cards[h] = c
             self.passing.append(h)
-            v = _OpenCard(h, False, c._zone, o, False, None, None, None, None, None, None, None, None, None, (),
-                          None, None)
-        v.__class__ = CardView
+            v = _card(h, False, c._zone, o, False, None, None, None, None, None, None, None, None, None, (), None,
+                      None)
         memo[c.uid] = v
         return v
 
