@@ -60,9 +60,10 @@ def new_game(rules: Ruleset | None = None, *, mode: str = "identity", players: i
         raise ValueError(f"mode {mode} is for {lo}–{hi} players, not {players}")
     if agent not in (*AGENTS, "heuristic"):
         raise ValueError(f"unknown agent '{agent}' (heuristic, {', '.join(AGENTS)})")
-    unknown = [d for d in decks if d not in rules.decks]
-    if unknown:
-        raise ValueError(f"unknown deck '{unknown[0]}' (decks: {', '.join(rules.decks)})")
+    try:
+        decks = rules.deck_ids(decks)
+    except KeyError as e:
+        raise ValueError(f"unknown deck '{e.args[0]}' (decks: {rules.deck_list()})") from None
     return sim_new_game(rules, mode, players, seed, agent, GameLog() if log else None, decks=list(decks),
                         heroes=heroes)
 

@@ -406,9 +406,10 @@ def play(paths, mode, players, seed, seat, turn_limit, options, decks, variants,
     m = rules.find_mode(mode)
     if m is None:
         raise click.BadParameter(f"no mode {mode} (modes: {', '.join(rules.modes)})", param_hint="--mode")
-    unknown = [d for d in decks if d not in rules.decks]
-    if unknown:
-        raise click.BadParameter(f"unknown deck {unknown[0]} (decks: {', '.join(rules.decks)})", param_hint="--deck")
+    try:
+        decks = rules.deck_ids(decks)
+    except KeyError as e:
+        raise click.BadParameter(f"unknown deck {e.args[0]} (decks: {rules.deck_list()})", param_hint="--deck") from None
     if turn_limit < 0:
         raise click.BadParameter("a number of turns, 0 for none", param_hint="--turn-limit")
     try:

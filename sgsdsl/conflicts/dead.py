@@ -61,7 +61,7 @@ def mode_reach(facts: Facts, mode) -> set[str]:
     bodies += [az.hooks[c] for c in cards if c in az.hooks]
     pool = facts.pools.get(mode.id.text, set())
     for r in facts.rules:
-        if r.holder == "mode" and (r.package_rule or any(r.decl is x for x in mode.rules)):
+        if r.holder == "mode" and in_mode(facts, r, mode):
             bodies.append(r.body)
         elif r.holder == "hero" and any(h.name.text in pool for h in r.heroes):
             bodies.append(r.body)
@@ -94,8 +94,29 @@ def modes_of_rule(facts: Facts, r) -> list:
     if r.holder in ("equipment", "card"):
         return [mode for mode in facts.judged_modes() if r.decl.id.text in _mode_cards(facts, mode)]
     if r.holder == "mode":
-        return [mode for mode in facts.judged_modes() if r.package_rule or any(r.decl is x for x in mode.rules)]
+        return [mode for mode in facts.judged_modes() if in_mode(facts, r, mode)]
     return []
+
+
+def in_mode(facts: Facts, r, mode) -> bool:
+    """Is a rule of the game in effect in this mode: the mode's own, a package's, and for a `rule … for` card rule
+    only where one of its cards may be dealt (the mode's decks, or a deck made for the mode that a run may add)."""
+    if any(r.decl is x for x in mode.rules):
+        return True
+    if not r.package_rule:
+        return False
+    return not r.for_cards or any(c in _dealable(facts, mode) for c in r.for_cards)
+
+
+def _dealable(facts: Facts, mode) -> set[str]:
+    key = ("dealable", mode.id.text)
+    if key not in facts.memo:
+        out = set(_mode_cards(facts, mode))
+        for d in facts.m.unique(facts.m.decks):
+            if d.modes and any(facts.m.modes.get(n.text) is mode for n in d.modes):
+                out.update(c.id.text for e in d.entries if (c := facts.m.cards.get(e.card.text)) is not None)
+        facts.memo[key] = out
+    return facts.memo[key]
 
 
 @attrs.frozen

@@ -155,6 +155,20 @@ class Effects:
             out.deltas |= {(r, d, p or paid, w) for r, d, p, w in h.deltas}
             out.resets |= h.resets
 
+    def _addon_cards(self) -> frozenset[str]:
+        """Cards dealt only by a deck a run adds (`--deck 势备篇`): not in the default tables the checks judge, so
+        the play phase of a mode does not use them (a card in no deck at all, a designer's, still counts)."""
+        got = getattr(self, "_addons", None)
+        if got is None:
+            m = self.m
+            own = {id(m.decks[n.text]) for mode in m.unique(m.modes) for n in mode.decks if n.text in m.decks}
+            dealt, added = set(), set()
+            for d in m.unique(m.decks):
+                ids = {m.cards[e.card.text].id.text for e in d.entries if e.card.text in m.cards}
+                (dealt if id(d) in own or not d.modes else added).update(ids)
+            got = self._addons = frozenset(added - dealt)
+        return got
+
     def _cards_named(self, e) -> set[str] | None:
         """The card ids `xs where it is X or it is Y` can hold (None: any card)."""
         if not isinstance(e, ast.Filter) or e.binder is not None:
@@ -197,8 +211,9 @@ class Effects:
             s = self.flows[use.id.text]
             out.opens |= {OpenSite(w, "any", None) for w in s.own_opens} | s.opens
             out.state |= s.state
+        addons = self._addon_cards()
         for cid, h in self.hooks.items():
-            if cards is not None and cid not in cards:
+            if cards is not None and cid not in cards or cid in addons:
                 continue
             self._read(("hook", cid))
             out.opens |= {OpenSite(w, "any", None) for w in h.own_opens} | h.opens

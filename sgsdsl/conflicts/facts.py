@@ -84,6 +84,7 @@ class Rule:
         return tuple(h.name.text for h in self.heroes)
 
     package_rule: bool = False  # `rule` at a package's top level: in effect in every mode
+    for_cards: tuple[str, ...] = ()  # `rule … for`: in effect only where one of these cards may be dealt (ids)
 
     def label(self) -> str:
         what = {"hero": "skill", "equipment": "equipment", "card": "card", "mode": "mode rule",
@@ -242,7 +243,8 @@ class Facts:
         slot = getattr(decl, "slot", None) if holder == "equipment" else None
         r = Rule(decl=decl, facet=f, index=index, holder=holder, heroes=heroes, slot=slot,
                  copies=self.copies.get(decl.id.text, 0) if isinstance(decl, ast.CardDecl) else 0,
-                 designer=self.designer_file(decl.span), package_rule=any(decl is x for x in m.rules))
+                 designer=self.designer_file(decl.span), package_rule=any(decl is x for x in m.rules),
+                 for_cards=tuple(m.cards[n].id.text for n in m.rule_cards.get(id(decl), ()) if n in m.cards))
         owner = holder != "mode"
         if isinstance(f, ast.Trigger):
             r.windows = tuple(m.windows[w.text] for w in f.windows if w.text in m.windows)

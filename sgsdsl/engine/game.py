@@ -71,8 +71,16 @@ class Game(Settlement, Turns, Decisions, Quantities, Zones, Primitives, Play, Hi
         self._init_outcome()
         self._bind_roles()
         self._history_init()
-        for rule in rules.rules:  # the packages' own rules hold at every table (a mode's join at its setup)
-            self.add_rules(rule)
+        # the packages' own rules hold at every table (a mode's join at its setup); a rule for some cards joins when
+        # the first of them is made, so that a game without them does not open its windows (new_card)
+        self.card_rules: dict[str, list] = {}
+        self.card_rules_in: set[str] = set()
+        for rule in rules.rules:
+            if rule.for_cards:
+                for cid in rule.for_cards:
+                    self.card_rules.setdefault(cid, []).append(rule)
+            else:
+                self.add_rules(rule)
 
     # ---- the state, by kind -----------------------------------------------------------------
     def _init_table(self, players: int) -> None:

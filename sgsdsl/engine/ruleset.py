@@ -178,6 +178,21 @@ class Ruleset:
         """A mode by its id, Chinese name or alias (`--mode 1v1`), or None."""
         return self.modes.get(name) or next((m for m in self.modes.values() if m.named(name)), None)
 
+    def deck_list(self) -> str:
+        """The decks as an error message lists them: id (Chinese name)."""
+        return ", ".join(f"{i} ({d.name})" for i, d in self.decks.items())
+
+    def deck_ids(self, names) -> tuple[str, ...]:
+        """Decks named by id or Chinese name (`--deck 势备篇`) as ids; KeyError names the first that is neither."""
+        by_name = {d.name: i for i, d in self.decks.items()}
+        out = []
+        for n in names:
+            i = n if n in self.decks else by_name.get(n)
+            if i is None:
+                raise KeyError(n)
+            out.append(i)
+        return tuple(out)
+
     def for_mode(self, mode) -> Ruleset:
         """These rules with the mode's own variant packages selected (a mode plays with its versions of skills)."""
         if all(v in self.variants for v in mode.variants):

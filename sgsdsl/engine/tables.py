@@ -327,6 +327,8 @@ class SkillDef:
     # every choice its rules make and what the compiler derived it to mean (lang/intent.py), for `explain`:
     # (loc, kind, prompt, sense, what it leads to); an option's sense is ((text, to the chooser, to others), …)
     choices: tuple = ()
+    # a package rule's cards (`rule … for 敕令`): it joins a game when the first of them is made, not before
+    for_cards: tuple[str, ...] = ()
 
     @property
     def locked(self) -> bool:

@@ -17,6 +17,11 @@ class Zones:
         c = Card(self.uid, self.rules.cards[card_id], suit, rank, lens=self.lens)
         self.uid += 1
         self.all_cards.append(c)
+        if card_id in self.card_rules:  # the first of a rule's cards: the rule joins the game (`rule … for`)
+            for rule in self.card_rules.pop(card_id):
+                if rule.id not in self.card_rules_in:
+                    self.card_rules_in.add(rule.id)
+                    self.add_rules(rule)
         return c
 
     def build_deck(self, deck_ids) -> None:

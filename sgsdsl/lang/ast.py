@@ -494,8 +494,10 @@ Facet = Trigger | Active | ViewAs | Modify | Allow | CardFilter | Grant
 
 @node
 class RuleDecl(Decl):
-    """A package's rule: in effect in every game that loads the package (a mode's rules: ModeDecl.rules)."""
+    """A package's rule: in effect in every game that loads the package (a mode's rules: ModeDecl.rules); with
+    `for` cards, only in a game that holds one of them (the rules of a card that acts from anywhere: 敕令)."""
     rule: SkillDecl
+    cards: tuple[Name, ...] = ()
 
 
 @node

@@ -67,6 +67,7 @@ class Model:
     extensions: dict[tuple[str, str], ast.Field] = attrs.Factory(dict)  # (event, field) -> an attached field
     hints: list[ast.HintDecl] = attrs.Factory(list)
     rules: list[ast.SkillDecl] = attrs.Factory(list)  # packages' own rules (`rule` at the top level)
+    rule_cards: dict[int, tuple[str, ...]] = attrs.Factory(dict)  # id(rule) -> the card names of `rule … for`
     owner: dict[int, str] = attrs.Factory(dict)  # id(decl) -> package
     analysis: Analysis = attrs.Factory(Analysis)  # the type checker's findings (analysis.py)
     sources: dict[str, str] = attrs.Factory(dict)  # file path -> its text (the skills' texts are read there)

@@ -178,6 +178,8 @@ class Resolver:
                 self.m.owner[id(d.rule)] = pkg
                 self.check_id(d.rule.id, "a rule")
                 m.rules.append(d.rule)
+                if d.cards:
+                    m.rule_cards[id(d.rule)] = tuple(n.text for n in d.cards)
                 self.contents(d.rule, pkg)
             case ast.HintDecl():
                 m.hints.append(d)

@@ -137,6 +137,13 @@ def _load(o: SimOptions):
         return None, 1
 
 
+def _deck_ids(rules: Ruleset, names) -> tuple[str, ...]:
+    try:
+        return rules.deck_ids(names)
+    except KeyError as e:
+        raise Usage(f"unknown deck {e.args[0]} (decks: {rules.deck_list()})") from None
+
+
 def _check(o: SimOptions, rules: Ruleset) -> tuple[str, list[str], str | None, list[Rotation], tuple[str, ...]]:
     mid = _mode_id(rules, o.mode)
     if mid is None:
@@ -146,9 +153,6 @@ def _check(o: SimOptions, rules: Ruleset) -> tuple[str, list[str], str | None, l
         raise Usage(f"mode {mid} is for {lo}–{hi} players, not {o.players}")
     if o.games < 1 or o.workers < 1 or o.turn_cap < 1:
         raise Usage("--games, --workers and --turn-cap must be at least 1")
-    unknown = [d for d in o.decks if d not in rules.decks]
-    if unknown:
-        raise Usage(f"unknown deck {unknown[0]} (decks: {', '.join(rules.decks)})")
     rows = dict(rules.modes[mid].table).get(o.players, ((),))
     if not 0 <= o.variant < len(rows):
         raise Usage(f"{o.players} players have {len(rows)} identity variant(s) in {mid}; --variant is 0-based")
@@ -215,6 +219,7 @@ def _simulate(o: SimOptions) -> int:
 
         return replay(rules, Path(o.replay_file), lambda with_: load(list(o.paths) or None, variants=with_))
     try:
+        o = attrs.evolve(o, decks=_deck_ids(rules, o.decks))
         mid, heroes, baseline, rots, pool = _check(o, rules)
         setup = Setup(mid, o.players, o.agent, o.turn_cap, o.check_invariants, o.decks, o.variant, o.pick, True,
                       o.turn_limit, mode_options(rules.modes[mid], o.options), _limits(o), pool)

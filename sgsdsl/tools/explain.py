@@ -71,6 +71,7 @@ def mode_info_data(rules: Ruleset, mode) -> dict:
         "decks": {d: len(rules.decks[d].entries) for d in mode.decks},
         "other_decks": {d.id: len(d.entries) for d in rules.decks.values()
                         if d.id not in mode.decks and (not d.modes or mode.id in d.modes)},
+        "deck_names": {d.id: d.name for d in rules.decks.values()},
         "heroes": len(pool), "by_kingdom": by_kingdom,
         "pools": [{"id": p.id, "name": p.name, "title": p.title, "heroes": len(p.heroes),
                    "in_mode_pool": sum(h in dealable for h in p.heroes)} for p in rules.pools.values()],
@@ -82,9 +83,11 @@ def mode_info_text(d: dict) -> str:
     out = [f"mode {d['name']} {d['id']}: {d['title'] or ''}", f"  players: {d['players'][0]}–{d['players'][1]}"]
     if d["with"]:
         out.append(f"  plays with: {', '.join(d['with'])}")
-    out.append("  decks: " + ", ".join(f"{k} ({v} cards)" for k, v in d["decks"].items()))
+    names = d["deck_names"]
+    out.append("  decks: " + ", ".join(f"{k} ({names[k]}, {v} cards)" for k, v in d["decks"].items()))
     if d["other_decks"]:
-        out.append("  decks to add (--deck): " + ", ".join(f"{k} ({v} cards)" for k, v in d["other_decks"].items()))
+        out.append("  decks to add (--deck): " + ", ".join(f"{k} ({names[k]}, {v} cards)"
+                                                         for k, v in d["other_decks"].items()))
     out.append(f"  hero pool: {d['heroes']} heroes (" + ", ".join(f"{k} {v}" for k, v in d["by_kingdom"].items())
                + ")" + (f", from {', '.join(d['hero_packages'])}" if d["hero_packages"] else ""))
     if d["pools"]:

@@ -159,7 +159,9 @@ class ModuleBase:
             case ast.RuleDecl():
                 for c in d.rule.counters:
                     self.counter(c)
-                self.tables["rules"].append(self.skill(d.rule, owner=False, prefix=f"r_{_safe(d.rule.id.text)}"))
+                cards = tuple(self.m.cards[n.text].id.text for n in d.cards)
+                self.tables["rules"].append(self.skill(d.rule, owner=False, prefix=f"r_{_safe(d.rule.id.text)}",
+                                                       for_cards=cards))
             case ast.HintDecl():
                 for n in d.targets:
                     sym = self.m.values[n.text]

@@ -53,7 +53,7 @@ class Skills:
             where = self.expr_fn(f"{prefix}_where", f"{params}, {it}", f"{doc} legal target", t.where)
         return f"T.TargetDef(kind={t.kind!r}, count={count}, where={where})"
 
-    def skill(self, d: ast.SkillDecl, owner: bool, prefix: str | None = None) -> str:
+    def skill(self, d: ast.SkillDecl, owner: bool, prefix: str | None = None, for_cards: tuple[str, ...] = ()) -> str:
         sid = _safe(d.id.text)
         prefix = prefix or f"sk_{sid}"
         triggers, actives, viewas, mods, allows, filters, grants = [], [], [], [], [], [], []
@@ -145,7 +145,8 @@ class Skills:
                 f"    viewas={tup(viewas)},\n    modifiers={tup(mods)},\n    allows={tuple(allows)!r},\n"
                 f"    loc={self.loc(d.span)!r},\n" + (f"    filters={tup(filters)},\n" if filters else "")
                 + (f"    grants={tup(grants)},\n" if grants else "")
-                + (f"    choices={tup(choices)},\n" if choices else "") + ")")
+                + (f"    choices={tup(choices)},\n" if choices else "")
+                + (f"    for_cards={for_cards!r},\n" if for_cards else "") + ")")
 
     def choice_rows(self, cs) -> list[str]:
         """SkillDef.choices: each choice with what the analysis derived it to mean (repr literals only)."""

@@ -105,8 +105,12 @@ class DecksAndModes:
 
     @v_args(meta=True)
     def rule_decl(self, meta, c):
-        name, ident, *items = c
-        return ast.RuleDecl(rule=self._skill_like(meta, name, ident, ["locked"], items), span=self.sp(meta))
+        name, ident, cards, *items = c
+        return ast.RuleDecl(rule=self._skill_like(meta, name, ident, ["locked"], items), span=self.sp(meta),
+                            cards=tuple(self.nm(t) for t in cards or ()))
+
+    def rule_cards(self, c):
+        return list(c)
 
     @v_args(meta=True)
     def mode_rule(self, meta, c):

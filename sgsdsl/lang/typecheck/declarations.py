@@ -178,6 +178,8 @@ class Declarations:
             case ast.ModeDecl():
                 self.mode(d)
             case ast.RuleDecl():
+                for n in d.cards:
+                    self.value_of(n, "cardname", "card", "SGS105")
                 self.skill(d.rule, owner=False)
             case ast.HintDecl():
                 from ..surface import HINT_INTENTS, OPTION_INTENTS
