@@ -425,6 +425,7 @@ class Trigger:
     target: TargetSpec | None
     do: Block
     span: Span
+    times: Expr | None = None  # `repeat N`: offered up to N times at one opening of its window
 
 
 @node

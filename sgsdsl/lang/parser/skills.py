@@ -47,6 +47,9 @@ class Skills:
     def by_clause(self, c):
         return ("by", c[0])
 
+    def repeat_clause(self, c):
+        return ("repeat", c[0])
+
     def _clauses(self, items):
         d = {"when": None, "limit": None, "cost": None, "target": None}
         for it in items:
@@ -62,8 +65,10 @@ class Skills:
     def trigger(self, meta, c):
         names, any_, forced, *clauses = c
         do = clauses.pop()
+        times = [x[1] for x in clauses if isinstance(x, tuple) and x[0] == "repeat"]
+        clauses = [x for x in clauses if not (isinstance(x, tuple) and x[0] == "repeat")]
         return ast.Trigger(windows=names, any=any_ is not None, forced=forced is not None, do=do,
-                           span=self.sp(meta), **self._clauses(clauses))
+                           span=self.sp(meta), times=times[-1] if times else None, **self._clauses(clauses))
 
     @v_args(meta=True)
     def active(self, meta, c):
