@@ -91,7 +91,7 @@ class Settlement:
     def run_flow(self, fid: str, ev):
         fd = self.rules.flows[fid]
         if fd is self.flow_use:
-            self.remember(USE, ev.source, cards=[ev.card])
+            self.remember(USE, ev.source, cards=[ev.card], use=ev)
         elif fd is self.flow_play:
             self.remember(PLAY, ev.who, cards=[ev.card])
         self.push("flow", fd.name, ev, fd.loc)
