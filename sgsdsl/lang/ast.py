@@ -147,6 +147,7 @@ class Choose(Expr):
     source: Expr | None
     where: Expr | None
     parts: tuple = ()  # the prompt's literal text and `{expr}` parts, when it interpolates
+    together: Expr | None = None  # a condition on the chosen list as a whole (`it` is the list)
 
 
 @node

@@ -273,6 +273,7 @@ FUNCS: dict[str, Func] = {
     "last": _f("x: list[any]", "elem?", "T.last({x})", "最后一个元素, or none"),
     "reverse": _f("x: list[any]", "same", "list(reversed({x}))", "倒序"),
     "distinct": _f("x: list[any]", "same", "T.distinct({x})", "去掉重复 (and none), keeping the first of each"),
+    "sum": _f("x: list[int]", "int", "sum({x})", "之和: `sum(it.rank)` is 点数之和"),
     "min": _f("a: int, b: int", "int", "min({a}, {b})", "较小者"),
     "max": _f("a: int, b: int", "int", "max({a}, {b})", "较大者"),
     "abs": _f("a: int", "int", "abs({a})", "绝对值"),
