@@ -511,6 +511,9 @@ class SkillDecl(Decl):
     tests: tuple["TestDecl", ...]
     # `rules of P.S`: the facets, counters and types are those of skill S of package P (resolve copies them in)
     rules_of: tuple["RulesOf", ...] = ()
+    # events and flows declared inside the skill: the parser also lists them among the file's declarations,
+    # so every stage handles them as top-level ones; the checks keep their use to this skill
+    decls: tuple = ()
 
 
 @node
