@@ -4,7 +4,8 @@
     python bench/lines.py --skills examples/expansions.sgs     # each skill's count too
     python bench/lines.py --json examples/expansions.sgs rules/  # the figures as one object
 
-A skill's rules lines are the non-blank lines inside its block (`skill … { … }`) less the lines
+A skill's rules lines are the non-blank lines inside its block (`skill … { … }`), its own `event` and
+`flow` declarations and piles included, less the lines
 that hold only its text (a string), comments, its `test` blocks, its `allow` lines and lines that
 only close a block (`}`). The header line counts only when rules follow its `{`. PATHS are .sgs files or folders of them;
 a path with no .sgs file, or files with no skill, is a usage error (exit 2).

@@ -3,11 +3,15 @@ interpreter, not the agent, hides what the seat may not know), and the answer is
 
 from __future__ import annotations
 
+import itertools
+
 from .invariants import hidden
 from .requests import MANY, Abort, GameOver, Request, Resign, chosen
 from .ruleset import RulesError
 from .state import Card, Player
 from .view import Desk
+
+CHOOSE_SETS = 2000  # sets of a `choose … together` tried before the offer is made of those found
 
 
 class Decisions:
@@ -106,6 +110,26 @@ class Decisions:
         # the generated code passes wording and values in turn, wording first: a value that is an id (a hero, a
         # card name) reads as its name, the wording as written
         return "".join(x if i % 2 == 0 else self._fmt.show(self, x) for i, x in enumerate(parts))
+
+    def choose_together(self, p: Player, items, lo: int, hi: int | None, keep, prompt: str = "", intent=None) -> list:
+        """`choose … cards N..M … together COND`: p picks one of the sets of lo..hi items that satisfy COND as a
+        whole (点数之和为13), offered whole so that no agent can pick another; smaller sets first, and at most
+        CHOOSE_SETS sets are tried. Abort when none satisfies it."""
+        items = list(items)
+        hi = min(lo if hi is None else hi, len(items))
+        sets: list[tuple] = []
+        tried = 0
+        for n in range(lo, hi + 1):
+            for combo in itertools.combinations(items, n):
+                tried += 1
+                if tried > CHOOSE_SETS:
+                    break
+                if keep(list(combo)):
+                    sets.append(combo)
+        if not sets:
+            raise Abort("no set satisfies the condition")
+        # (no intent: it says what one card or player chosen means, and the offer is of sets, as a view-as skill's)
+        return list(self.decide(Request("option", p, sets, prompt=prompt)))
 
     def choose_option_where(self, p: Player, source, keep, prompt: str = "", intent=None) -> str:
         """`choose … option from SOURCE where COND`: the options COND keeps; the others go with the request."""

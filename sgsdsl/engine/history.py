@@ -5,7 +5,7 @@ included: 摸牌 is a way of 获得) or lost, HP is lost to damage or to a skill
 or a player is killed — COVERAGE below says where each kind is recorded, and docs/language.md's
 table of it is generated from it. Rules read the records of the current phase, turn or game
 through the built-ins `history`, `used`, `played`, `discarded`, `gained`, `lost`, `given`,
-`damage_dealt`, `damage_taken` and `kills` (surface.FUNCS), so no skill needs a bookkeeping trigger.
+`damage_dealt`, `damage_taken`, `kills` and `targeted` (surface.FUNCS), so no skill needs a bookkeeping trigger.
 """
 
 from __future__ import annotations
@@ -18,7 +18,8 @@ SCOPES = ("phase", "turn", "game")
 # Each kind of record: what appends it, its `who` and `target`, and the built-ins that read it besides
 # `history`. tests/test_history.py makes each of these happen and finds its record.
 COVERAGE = (
-    (USE, "the use flow (engine role `use`): every card used", "the user", "—", "used"),
+    (USE, "the use flow (engine role `use`): every card used, with its `targets`", "the user", "—",
+     "used, targeted"),
     (PLAY, "the play flow (engine role `play`): every card played (打出) in response", "who played it", "—",
      "played"),
     (DISCARD, "`discard` (the 弃牌阶段 included)", "the discarder", "—", "discarded"),
@@ -37,9 +38,11 @@ class Record:
     """One thing that happened. `who` did it (the user, the discarder, the damage source …),
     `target` had it done to them (the damaged, the one whose cards were taken …)."""
 
-    __slots__ = ("what", "who", "target", "card", "cards", "amount", "skill", "turn")
+    __slots__ = ("what", "who", "target", "card", "cards", "amount", "skill", "turn", "use")
 
-    def __init__(self, what: str, who=None, target=None, cards=(), amount: int = 0, skill=None, turn: int = 0):
+    def __init__(self, what: str, who=None, target=None, cards=(), amount: int = 0, skill=None, turn: int = 0,
+                 use=None):
+        self.use = use  # a 使用's event: its targets are read from it, so the ones added or changed count
         self.what = what
         self.who = who
         self.target = target
@@ -48,6 +51,11 @@ class Record:
         self.amount = amount
         self.skill = skill
         self.turn = turn
+
+    @property
+    def targets(self) -> list:
+        """The players a 使用 was aimed at (「使用牌指定过的角色」); none for the other records."""
+        return list(self.use.targets) if self.use is not None else []
 
     def __repr__(self) -> str:
         return f"Record({self.what}, {self.who}, {self.target}, {self.cards}, {self.amount})"
@@ -66,13 +74,13 @@ class History:
         if scope == "turn":
             self.since["phase"] = len(self.records)
 
-    def remember(self, what: str, who=None, target=None, cards=(), amount: int = 0) -> None:
+    def remember(self, what: str, who=None, target=None, cards=(), amount: int = 0, use=None) -> None:
         skill = None
         for f in reversed(self.stack):
             if f.kind == "skill":
                 skill = f.ident
                 break
-        self.records.append(Record(what, who, target, cards, amount, skill, self.turn_no))
+        self.records.append(Record(what, who, target, cards, amount, skill, self.turn_no, use))
 
     # ---- the built-ins the rules call ---------------------------------------------------------
     def history(self, scope: str) -> list[Record]:
@@ -87,6 +95,14 @@ class History:
 
     def used_cards(self, p, scope: str) -> list:
         return self._cards_of(USE, p, scope)
+
+    def targeted(self, p, scope: str) -> list:
+        """The players p's uses were aimed at, each once, in the order first aimed at."""
+        out: list = []
+        for r in self.records[self.since[scope]:]:
+            if r.what == USE and r.who is p:
+                out.extend(t for t in r.targets if t not in out)
+        return out
 
     def played_cards(self, p, scope: str) -> list:
         return self._cards_of(PLAY, p, scope)

@@ -91,7 +91,7 @@ class Settlement:
     def run_flow(self, fid: str, ev):
         fd = self.rules.flows[fid]
         if fd is self.flow_use:
-            self.remember(USE, ev.source, cards=[ev.card])
+            self.remember(USE, ev.source, cards=[ev.card], use=ev)
         elif fd is self.flow_play:
             self.remember(PLAY, ev.who, cards=[ev.card])
         self.push("flow", fd.name, ev, fd.loc)
@@ -128,8 +128,12 @@ class Settlement:
         subject = getattr(ev, w.subject) if w.subject else None
         if lst[0].owner is None:  # the ownerless rules (a mode's, a package's) come first in the list
             for L in list(lst):
-                if L.owner is None and L.active and self._ready(L, ev):
+                n = 0
+                while L.owner is None and L.active and self._ready(L, ev):
                     self._fire(L, ev)
+                    n += 1
+                    if L.trigger.times is None or n >= L.trigger.times(self, None, ev):
+                        break
         if w.subject is not None and not any(L.trigger.any for L in lst):
             order = (subject,) if subject is not None and (subject.alive or w.dead) else ()
         else:
@@ -155,6 +159,7 @@ class Settlement:
         """One player's simultaneous skills: hero before equipment, the player orders the rest. The
         list is read afresh after each skill: one gained meanwhile can still fire (seed 001 §2(2))."""
         done: list[Listener] = []
+        fired: dict[int, int] = {}  # how often each `repeat N` trigger has fired in this settlement
         while p.alive or p is self.dead_asked:
             ready = [L for L in lst if L.owner is p and (subject or L.trigger.any) and L not in done and L.active
                      and self._ready(L, ev)]
@@ -173,7 +178,13 @@ class Settlement:
                 if pick is None:
                     done.extend(L for L in group if not L.trigger.forced)
                     continue
-            done.append(pick)
+            t = pick.trigger
+            if t.times is None:
+                done.append(pick)
+            else:  # offered again until it has fired N times (每当……1点伤害后), a no still ends it
+                fired[id(pick)] = fired.get(id(pick), 0) + 1
+                if fired[id(pick)] >= t.times(self, p, ev):
+                    done.append(pick)
             self._fire(pick, ev)
 
     def _ready(self, L: Listener, ev) -> bool:

@@ -241,6 +241,7 @@ class TriggerDef:
     run: Callable
     loc: str
     intent: tuple | None = None  # (owner, targets): what it does to each, as lang/intent.py derived it
+    times: Callable | None = None  # fn(g, owner, ev): `repeat N`, how often one opening offers it (None: once)
 
 
 @table

@@ -147,6 +147,7 @@ class Choose(Expr):
     source: Expr | None
     where: Expr | None
     parts: tuple = ()  # the prompt's literal text and `{expr}` parts, when it interpolates
+    together: Expr | None = None  # a condition on the chosen list as a whole (`it` is the list)
 
 
 @node
@@ -425,6 +426,7 @@ class Trigger:
     target: TargetSpec | None
     do: Block
     span: Span
+    times: Expr | None = None  # `repeat N`: offered up to N times at one opening of its window
 
 
 @node
@@ -511,6 +513,9 @@ class SkillDecl(Decl):
     tests: tuple["TestDecl", ...]
     # `rules of P.S`: the facets, counters and types are those of skill S of package P (resolve copies them in)
     rules_of: tuple["RulesOf", ...] = ()
+    # events and flows declared inside the skill: the parser also lists them among the file's declarations,
+    # so every stage handles them as top-level ones; the checks keep their use to this skill
+    decls: tuple = ()
 
 
 @node

@@ -69,6 +69,9 @@ class Model:
     rules: list[ast.SkillDecl] = attrs.Factory(list)  # packages' own rules (`rule` at the top level)
     rule_cards: dict[int, tuple[str, ...]] = attrs.Factory(dict)  # id(rule) -> the card names of `rule … for`
     owner: dict[int, str] = attrs.Factory(dict)  # id(decl) -> package
+    # a pile named as its skill (「不屈牌」 of 不屈): the name is the skill's, and the pile where a zone is wanted
+    skill_piles: dict[str, ast.PileDecl] = attrs.Factory(dict)
+    scoped: dict[int, ast.SkillDecl] = attrs.Factory(dict)  # id(event or flow declared in a skill) -> that skill
     analysis: Analysis = attrs.Factory(Analysis)  # the type checker's findings (analysis.py)
     sources: dict[str, str] = attrs.Factory(dict)  # file path -> its text (the skills' texts are read there)
     overlays: dict[str, dict[str, dict]] = attrs.Factory(dict)  # variant package -> table -> name -> decl

@@ -189,9 +189,21 @@ class Resolver:
             case ast.Package() | ast.Use() | ast.Import():
                 pass
 
-    def counter(self, d) -> None:
+    def counter(self, d, skill: ast.SkillDecl | None = None) -> None:
         if isinstance(d, ast.PileDecl):  # also a zone: `put(cs, 田, self)`, `c.zone == 田`
-            self.named(d, d.name, d.id, "pile", "zone", self.m.current or "?", "a pile", py=repr("pile:" + d.id.text))
+            own = {skill.name.text, skill.id.text} if skill is not None else set()
+            shared = [n for n in (d.name, d.id) if n.text in own]
+            for n in shared:  # the name stays the skill's; where a zone is wanted it is this pile (typecheck)
+                self.m.skill_piles[n.text] = d
+            if not shared:
+                self.named(d, d.name, d.id, "pile", "zone", self.m.current or "?", "a pile",
+                           py=repr("pile:" + d.id.text))
+            else:
+                self.check_id(d.id, "a pile")
+                sym = Sym("pile", "zone", repr("pile:" + d.id.text), d, self.m.current or "?")
+                for n in {d.name.text: d.name, d.id.text: d.id}.values():
+                    if n.text not in own:
+                        self.value(n, sym)
         self.check_id(d.id, "a counter or mark")
         for n in (d.id, d.name):  # read as `p.NAME`: the same name as a player's built-in would hide it everywhere
             a = ATTRS["player"].get(n.text)
@@ -212,13 +224,15 @@ class Resolver:
     def skill(self, d: ast.SkillDecl, pkg: str) -> None:
         self.named(d, d.name, d.id, "skill", "skill", pkg, "a skill")
         self.m.skills[d.name.text] = self.m.skills[d.id.text] = d
+        for x in d.decls:  # declared with the file's own (the parser lists them there); used only by this skill
+            self.m.scoped[id(x)] = d
         self.contents(d, pkg)
 
     def contents(self, d: ast.SkillDecl, pkg: str) -> None:
         """What a body of rules declares inside it, alike for a hero's skill, a package's rule and a mode's
         rule: its counters, marks and piles, and its tests."""
         for c in d.counters:
-            self.counter(c)
+            self.counter(c, d if isinstance(d, ast.SkillDecl) else None)
         for t in d.tests:
             self.m.tests.append(attrs_evolve(t, owner=d.id.text))
             self.m.owner[id(self.m.tests[-1])] = pkg

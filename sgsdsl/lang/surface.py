@@ -123,6 +123,7 @@ ATTRS: dict[str, dict[str, Attr]] = {
         "card": Attr("card?", "涉及的牌 (only one)"),
         "cards": Attr("list[card]", "涉及的牌"),
         "amount": Attr("int", "伤害值、回复值或失去的体力值"),
+        "targets": Attr("list[player]", "使用的牌指定的目标 (a 使用 only; empty for the other records)"),
         "skill": Attr("skill?", "发生在其中的技能"),
     },
     "skill": {
@@ -272,6 +273,7 @@ FUNCS: dict[str, Func] = {
     "last": _f("x: list[any]", "elem?", "T.last({x})", "最后一个元素, or none"),
     "reverse": _f("x: list[any]", "same", "list(reversed({x}))", "倒序"),
     "distinct": _f("x: list[any]", "same", "T.distinct({x})", "去掉重复 (and none), keeping the first of each"),
+    "sum": _f("x: list[int]", "int", "sum({x})", "之和: `sum(it.rank)` is 点数之和"),
     "min": _f("a: int, b: int", "int", "min({a}, {b})", "较小者"),
     "max": _f("a: int, b: int", "int", "max({a}, {b})", "较大者"),
     "abs": _f("a: int", "int", "abs({a})", "绝对值"),
@@ -316,6 +318,8 @@ FUNCS: dict[str, Func] = {
     # -- history: what happened this phase, turn or game (engine/history.py)
     "history": _f("s: scope", "list[record]", "g.history({s})", "本阶段/本回合/本局发生的事, oldest first"),
     "used": _f("p: player, s: scope", "list[card]", "g.used_cards({p}, {s})", "p使用过的牌"),
+    "targeted": _f("p: player, s: scope", "list[player]", "g.targeted({p}, {s})",
+                   "p使用牌指定过的角色, each once (the records' `targets`)"),
     "played": _f("p: player, s: scope", "list[card]", "g.played_cards({p}, {s})", "p打出过的牌"),
     "discarded": _f("p: player, s: scope", "list[card]", "g.discarded_cards({p}, {s})", "p弃置过的牌"),
     "gained": _f("p: player, s: scope", "list[card]", "g.gained_cards({p}, {s})", "p获得过的牌"),

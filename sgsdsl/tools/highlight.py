@@ -119,7 +119,9 @@ def _pygments_rules():
             rules.append((rx, toks[0]))
         else:
             rules.append((rx, bygroups(*toks)))
-    rules += [(r"\s+", Text.Whitespace), (NAME, Name), (r".", Token.Error)]
+    # a line break is its own token, so the next line's indentation is left to a rule anchored at `^` (a skill's
+    # own `flow` and `event`, indented in its block, declare names)
+    rules += [(r"\s*\n", Text.Whitespace), (r"\s+", Text.Whitespace), (NAME, Name), (r".", Token.Error)]
     return rules
 
 

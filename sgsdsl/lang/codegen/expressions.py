@@ -178,4 +178,7 @@ class Expressions:
             return f"g.choose_{item}({who}, {src}, {prompt})"
         lo = self.ex(e.lo) if e.lo is not None else "1"
         hi = self.ex(e.hi) if e.hi is not None and e.hi is not e.lo else "None"  # None: as many as lo
+        if e.together is not None:  # the engine offers only the sets that satisfy it
+            it = self.m.analysis.refs[e.together].py
+            return f"g.choose_together({who}, {src}, {lo}, {hi}, (lambda {it}: {self.ex(e.together)}), {prompt})"
         return f"g.choose_{item}s({who}, {src}, {lo}, {hi}, {prompt})"

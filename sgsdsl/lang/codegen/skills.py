@@ -71,10 +71,12 @@ class Skills:
                     run = self.run_fn(f"{prefix}_on{i}", "g, me, ev", doc, f, prompt=f"【{d.name.text}】选择目标角色")
                     limit = self.limit(f.limit, f"{prefix}_on{i}_limit", "g, me", f"{doc}: limit", d.types)
                     forced = f.forced or bool({"locked", "awaken"} & set(d.types))
+                    times = "" if f.times is None else \
+                        f", times={self.expr_fn(f'{prefix}_on{i}_times', 'g, me, ev', f'{doc}: repeat', f.times)}"
                     triggers.append(
                         f"T.TriggerDef(skill={sid!r}, index={i}, windows={wids!r}, any={f.any!r}, "
                         f"forced={forced!r}, when={when}, limit={limit}, run={run}, "
-                        f"loc={L!r}{self.facet_intent(f)})")
+                        f"loc={L!r}{self.facet_intent(f)}{times})")
                 case ast.Active():
                     doc = f"{d.name.text} active"
                     params = "g, me, user"

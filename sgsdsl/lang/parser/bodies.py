@@ -202,11 +202,12 @@ class Bodies:
 
     @v_args(meta=True)
     def choose(self, meta, c):
-        who, prompt, kind, cnt, source, where = c
+        who, prompt, kind, cnt, source, where, together = c
         lo, hi = cnt if cnt is not None else (None, None)
         text = self.s(prompt) if prompt else None
         return ast.Choose(who=who, prompt=text, kind=kind, lo=lo, hi=hi, source=source, where=where,
-                          parts=self._prompt_parts(prompt, text) if prompt else (), span=self.sp(meta))
+                          parts=self._prompt_parts(prompt, text) if prompt else (), span=self.sp(meta),
+                          together=together)
 
     def choose_kind(self, c):
         return str(c[0])

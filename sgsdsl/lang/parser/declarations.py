@@ -13,7 +13,11 @@ class Declarations:
 
     @v_args(meta=True)
     def start(self, meta, items):
-        return list(items)
+        out = []
+        for d in items:  # a skill's own events and flows come first, as if declared just before it
+            out.extend(getattr(d, "decls", ()) if isinstance(d, ast.SkillDecl) else ())
+            out.append(d)
+        return out
 
     @v_args(meta=True)
     def package_decl(self, meta, c):

@@ -17,10 +17,15 @@ class Skills:
         return self._skill_like(meta, name, ident, types, [x for x in rest if not (isinstance(x, str)
                                                                                      and not isinstance(x, Token))])
 
+    def skill_decl_item(self, c):
+        return ("decl", c[0])
+
     def _skill_like(self, meta, name, ident, types, items):
-        texts, facets, counters, tests, shared = [], [], [], [], []
+        texts, facets, counters, tests, shared, decls = [], [], [], [], [], []
         for it in items:
-            if isinstance(it, Token):
+            if isinstance(it, tuple) and it[0] == "decl":
+                decls.append(it[1])
+            elif isinstance(it, Token):
                 texts.append(self.s(it))
             elif isinstance(it, ast.RulesOf):
                 shared.append(it)
@@ -33,7 +38,7 @@ class Skills:
         canon = {"锁定技": "locked", "主公技": "lord", "限定技": "limited", "觉醒技": "awaken"}
         return ast.SkillDecl(name=self.nm(name), id=self.nm(ident), types=tuple(canon.get(t, t) for t in types),
                              texts=tuple(texts), facets=tuple(facets), counters=tuple(counters),
-                             tests=tuple(tests), span=self.sp(meta), rules_of=tuple(shared))
+                             tests=tuple(tests), span=self.sp(meta), rules_of=tuple(shared), decls=tuple(decls))
 
     @v_args(meta=True)
     def rules_of(self, meta, c):
@@ -46,6 +51,9 @@ class Skills:
 
     def by_clause(self, c):
         return ("by", c[0])
+
+    def repeat_clause(self, c):
+        return ("repeat", c[0])
 
     def _clauses(self, items):
         d = {"when": None, "limit": None, "cost": None, "target": None}
@@ -62,8 +70,10 @@ class Skills:
     def trigger(self, meta, c):
         names, any_, forced, *clauses = c
         do = clauses.pop()
+        times = [x[1] for x in clauses if isinstance(x, tuple) and x[0] == "repeat"]
+        clauses = [x for x in clauses if not (isinstance(x, tuple) and x[0] == "repeat")]
         return ast.Trigger(windows=names, any=any_ is not None, forced=forced is not None, do=do,
-                           span=self.sp(meta), **self._clauses(clauses))
+                           span=self.sp(meta), times=times[-1] if times else None, **self._clauses(clauses))
 
     @v_args(meta=True)
     def active(self, meta, c):

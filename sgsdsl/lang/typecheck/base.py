@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .. import ast
-from ..diagnostics import Diagnostic, suggest
+from ..diagnostics import Diagnostic, Note, suggest
 from ..model import Model
 from ..surface import (
     BUILTIN_TYPES,
@@ -30,6 +30,15 @@ class CheckerBase:
 
     # ---- visibility across packages
     def visible(self, decl, span, what: str) -> None:
+        skill = self.m.scoped.get(id(decl))
+        if skill is not None:
+            here = getattr(self, "checking", None)
+            if not (here is skill or self.m.scoped.get(id(here)) is skill
+                    or (isinstance(here, ast.TestDecl) and here.owner == skill.id.text)):
+                self.err("SGS101", f"{what} is declared inside skill '{skill.name.text}' and belongs to its rules "
+                         "alone", span, help="declare it at the top level of the file to share it between skills",
+                         notes=[Note(decl.span, "declared here")])
+                return
         owner = self.m.package_of(decl)
         if owner in ("?", self.pkg):
             return

@@ -24,6 +24,9 @@ class Calls:
                 self.want(x, env, "int", "a count")
         kind = e.kind
         if kind in ("option", "options"):
+            if e.together is not None:
+                self.err("SGS208", "`together` is a condition on chosen cards or players, not options",
+                         e.together.span, help="filter the options with `where`")
             if e.source is None:
                 self.err("SGS208", f"`choose … {kind}` needs `from [\"…\", \"…\"]`", e.span)
                 return "error"
@@ -43,6 +46,12 @@ class Calls:
             self.want(e.source, env, f"list[{item}]", f"what {kind} are chosen from")
         if e.where is not None:
             self.with_it(e, env, item, lambda: self.expr(e.where, env))
+        if e.together is not None:
+            if kind in ("card", "player"):
+                self.err("SGS208", f"`together` is a condition on a set: write `choose … {kind}s N..M … together …`",
+                         e.together.span, help=f"for one {item}, say what it needs in `where`")
+            self.with_it(e.together, env, f"list[{item}]", lambda: self.want(e.together, env, "bool",
+                                                                            "a condition on the chosen set"))
         if kind in ("card", "player") and e.lo is not None:
             self.err("SGS208", f"`choose … {kind}` picks exactly one; write `{kind}s 1..2` for a count", e.lo.span)
         return item if kind in ("card", "player") else f"list[{item}]"

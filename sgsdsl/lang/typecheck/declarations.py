@@ -31,6 +31,7 @@ class Declarations:
             self.m.scope = ()
             self.m.scope = self.m.test_scope(t)
             self.locals_taken = set()
+            self.checking = t
             self.test(t)
         self.m.current, self.m.scope = None, ()
         self.check_option_hints()
@@ -102,6 +103,7 @@ class Declarations:
         # Python locals only need to be unique within one declaration's functions; numbering them
         # afresh per declaration keeps each package's generated code independent of the others.
         self.locals_taken = set()
+        self.checking = d  # what a skill's own event or flow may be used in (visible)
         match d:
             case ast.ExtendDecl():
                 if d.event.text not in self.m.events:

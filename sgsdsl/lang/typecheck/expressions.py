@@ -26,7 +26,19 @@ class Expressions:
         self.m.analysis.types[e] = t
         return t
 
+    def as_pile(self, e: ast.Expr, env: Env) -> str | None:
+        """A skill's name where a zone is wanted, when the skill keeps a pile of that name (不屈's 「不屈牌」)."""
+        pile = self.m.skill_piles.get(e.text) if isinstance(e, ast.NameRef) and env.lookup(e.text) is None else None
+        if pile is None:
+            return None
+        self.visible(pile, e.span, f"pile '{e.text}'")
+        self.note(e, Ref(repr("pile:" + pile.id.text)))
+        self.m.analysis.types[e] = "zone"
+        return "zone"
+
     def want(self, e: ast.Expr, env: Env, typ: str, what: str) -> str:
+        if strip(typ) == "zone" and self.as_pile(e, env):
+            return "zone"
         t = self.expr(e, env)
         if not compatible(t, typ):
             hint = "numbers are written without quotes" if (t, strip(typ)) == ("text", "int") else None
@@ -313,6 +325,10 @@ class Expressions:
 
     def compare(self, e: ast.Compare, env: Env) -> str:
         lt, rt = self.expr(e.left, env), self.expr(e.right, env)
+        if strip(lt) == "zone" and strip(rt) == "skill":  # `c.zone == 不屈`: the skill's pile of that name
+            rt = self.as_pile(e.right, env) or rt
+        elif strip(rt) == "zone" and strip(lt) == "skill":
+            lt = self.as_pile(e.left, env) or lt
         if "cardlit" in (lt, rt):  # `♣2 杀 in 刘备.hand`, `刘备.hand[0] is ♣2 杀`
             other, t = (rt, e.right) if lt == "cardlit" else (lt, e.left)
             if e.op in ("in", "not in") and lt == "cardlit" and (is_list(rt) and compatible(elem(rt), "card")):

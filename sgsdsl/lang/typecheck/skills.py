@@ -101,6 +101,8 @@ class Skills:
             env.guarded.update(_nonnull(f.when))  # the body runs only when the condition held
         if f.limit is not None:
             self.want(f.limit.count, env, "int", "a use limit")
+        if getattr(f, "times", None) is not None:
+            self.want(f.times, env, "int", "how many times the trigger is offered")
         env.push()
         if f.cost is not None:
             for s in f.cost.stmts:  # cost locals stay visible in `do`
