@@ -271,6 +271,10 @@ class ViewAsDef:
     loc: str
     together: Callable | None = None  # fn(g, me, cards): the chosen cards satisfy it as a set
     pile: str | None = None  # the owner's pile the cards come from (instead of the hand and equipment)
+    # fn(g, owner, candidate): who may make the conversion (天兵符); its where/when/together/limit then take
+    # (g, owner, user, …): the cards come from the user's hand and equipment, or from the owner's pile
+    by: Callable | None = None
+    limit: LimitDef | None = None  # counted against the owner (the user of a rule's conversion)
 
     @property
     def all_cards(self) -> bool:

@@ -449,6 +449,16 @@ class ViewAs:
     span: Span
     together: Expr | None = None  # a condition on the chosen cards as a set (`it` is the list)
     pile: Name | None = None  # the cards come from this pile of the owner (急袭: 一张「田」)
+    by: By | None = None  # who may make it (`it` is the candidate, `self` the owner); `user` in the clauses
+    limit: Limit | None = None  # counted against the owner, whoever makes it
+
+
+@node
+class By:
+    """A conversion's `by PRED`: its own node, which the candidate `it` is noted on (PRED may be a bare literal)."""
+
+    pred: Expr
+    span: Span
 
 
 ALL_CARDS = -1
