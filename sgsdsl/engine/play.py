@@ -162,8 +162,8 @@ class Play:
         if how is not None and v.mode is not None and v.mode != how:
             return
         pre = self._viewas_args(inst, v, p)
-        if v.limit is not None and self.used(self._viewas_holder(inst, p), v.skill, v.index, v.limit.scope) >= \
-                v.limit.count(self, *pre):
+        if v.limit is not None and self.used(self._viewas_holder(inst, v, p), self._viewas_key(inst, v, p), v.index,
+                                             v.limit.scope) >= v.limit.count(self, *pre):
             return
         if v.when is not None and not v.when(self, *pre):
             return
@@ -182,13 +182,19 @@ class Play:
         return (inst.owner, user) if v.by is not None else (user,)
 
     @staticmethod
-    def _viewas_holder(inst, user: Player) -> Player:
-        """Whose count a view-as skill's `limit` is: its owner's, whoever converts (the user of a rule's)."""
-        return inst.owner if inst.owner is not None else user
+    def _viewas_holder(inst, v, user: Player) -> Player:
+        """Whose count a view-as skill's `limit` is: its owner's, whoever converts (the user of a rule's), or with
+        `each` the user's."""
+        return inst.owner if inst.owner is not None and not v.each else user
+
+    def _viewas_key(self, inst, v, user: Player) -> str:
+        # a user's own count of another's skill is kept apart for each owner, as an active skill's is
+        return self._active_key(inst, user) if v.each else v.skill
 
     def _count_viewas(self, p: Player, inst, v, delta: int) -> None:
         if v.limit is not None:
-            self._use_limit(self._viewas_holder(inst, p), v.skill, v.index, v.limit.scope, delta)
+            self._use_limit(self._viewas_holder(inst, v, p), self._viewas_key(inst, v, p), v.index, v.limit.scope,
+                            delta)
 
     def _say_viewas(self, p: Player, inst, v) -> None:
         if inst.owner is None or inst.owner is p:

@@ -275,6 +275,7 @@ class ViewAsDef:
     # (g, owner, user, …): the cards come from the user's hand and equipment, or from the owner's pile
     by: Callable | None = None
     limit: LimitDef | None = None  # counted against the owner (the user of a rule's conversion)
+    each: bool = False  # the limit is each user's own, counted apart for each owner (每名其他角色每回合限一次)
 
     @property
     def all_cards(self) -> bool:

@@ -451,6 +451,7 @@ class ViewAs:
     pile: Name | None = None  # the cards come from this pile of the owner (急袭: 一张「田」)
     by: By | None = None  # who may make it (`it` is the candidate, `self` the owner); `user` in the clauses
     limit: Limit | None = None  # counted against the owner, whoever makes it
+    each: bool = False  # `limit … each`: counted against each user instead (for this owner's skill)
 
 
 @node

@@ -115,6 +115,8 @@ class Skills:
                         together += f", by={self.expr_fn(f'{prefix}_viewas{i}_by', f'g, me, {it}', f'{doc}: by', f.by.pred)}"
                     if f.limit is not None:
                         together += f", limit={self.limit(f.limit, f'{prefix}_viewas{i}_limit', params, f'{doc}: limit')}"
+                        if f.each:
+                            together += ", each=True"
                     viewas.append(
                         f"T.ViewAsDef(skill={sid!r}, index={i}, card={card!r}, count={f.count}, "
                         f"hand_only={f.hand_only!r}, where={where}, when={when}, mode={f.mode!r}, loc={L!r}"
