@@ -118,3 +118,15 @@ def test_play_through_a_pseudo_terminal():
     assert ("你赢了" in out) != ("你输了" in out)
     questions = re.findall(r"^> ", out, re.M)
     assert len(questions) > 10 and out.count("你的手牌：") == len(questions)  # the board before each question
+
+
+def test_a_conversion_through_another_players_skill_names_its_owner():
+    b = compiler.build(extra=[ROOT / "examples" / "relay.sgs"])
+    rules = Ruleset([m.TABLES for m in compiler.modules_in_memory(b)])
+    t = next(t for t in rules.tests if t.title.startswith("其他群势力角色于回合外"))
+    g, _ = setup(rules, t, GameLog(records=False, seat=1))
+    out = io.StringIO()
+    g.agents[1] = HumanAgent(Console(file=out, width=200, highlight=False), inp=io.StringIO("1\n1\n"))
+    g.play_turn(g.players[0])
+    assert "发动君张角的【黄巾天兵符】当杀使用" in out.getvalue()
+    assert g.players[1].hp == 3 and g.players[0].hp == 3 and len(g.players[2].pile("tianbing")) == 1

@@ -216,7 +216,8 @@ class HeuristicAgent(Allegiance, HeroChoice, Agent):
             n = len(src) if v.all_cards else v.count
             probe = g.virtual(v.card, src[:n], inst.skill)
             s, intent = self.card_score(g, me, probe)
-            cost = min(self.value(g, me, c) for c in src) if src else 0
+            mine = [c for c in src if c.owner is me]  # another's pile (天兵符) is not mine to spend
+            cost = min(self.value(g, me, c) for c in mine) if mine else 0
             return s - 0.3 * cost - 0.5 * (n - 1), intent
         if kind != "active":  # an action offered to a person's client only (预亮): no bot weighs it
             return 0.0, None

@@ -204,7 +204,9 @@ class HumanAgent(Agent):
             if kind == "recast":
                 return f"重铸 {what.label()}"
             if kind == "viewas":
-                return f"发动【{what[0].skill.name}】当{view.show(what[1].card)}使用"
+                owner = what[0].owner
+                whose = f"{view.show(owner)}的" if owner is not None and owner is not view.me else ""  # (天兵符)
+                return f"发动{whose}【{what[0].skill.name}】当{view.show(what[1].card)}使用"
             if kind == "active":
                 return f"发动【{what[0].skill.name}】：{what[0].skill.text}"
             if kind == "preshow":

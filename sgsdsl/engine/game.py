@@ -137,6 +137,7 @@ class Game(Settlement, Turns, Decisions, Quantities, Zones, Primitives, Play, Hi
         """What the skills in play add: shared actions and conversions, lent skills, modifiers, card filters."""
         self.shared_actives: list = []
         self.shared_viewas: list = []  # ownerless rules' conversions, open to every player (鏖战: 桃当杀或闪)
+        self.shared_viewas_by: list = []  # (inst, viewas) of skills whose `by` lets others convert (天兵符)
         self.lent_skills: list = []
         # `has S while P` of the skills in play: [owner, the granting instance, GrantDef, the instances it attached]
         self.grants: list[list] = []
@@ -242,6 +243,9 @@ class Game(Settlement, Turns, Decisions, Quantities, Zones, Primitives, Play, Hi
         for a in skill.actives:
             if a.by is not None:
                 self.shared_actives.append((inst, a))
+        for v in skill.viewas:
+            if v.by is not None:
+                self.shared_viewas_by.append((inst, v))
         for f in skill.filters:
             self.lens.filters.append((p, f, inst))
         if skill.grants:
@@ -291,6 +295,8 @@ class Game(Settlement, Turns, Decisions, Quantities, Zones, Primitives, Play, Hi
         for rec in inst.mods:
             self.drop_mod(rec)
         self.shared_actives = [x for x in self.shared_actives if x[0] is not inst]
+        if self.shared_viewas_by:
+            self.shared_viewas_by = [x for x in self.shared_viewas_by if x[0] is not inst]
         if inst.skill.filters:
             self.lens.filters = [x for x in self.lens.filters if x[2] is not inst]
         if inst.skill.grants:

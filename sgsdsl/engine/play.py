@@ -148,24 +148,66 @@ class Play:
             if not inst.skill.viewas or (not inst.live and not inst.usable_hidden):
                 continue
             for v in inst.skill.viewas:
-                if pattern is not None and not self.rules.cards[v.card].counts_as(pattern):
-                    continue
-                if how is not None and v.mode is not None and v.mode != how:
-                    continue
-                if v.when is not None and not v.when(self, p):
-                    continue
-                pool = p.pile(v.pile) if v.pile is not None else p.hand if v.hand_only else p.cards
-                # from 0 cards nothing is converted: no card lends the result a suit, and none is chosen
-                src = [] if v.count == 0 else [c for c in pool if v.where is None or v.where(self, p, c)]
-                if self._viewas_first(p, v, src) is not None:
-                    out.append((inst, v, src))
+                if v.by is None:  # (one with `by` is offered below, to each player it names)
+                    self._viewas_offer(out, p, inst, v, how, pattern)
+        for inst, v in self.shared_viewas_by:  # a skill that lets others convert (天兵符), the owner's own included
+            owner = inst.owner
+            if owner.alive and inst.live and v.by(self, owner, p):
+                self._viewas_offer(out, p, inst, v, how, pattern)
         return out
 
-    def _viewas_sets(self, p: Player, v, src):
+    def _viewas_offer(self, out: list, p: Player, inst, v, how, pattern) -> None:
+        if pattern is not None and not self.rules.cards[v.card].counts_as(pattern):
+            return
+        if how is not None and v.mode is not None and v.mode != how:
+            return
+        pre = self._viewas_args(inst, v, p)
+        if v.limit is not None and self.used(self._viewas_holder(inst, v, p), self._viewas_key(inst, v, p), v.index,
+                                             v.limit.scope) >= v.limit.count(self, *pre):
+            return
+        if v.when is not None and not v.when(self, *pre):
+            return
+        if v.pile is not None:  # a pile is the skill's own: its owner's, whoever converts its cards
+            pool = (inst.owner if v.by is not None else p).pile(v.pile)
+        else:
+            pool = p.hand if v.hand_only else p.cards
+        # from 0 cards nothing is converted: no card lends the result a suit, and none is chosen
+        src = [] if v.count == 0 else [c for c in pool if v.where is None or v.where(self, *pre, c)]
+        if self._viewas_first(p, v, src, inst) is not None:
+            out.append((inst, v, src))
+
+    @staticmethod
+    def _viewas_args(inst, v, user: Player) -> tuple:
+        """The players a view-as facet's functions take: the owner and the user for one `by` opens to others."""
+        return (inst.owner, user) if v.by is not None else (user,)
+
+    @staticmethod
+    def _viewas_holder(inst, v, user: Player) -> Player:
+        """Whose count a view-as skill's `limit` is: its owner's, whoever converts (the user of a rule's), or with
+        `each` the user's."""
+        return inst.owner if inst.owner is not None and not v.each else user
+
+    def _viewas_key(self, inst, v, user: Player) -> str:
+        # a user's own count of another's skill is kept apart for each owner, as an active skill's is
+        return self._active_key(inst, user) if v.each else v.skill
+
+    def _count_viewas(self, p: Player, inst, v, delta: int) -> None:
+        if v.limit is not None:
+            self._use_limit(self._viewas_holder(inst, v, p), self._viewas_key(inst, v, p), v.index, v.limit.scope,
+                            delta)
+
+    def _say_viewas(self, p: Player, inst, v) -> None:
+        if inst.owner is None or inst.owner is p:
+            self.say(p, " 发动 【", inst.skill.name, "】", loc=v.loc)
+        else:
+            self.say(p, " 发动 ", inst.owner, " 的【", inst.skill.name, "】", loc=v.loc)
+
+    def _viewas_sets(self, p: Player, v, src, inst):
         """The sets of cards a view-as skill could convert now: all of them (奇策), or each combination that
         satisfies its `together` condition (checked up to VIEWAS_SETS combinations)."""
+        pre = self._viewas_args(inst, v, p)
         if v.all_cards:
-            if src and (v.together is None or v.together(self, p, list(src))):
+            if src and (v.together is None or v.together(self, *pre, list(src))):
                 yield list(src)
             return
         if len(src) < v.count:
@@ -176,18 +218,18 @@ class Play:
         for n, combo in enumerate(itertools.combinations(src, v.count)):
             if n >= VIEWAS_SETS:
                 return
-            if v.together(self, p, list(combo)):
+            if v.together(self, *pre, list(combo)):
                 yield list(combo)
 
-    def _viewas_first(self, p: Player, v, src):
-        return next(iter(self._viewas_sets(p, v, src)), None)
+    def _viewas_first(self, p: Player, v, src, inst):
+        return next(iter(self._viewas_sets(p, v, src, inst)), None)
 
     def viewas_cards(self, p: Player, inst, v, src) -> list[Card]:
         """Let p choose the cards a view-as skill converts (raises Abort if there are none)."""
         card = self.rules.cards.get(v.card)
         prompt = f"发动【{inst.skill.name}】：选择当【{card.name if card is not None else ''}】的牌"
         if v.all_cards:
-            sets = list(self._viewas_sets(p, v, src))
+            sets = list(self._viewas_sets(p, v, src, inst))
             if not sets:
                 raise Abort("no cards to convert")
             return sets[0]
@@ -195,7 +237,7 @@ class Play:
             return []
         if v.together is None:
             return self.choose_cards(p, src, v.count, v.count, prompt)
-        sets = [tuple(s) for s in self._viewas_sets(p, v, src)]
+        sets = [tuple(s) for s in self._viewas_sets(p, v, src, inst)]
         if not sets:
             raise Abort("no set of cards to convert")
         return list(self.decide(Request("option", p, sets, prompt=prompt.replace("的牌", "的一组牌"))))
@@ -213,7 +255,7 @@ class Play:
             else:
                 acts.extend(("recast", c) for c in p.hand if c.cdef.recast or self.recastable(p, c))
         for inst, v, src in self.viewas_of(p, "use"):
-            probe = self.virtual(v.card, self._viewas_first(p, v, src), inst.skill)
+            probe = self.virtual(v.card, self._viewas_first(p, v, src, inst), inst.skill)
             if self.usable(p, probe):
                 acts.append(("viewas", (inst, v, src)))
         for inst in p.skills:
@@ -281,6 +323,8 @@ class Play:
             return (kind, what.uid)
         if kind == "supply":
             return (kind, what[0].skill.id, what[0].trigger.index, what[1])
+        if kind == "viewas" and what[1].by is not None:  # several players may hold the skill that others use
+            return (kind, what[0].skill.id, what[1].index, what[0].owner.seat)
         return (kind, what[0].skill.id, what[1].index)
 
     def play_phase(self, p: Player) -> None:
@@ -323,8 +367,10 @@ class Play:
                     continue
                 if not inst.live:
                     self.reveal_for(inst)
-                self.say(p, " 发动 【", inst.skill.name, "】", loc=v.loc)
-                self.use_from_hand(p, card)
+                self._say_viewas(p, inst, v)
+                self._count_viewas(p, inst, v, 1)
+                if not self.use_from_hand(p, card):
+                    self._count_viewas(p, inst, v, -1)
             elif kind == "supply":
                 if not self.use_supplied(p, *what):
                     refused.add(self._action_key(act))
@@ -467,7 +513,8 @@ class Play:
             return None
         if not inst.live:
             self.reveal_for(inst)
-        self.say(p, " 发动 【", inst.skill.name, "】", loc=v.loc)
+        self._say_viewas(p, inst, v)
+        self._count_viewas(p, inst, v, 1)
         return self.virtual(v.card, sub, inst.skill)
 
     def ask_use(self, p: Player, cards, prompt: str = ""):

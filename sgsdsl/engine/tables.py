@@ -272,6 +272,11 @@ class ViewAsDef:
     loc: str
     together: Callable | None = None  # fn(g, me, cards): the chosen cards satisfy it as a set
     pile: str | None = None  # the owner's pile the cards come from (instead of the hand and equipment)
+    # fn(g, owner, candidate): who may make the conversion (天兵符); its where/when/together/limit then take
+    # (g, owner, user, …): the cards come from the user's hand and equipment, or from the owner's pile
+    by: Callable | None = None
+    limit: LimitDef | None = None  # counted against the owner (the user of a rule's conversion)
+    each: bool = False  # the limit is each user's own, counted apart for each owner (每名其他角色每回合限一次)
 
     @property
     def all_cards(self) -> bool:

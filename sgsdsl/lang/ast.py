@@ -451,6 +451,17 @@ class ViewAs:
     span: Span
     together: Expr | None = None  # a condition on the chosen cards as a set (`it` is the list)
     pile: Name | None = None  # the cards come from this pile of the owner (急袭: 一张「田」)
+    by: By | None = None  # who may make it (`it` is the candidate, `self` the owner); `user` in the clauses
+    limit: Limit | None = None  # counted against the owner, whoever makes it
+    each: bool = False  # `limit … each`: counted against each user instead (for this owner's skill)
+
+
+@node
+class By:
+    """A conversion's `by PRED`: its own node, which the candidate `it` is noted on (PRED may be a bare literal)."""
+
+    pred: Expr
+    span: Span
 
 
 ALL_CARDS = -1

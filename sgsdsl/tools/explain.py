@@ -182,6 +182,8 @@ def _skill_text(rules: Ruleset, s: SkillDef, source: bool) -> list[str]:
         name = rules.cards[v.card].name
         whence = f"{v.pile} pile " if v.pile else "hand " if v.hand_only else ""
         out.append(f"  viewas {name}: from {v.count} {whence}card(s)"
+                   + (", usable by the players its `by` names" if v.by is not None else "")
+                   + (f", limit per {v.limit.scope}" if v.limit else "")
                    + (f", for {v.mode}" if v.mode else "") + f"  ‹{v.loc}›")
     for m in s.modifiers:
         q = rules.quantities[m.quantity]

@@ -95,11 +95,13 @@ class Skills:
                         f"run={run}, loc={L!r}{self.facet_intent(f)}" + (f", by={by})" if f.by is not None else ")"))
                 case ast.ViewAs():
                     doc = f"{d.name.text} viewas {f.card.text}"
+                    # one that others may make (`by`) reads its owner as `self` and the one converting as `user`
+                    params = "g, me, user" if f.by is not None else "g, me"
                     where = "None"
                     if f.where is not None:
                         it = self.m.analysis.refs[f].py
-                        where = self.expr_fn(f"{prefix}_viewas{i}_where", f"g, me, {it}", doc, f.where)
-                    when = self.expr_fn(f"{prefix}_viewas{i}_when", "g, me", f"{doc}: when", f.when) \
+                        where = self.expr_fn(f"{prefix}_viewas{i}_where", f"{params}, {it}", doc, f.where)
+                    when = self.expr_fn(f"{prefix}_viewas{i}_when", params, f"{doc}: when", f.when) \
                         if f.when is not None else "None"
                     card = self.m.cards[f.card.text].id.text
                     together = ""
@@ -107,9 +109,16 @@ class Skills:
                         together += f", pile={self.m.counters[f.pile.text].id.text!r}"
                     if f.together is not None:
                         it = self.m.analysis.refs[f.together].py
-                        fn = self.expr_fn(f"{prefix}_viewas{i}_together", f"g, me, {it}", f"{doc}: together",
+                        fn = self.expr_fn(f"{prefix}_viewas{i}_together", f"{params}, {it}", f"{doc}: together",
                                           f.together)
                         together += f", together={fn}"
+                    if f.by is not None:
+                        it = self.m.analysis.refs[f.by].py
+                        together += f", by={self.expr_fn(f'{prefix}_viewas{i}_by', f'g, me, {it}', f'{doc}: by', f.by.pred)}"
+                    if f.limit is not None:
+                        together += f", limit={self.limit(f.limit, f'{prefix}_viewas{i}_limit', params, f'{doc}: limit')}"
+                        if f.each:
+                            together += ", each=True"
                     viewas.append(
                         f"T.ViewAsDef(skill={sid!r}, index={i}, card={card!r}, count={f.count}, "
                         f"hand_only={f.hand_only!r}, where={where}, when={when}, mode={f.mode!r}, loc={L!r}"

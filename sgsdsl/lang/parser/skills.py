@@ -124,10 +124,24 @@ class Skills:
 
     @v_args(meta=True)
     def viewas(self, meta, c):
-        card, n, source, _kw, where, together, when, mode = c
+        card, n, source, _kw, where, together, by, when, vlimit, mode = c
+        limit, each = vlimit if vlimit is not None else (None, False)
         return ast.ViewAs(card=self.nm(card), count=n, hand_only=source is True, where=where, when=when,
                           mode=str(mode) if mode else None, span=self.sp(meta), together=together,
-                          pile=source if isinstance(source, ast.Name) else None)
+                          pile=source if isinstance(source, ast.Name) else None,
+                          by=ast.By(pred=by[1], span=by[1].span) if by is not None else None,
+                          limit=limit, each=each)
+
+    @v_args(meta=True)
+    def card_viewas(self, meta, c):
+        *head, when, mode = c
+        return self.viewas(meta, [*head, None, when, None, mode])
+
+    def vlimit(self, c):
+        return (c[0], c[1] is not None)
+
+    def each(self, c):
+        return True
 
     def vcount(self, c):
         return self.num(c[0], "a view-as card count")

@@ -255,6 +255,11 @@ class Expressions:
         pool += [k for k, here in (("user", env.user), ("self", env.self_type), ("event", env.event),
                                    ("targets", env.targets), ("target", env.targets)) if here]
         code, what = "SGS101", "name"
+        if n == "user":
+            self.err("SGS204", "`user` has no meaning here", e.span,
+                     help="`user` is the player using an active skill, or making a conversion that its `by` opens to "
+                     "others; elsewhere the skill's owner is `self`")
+            return "error"
         if n in self.m.windows:
             self.err("SGS201", f"'{n}' is a window; windows are only named after `on` and `open`", e.span)
             return "error"

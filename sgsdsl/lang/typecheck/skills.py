@@ -62,7 +62,17 @@ class Skills:
                         self.err("SGS208", "a view-as skill from 0 cards converts nothing: there are no cards to "
                                  "filter or to take from a source", f.span,
                                  help="write `viewas 酒 from 0 cards when …`; say what the skill needs in `when`")
-                    env = self.skill_env(owner, where=where)
+                    if f.by is not None:
+                        if not owner:
+                            self.err("SGS208", "a rule's conversion is open to every player: it has no owner whose "
+                                     "skill others could use", f.by.pred.span,
+                                     help="leave `by` out and say who may convert in `when` (`self` is the player)")
+                        else:
+                            by_env = self.skill_env(owner, where=where)
+                            self.with_it(f.by, by_env, "player", lambda: self.expr(f.by.pred, by_env))
+                    env = self.skill_env(owner, where=where, user=f.by is not None and owner)
+                    if f.limit is not None:
+                        self.want(f.limit.count, env, "int", "a use limit")
                     if f.where is not None:
                         self.with_it(f, env, "card", lambda: self.expr(f.where, env))
                     if f.together is not None:
