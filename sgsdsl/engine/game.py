@@ -129,6 +129,7 @@ class Game(Settlement, Turns, Decisions, Quantities, Zones, Primitives, Play, Hi
         """What the skills in play add: shared actions and conversions, lent skills, modifiers, card filters."""
         self.shared_actives: list = []
         self.shared_viewas: list = []  # ownerless rules' conversions, open to every player (鏖战: 桃当杀或闪)
+        self.lent_viewas: list = []  # skills with a `viewas … by` conversion, open to the players it names (弘法)
         self.lent_skills: list = []
         # `has S while P` of the skills in play: [owner, the granting instance, GrantDef, the instances it attached]
         self.grants: list[list] = []
@@ -234,6 +235,8 @@ class Game(Settlement, Turns, Decisions, Quantities, Zones, Primitives, Play, Hi
         for a in skill.actives:
             if a.by is not None:
                 self.shared_actives.append((inst, a))
+        if any(v.by is not None for v in skill.viewas):
+            self.lent_viewas.append(inst)
         for f in skill.filters:
             self.lens.filters.append((p, f, inst))
         if skill.grants:
@@ -283,6 +286,8 @@ class Game(Settlement, Turns, Decisions, Quantities, Zones, Primitives, Play, Hi
         for rec in inst.mods:
             self.drop_mod(rec)
         self.shared_actives = [x for x in self.shared_actives if x[0] is not inst]
+        if inst in self.lent_viewas:
+            self.lent_viewas.remove(inst)
         if inst.skill.filters:
             self.lens.filters = [x for x in self.lens.filters if x[2] is not inst]
         if inst.skill.grants:
@@ -310,6 +315,8 @@ class Game(Settlement, Turns, Decisions, Quantities, Zones, Primitives, Play, Hi
                 self.shared_actives.append((inst, a))
         if skill.viewas:
             self.shared_viewas.append(inst)
+        if any(v.by is not None for v in skill.viewas):
+            self.lent_viewas.append(inst)
 
     # ---- seats ------------------------------------------------------------------------
     def next_alive(self, p: Player) -> Player:

@@ -148,18 +148,38 @@ class Play:
             if not inst.skill.viewas or (not inst.live and not inst.usable_hidden):
                 continue
             for v in inst.skill.viewas:
-                if pattern is not None and not self.rules.cards[v.card].counts_as(pattern):
-                    continue
-                if how is not None and v.mode is not None and v.mode != how:
-                    continue
-                if v.when is not None and not v.when(self, p):
-                    continue
-                pool = p.pile(v.pile) if v.pile is not None else p.hand if v.hand_only else p.cards
-                # from 0 cards nothing is converted: no card lends the result a suit, and none is chosen
-                src = [] if v.count == 0 else [c for c in pool if v.where is None or v.where(self, p, c)]
-                if self._viewas_first(p, v, src) is not None:
-                    out.append((inst, v, src))
+                if v.by is None:
+                    self._viewas_add(out, p, p, inst, v, how, pattern)
+        for inst in self.lent_viewas:
+            # `viewas … by`: the owner's skill, in effect, lends the conversion to the players it names; `self` in
+            # its clauses is the owner, and a pile is the owner's
+            owner = inst.owner
+            if owner is not None and (not owner.alive or not inst.live):
+                continue
+            for v in inst.skill.viewas:
+                if v.by is not None and v.by(self, owner, p):
+                    self._viewas_add(out, p, owner or p, inst, v, how, pattern)
         return out
+
+    def _viewas_add(self, out: list, p: Player, me: Player, inst, v, how, pattern) -> None:
+        """One conversion p could make now (`me`: whose skill's clauses read as `self`)."""
+        if pattern is not None and not self.rules.cards[v.card].counts_as(pattern):
+            return
+        if how is not None and v.mode is not None and v.mode != how:
+            return
+        if v.when is not None and not v.when(self, me):
+            return
+        pool = me.pile(v.pile) if v.pile is not None else p.hand if v.hand_only else p.cards
+        # from 0 cards nothing is converted: no card lends the result a suit, and none is chosen
+        src = [] if v.count == 0 else [c for c in pool if v.where is None or v.where(self, me, c)]
+        if self._viewas_first(p, v, src) is not None:
+            out.append((inst, v, src))
+
+    def _say_viewas(self, p: Player, inst, v) -> None:
+        if inst.owner is None or inst.owner is p:
+            self.say(p, " 发动 【", inst.skill.name, "】", loc=v.loc)
+        else:  # another's conversion, lent by `viewas … by`
+            self.say(p, " 发动 ", inst.owner, " 的【", inst.skill.name, "】", loc=v.loc)
 
     def _viewas_sets(self, p: Player, v, src):
         """The sets of cards a view-as skill could convert now: all of them (奇策), or each combination that
@@ -323,7 +343,7 @@ class Play:
                     continue
                 if not inst.live:
                     self.reveal_for(inst)
-                self.say(p, " 发动 【", inst.skill.name, "】", loc=v.loc)
+                self._say_viewas(p, inst, v)
                 self.use_from_hand(p, card)
             elif kind == "supply":
                 if not self.use_supplied(p, *what):
@@ -467,7 +487,7 @@ class Play:
             return None
         if not inst.live:
             self.reveal_for(inst)
-        self.say(p, " 发动 【", inst.skill.name, "】", loc=v.loc)
+        self._say_viewas(p, inst, v)
         return self.virtual(v.card, sub, inst.skill)
 
     def ask_use(self, p: Player, cards, prompt: str = ""):

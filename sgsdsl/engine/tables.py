@@ -271,6 +271,7 @@ class ViewAsDef:
     loc: str
     together: Callable | None = None  # fn(g, me, cards): the chosen cards satisfy it as a set
     pile: str | None = None  # the owner's pile the cards come from (instead of the hand and equipment)
+    by: Callable | None = None  # fn(g, owner, user): the players who may convert (`by`), the owner only if it says so
 
     @property
     def all_cards(self) -> bool:

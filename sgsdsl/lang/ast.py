@@ -449,6 +449,7 @@ class ViewAs:
     span: Span
     together: Expr | None = None  # a condition on the chosen cards as a set (`it` is the list)
     pile: Name | None = None  # the cards come from this pile of the owner (急袭: 一张「田」)
+    by: Expr | None = None  # `by PRED`: the players `it` for whom PRED holds may convert (from the owner's pile)
 
 
 ALL_CARDS = -1

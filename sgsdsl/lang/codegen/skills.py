@@ -108,6 +108,10 @@ class Skills:
                         fn = self.expr_fn(f"{prefix}_viewas{i}_together", f"g, me, {it}", f"{doc}: together",
                                           f.together)
                         together += f", together={fn}"
+                    if f.by is not None:
+                        it = self.m.analysis.refs[f.by].py
+                        fn = self.expr_fn(f"{prefix}_viewas{i}_by", f"g, me, {it}", f"{doc}: by", f.by)
+                        together += f", by={fn}"
                     viewas.append(
                         f"T.ViewAsDef(skill={sid!r}, index={i}, card={card!r}, count={f.count}, "
                         f"hand_only={f.hand_only!r}, where={where}, when={when}, mode={f.mode!r}, loc={L!r}"

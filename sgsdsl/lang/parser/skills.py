@@ -114,10 +114,10 @@ class Skills:
 
     @v_args(meta=True)
     def viewas(self, meta, c):
-        card, n, source, _kw, where, together, when, mode = c
+        card, n, source, _kw, where, together, when, by, mode = c
         return ast.ViewAs(card=self.nm(card), count=n, hand_only=source is True, where=where, when=when,
                           mode=str(mode) if mode else None, span=self.sp(meta), together=together,
-                          pile=source if isinstance(source, ast.Name) else None)
+                          pile=source if isinstance(source, ast.Name) else None, by=by)
 
     def vcount(self, c):
         return self.num(c[0], "a view-as card count")

@@ -69,6 +69,9 @@ class Skills:
                         self.with_it(f.together, env, "list[card]", lambda: self.expr(f.together, env))
                     if f.when is not None:
                         self.expr(f.when, env)
+                    if f.by is not None:
+                        by_env = self.skill_env(owner, where=where)
+                        self.with_it(f.by, by_env, "player", lambda: self.expr(f.by, by_env))
                 case ast.Modify():
                     self.modify(f, owner)
                 case ast.Grant():
