@@ -90,7 +90,7 @@ def mode_info_text(d: dict) -> str:
         out.append("  decks to add (--deck): " + ", ".join(f"{k} ({v} cards)" for k, v in d["other_decks"].items()))
     out.append(f"  hero pool: {d['heroes']} heroes (" + ", ".join(f"{k} {v}" for k, v in d["by_kingdom"].items())
                + ")" + (f", from {', '.join(d['hero_packages'])}" if d["hero_packages"] else "")
-               + (f"; {d['lords']} lord cards set aside (`lord of`: 君主)" if d.get("lords") else ""))
+               + (f"; {d['lords']} 君主 hero cards set aside (`lord of`)" if d.get("lords") else ""))
     if d["pools"]:
         out.append("  hero pools to deal from instead (--pool, repeatable):")
         out += [f"    {p['name']} {p['id']}: {p['heroes']} heroes" + (f" — {p['title']}" if p["title"] else "")
