@@ -22,7 +22,8 @@ def test_info_mode_lists_the_pools_decks_and_options():
     pools = {p["id"]: p for p in data["pools"]}
     # every pool hero is one the mode deals, and the official sets together are the shipped pool
     assert all(p["in_mode_pool"] == p["heroes"] for p in pools.values())
-    assert sum(p["heroes"] for p in pools.values()) == data["heroes"]
+    # the lord cards (`lord of`, the pool 君主) lie aside: counted apart from the heroes dealt
+    assert sum(p["heroes"] for p in pools.values()) == data["heroes"] + data["lords"] and data["lords"] == 4
     assert run("info", "--mode", "nomode").exit_code == 2
 
 

@@ -406,12 +406,13 @@ class Game(Settlement, Turns, Decisions, Quantities, Zones, Primitives, Play, Hi
         return next(d for i, _, d, _ in self.mode.options if i == oid)
 
     def seat_of(self, hero: str) -> Player:
-        """The seat a hero plays in: in play, fallen or in reserve (a test names a 1v1 seat by any of them)."""
+        """The seat a hero plays in: in play, fallen, in reserve or replaced (a test names a 1v1 seat by any of them,
+        and a 国战 seat by the hero card it was seated with)."""
         for p in self.players:
             if any(h.id == hero for h in p.heroes):
                 return p
         for p in self.players:
-            if hero in p.fallen or hero in p.reserve or self.fixed_heroes.get(p.seat) == hero:
+            if hero in p.fallen or hero in p.reserve or hero in p.replaced or self.fixed_heroes.get(p.seat) == hero:
                 return p
         raise RulesError(f"no seat plays {hero}")
 

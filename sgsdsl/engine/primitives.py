@@ -152,6 +152,7 @@ class Primitives:
             self._deactivate(inst)
         p.armed -= set(old.skills)
         p.heroes = [new if i == slot else h for i, h in enumerate(p.heroes)]
+        p.replaced.append(old.id)
         p.hero_known = {(seat, s) for seat, s in p.hero_known if s != slot}  # nobody has seen the new card
         self.used_heroes.add(hero)
         for sid in new.skills:
@@ -329,10 +330,15 @@ class Primitives:
             self.deal_first = ()
         pool = [h for h in self.hero_pool if h not in self.used_heroes and h not in exclude
                 and h not in self.fixed_heroes.values() and h not in first
-                and not (for_lord and self.rules.heroes[h].never_lord)]
+                and not (for_lord and self.rules.heroes[h].never_lord) and self.rules.heroes[h].lord_of is None]
         picked = first + self.rng.sample(pool, min(n - len(first), len(pool)))
         self.used_heroes.update(picked)
         return picked
+
+    def lords_of(self, hero: str) -> list[str]:
+        """The lord cards (`lord of hero`, 国战's 君主) among this game's heroes: never dealt, they lie aside
+        for the rules to put in hero's place."""
+        return [h for h in self.hero_pool if self.rules.heroes[h].lord_of == hero]
 
     def return_heroes(self, heroes) -> None:
         self.used_heroes.difference_update(heroes)

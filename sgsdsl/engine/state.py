@@ -196,7 +196,7 @@ class Card:
 class Player:
     __slots__ = ("seat", "heroes", "hp", "max_hp", "alive", "hand", "equip", "judges", "flipped", "chained",
                  "identity", "identity_shown", "kingdom", "gender", "marks", "skills", "game", "shown", "piles",
-                 "reserve", "fallen", "armed", "hero_known", "entered_at", "removed")
+                 "reserve", "fallen", "armed", "hero_known", "entered_at", "removed", "replaced")
 
     def __init__(self, game, seat: int):
         self.game = game
@@ -220,6 +220,7 @@ class Player:
         self.piles: dict[str, list[Card]] = {}  # cards set aside on this player, by pile id
         self.reserve: list[str] = []  # heroes waiting to enter play, in order (1v1's 备用武将)
         self.fallen: list[str] = []  # heroes of this seat that died (阵亡)
+        self.replaced: list[str] = []  # hero cards that left this seat by `change_hero` (变更, 君主): a test names it by them
         self.armed: set[str] = set()  # skills of face-down heroes pre-shown (预亮): offered when they could fire
         self.hero_known: set[tuple[int, int]] = set()  # (seat, slot): a face-down hero card that seat has seen
         self.entered_at = 0  # the event id when the hero in play entered (1v1): older events are not its own

@@ -407,6 +407,7 @@ class HeroDef:
     modes: tuple[str, ...] = ()  # dealt only in these modes (empty: in every mode)
     main_halves: int | None = None  # 国战: its 阴阳鱼 as the main hero, when a 主将技 changes them
     deputy_halves: int | None = None  # … as the deputy hero (副将技)
+    lord_of: str | None = None  # 国战 君主 (`lord of H`): the hero whose card this one replaces; never dealt
 
     @property
     def title(self) -> str:

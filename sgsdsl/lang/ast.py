@@ -568,6 +568,8 @@ class HeroDecl(Decl):
     # 国战 主将技/副将技 that change the card's 阴阳鱼: its hp (in halves) as the main or the deputy hero
     main_halves: int | None = None
     deputy_halves: int | None = None
+    # 国战 君主: `lord of 刘备` — this card replaces that hero's card (the mode's rules say when); never dealt
+    lord_of: Name | None = None
 
 
 @node

@@ -114,6 +114,7 @@ ATTRS: dict[str, dict[str, Attr]] = {
         "deputy_halves": Attr("int", "as the deputy hero (副将): its half 阴阳鱼, less what a 副将技 takes off",
                               "as_deputy"),
         "pairs": Attr("list[hero]", "珠联璧合 partners", "pair_list"),
+        "lord_of": Attr("hero?", "君主 (`lord of H`): the hero whose card this lord card replaces, else none"),
         "skills": Attr("list[skill]", "武将牌上的技能", "skill_list"),
     },
     "record": {
@@ -289,6 +290,8 @@ FUNCS: dict[str, Func] = {
     "ongoing": _f("type: eventtype", "event?", "g.ongoing({type})",
                   "the innermost event of that type being settled, or none"),
     "random": _f("x: list[any]", "elem", "g.random_of({x})", "随机取一个元素 (the game's seeded RNG)"),
+    "lords_of": _f("h: hero", "list[hero]", "g.lords_of({h})",
+                   "the lord cards (`lord of h`, 国战's 君主) among this game's heroes: never dealt, set aside"),
     "is_lord": _f("p: player", "bool", "g.is_lord({p})", "主公 (the mode's `lord` identity, and alive)"),
     "current_lord": _f("", "player?", "g.current_lord()",
                        "当前主公: the living player with the mode's `lord` identity, or none"),

@@ -111,7 +111,8 @@ def rotation(rules: Ruleset, mode_id: str, players: int, variant: int, hero: str
     mode = rules.modes[mode_id]
     rows = dict(mode.table).get(players)
     never = frozenset(h for h in rules.heroes if rules.heroes[h].never_lord)
-    pool = [h for h in (pool or rules.hero_pool(mode)) if h != hero]
+    # a lord card (`lord of`) is never dealt: it replaces its hero's card when the mode's rules say so
+    pool = [h for h in (pool or rules.hero_pool(mode)) if h != hero and rules.heroes[h].lord_of is None]
     if not rows:
         if mode.table:
             raise RulesError(f"mode {mode_id} deals no identities to {players} players: a featured hero needs them")

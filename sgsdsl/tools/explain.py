@@ -61,7 +61,10 @@ def mode_info_data(rules: Ruleset, mode) -> dict:
     rules = rules.for_mode(mode)
     pool = rules.hero_pool(mode)
     by_kingdom: dict[str, int] = {}
+    lords = [h for h in pool if rules.heroes[h].lord_of is not None]  # `lord of`: set aside, never dealt
     for h in pool:
+        if h in lords:
+            continue
         k = rules.enum_names.get(rules.heroes[h].kingdom, rules.heroes[h].kingdom)
         by_kingdom[k] = by_kingdom.get(k, 0) + 1
     dealable = set(pool)
@@ -72,7 +75,7 @@ def mode_info_data(rules: Ruleset, mode) -> dict:
         "other_decks": {d.id: len(d.entries) for d in rules.decks.values()
                         if d.id not in mode.decks and (not d.modes or mode.id in d.modes)},
         "deck_names": {d.id: d.name for d in rules.decks.values()},
-        "heroes": len(pool), "by_kingdom": by_kingdom,
+        "heroes": len(pool) - len(lords), "by_kingdom": by_kingdom, "lords": len(lords),
         "pools": [{"id": p.id, "name": p.name, "title": p.title, "heroes": len(p.heroes),
                    "in_mode_pool": sum(h in dealable for h in p.heroes)} for p in rules.pools.values()],
         "options": [{"id": i, "name": n, "default": d, "text": doc} for i, n, d, doc in mode.options],
@@ -89,7 +92,8 @@ def mode_info_text(d: dict) -> str:
         out.append("  decks to add (--deck): " + ", ".join(f"{k} ({names[k]}, {v} cards)"
                                                          for k, v in d["other_decks"].items()))
     out.append(f"  hero pool: {d['heroes']} heroes (" + ", ".join(f"{k} {v}" for k, v in d["by_kingdom"].items())
-               + ")" + (f", from {', '.join(d['hero_packages'])}" if d["hero_packages"] else ""))
+               + ")" + (f", from {', '.join(d['hero_packages'])}" if d["hero_packages"] else "")
+               + (f"; {d['lords']} 君主 hero cards set aside (`lord of`)" if d.get("lords") else ""))
     if d["pools"]:
         out.append("  hero pools to deal from instead (--pool, repeatable):")
         out += [f"    {p['name']} {p['id']}: {p['heroes']} heroes" + (f" — {p['title']}" if p["title"] else "")

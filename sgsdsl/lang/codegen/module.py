@@ -136,7 +136,8 @@ class ModuleBase:
                     f"never_lord={d.never_lord!r}, text={' '.join(d.texts)!r}, loc={L!r}"
                     + (f", modes={tuple(self.m.modes[n.text].id.text for n in d.modes)!r}" if d.modes else "")
                     + (f", main_halves={d.main_halves!r}" if d.main_halves is not None else "")
-                    + (f", deputy_halves={d.deputy_halves!r}" if d.deputy_halves is not None else "") + ")")
+                    + (f", deputy_halves={d.deputy_halves!r}" if d.deputy_halves is not None else "")
+                    + (f", lord_of={self.m.heroes[d.lord_of.text].id.text!r}" if d.lord_of is not None else "") + ")")
             case ast.SkillDecl() if d.rules_of:
                 self.tables["skills"].append(self.shared_skill(d))
             case ast.SkillDecl():

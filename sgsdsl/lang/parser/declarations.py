@@ -249,6 +249,9 @@ class Declarations:
     def hero_never_lord(self, c):
         return ("never_lord", True)
 
+    def hero_lord_of(self, c):
+        return ("lord_of", self.nm(c[0]))
+
     def hero_modes(self, c):
         return ("modes", c[0])
 

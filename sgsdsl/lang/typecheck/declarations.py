@@ -241,5 +241,11 @@ class Declarations:
             self.value_of(s, "skill", "skill", "SGS106")
         for p in d.pairs:
             self.value_of(p, "hero", "hero", "SGS112")
+        if d.lord_of is not None and self.value_of(d.lord_of, "hero", "hero", "SGS112") is not None:
+            other = self.m.heroes.get(d.lord_of.text)
+            if d.lord_of.text == d.name.text or (other is not None and other.lord_of is not None):
+                self.err("SGS208", f"hero '{d.name.text}' is the lord of a hero that is itself a lord card "
+                         "(or of itself)", d.lord_of.span,
+                         help="`lord of H` names the ordinary hero whose card the lord card replaces")
         for n in d.modes:
             self.value_of(n, "mode", "mode")
