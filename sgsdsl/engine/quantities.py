@@ -64,12 +64,16 @@ class Quantities:
         v = qd.base(self, *args)
         mods = self.mods.get(qid)
         if mods:
+            gate = self.q_skill_valid
+            skill_gate = gate is not None and gate.id != qid
             adds = 0
             final = _UNSET
             n = len(args)
             for owner, m, inst, mine in mods:
                 if owner is not None and (not owner.alive or (inst.slot is not None and not owner.shown[inst.slot])):
                     continue  # the dead, and face-down heroes, have no status skills in effect
+                if skill_gate and not self.skill_valid(inst):
+                    continue  # 失效 (军令四); never asked of the validity quantity's own modifiers
                 if mine:
                     other = False
                     for i in mine:

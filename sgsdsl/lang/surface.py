@@ -505,6 +505,10 @@ ROLES: dict[str, Role] = {
     "revealable": Role("quantity", (("p", "player"), ("slot", "int")), "bool",
                        "whether p may reveal (明置) the face-down hero card slot of their own accord: the engine "
                        "offers a face-down hero's skill only when it is true (祸水 forbids it)"),
+    "skill_valid": Role("quantity", (("p", "player"), ("s", "skill")), "bool",
+                        "whether p's hero skill s is in effect (失效: 军令四's 「所有非锁定技失效」): a skill that is not is "
+                        "not offered, does not trigger and its `modify` lines do not apply; equipment skills are not "
+                        "asked"),
     "recast": Role("flow", (("who", "player"), ("card", "card")), None,
                    "the flow that recasts (重铸) a card: the engine offers it in the play phase for every hand "
                    "card declared `recast`"),
