@@ -181,6 +181,7 @@ class Game(Settlement, Turns, Decisions, Quantities, Zones, Primitives, Play, Hi
         self.q_recastable = rules.role("recastable")
         self.q_revealable = rules.role("revealable")
         self.q_skill_valid = rules.role("skill_valid")
+        self.q_sole_big = rules.role("sole_big")
         self.ev_use_cls = rules.events[self.flow_use.event].cls
         self.ev_turn_cls = rules.events[self.flow_turn.event].cls
         self.ev_move_cls = rules.events[self.win_moved.event].cls if self.win_moved else None

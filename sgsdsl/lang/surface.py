@@ -509,6 +509,9 @@ ROLES: dict[str, Role] = {
                         "whether p's hero skill s is in effect (失效: 军令四's 「所有非锁定技失效」): a skill that is not is "
                         "not offered, does not trigger and its `modify` lines do not apply; equipment skills are not "
                         "asked"),
+    "sole_big": Role("quantity", (("p", "player"),), "bool",
+                     "whether p's kingdom is the only big kingdom, all others small, whatever the counts (玉玺); the "
+                     "builtins `big_kingdoms`, `is_big` and `is_small` read it"),
     "recast": Role("flow", (("who", "player"), ("card", "card")), None,
                    "the flow that recasts (重铸) a card: the engine offers it in the play phase for every hand "
                    "card declared `recast`"),
