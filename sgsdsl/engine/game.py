@@ -117,6 +117,7 @@ class Game(Settlement, Turns, Decisions, Quantities, Zones, Primitives, Play, Hi
         self.turn_event = None
         self.turn_no = 0
         self.phase: str | None = None
+        self.phase_closing = False  # end_phase_later(): the phase offers no further action
         self.skipped: set[str] = set()
         self.start_phase: str | None = None
         self.extra_turns: list[Player] = []

@@ -298,7 +298,7 @@ class Play:
 
     def play_phase(self, p: Player) -> None:
         refused: set[tuple] = set()  # actions that turned out unusable once chosen: not offered again
-        while p.alive and not self.over:
+        while p.alive and not self.over and not self.phase_closing:
             # Listing the legal actions and letting the agent weigh them changes nothing: quantities
             # (distance, range, legal targets) are memoized until an action is carried out.
             if self.grants:

@@ -434,6 +434,9 @@ FUNCS: dict[str, Func] = {
                    Effect(frozenset({"phase"}), grants="phase:ph")),
     "end_phase": _p("", "none", "end_phase", "结束当前阶段 at once (what is still settling in it is abandoned)",
                    Effect(frozenset({"phase"}), ends=True)),
+    "end_phase_later": _p("", "none", "end_phase_later",
+                          "结束当前阶段 once what is settling now is over (挟天子以令诸侯's 结束出牌阶段): the play phase "
+                          "offers no further action", Effect(frozenset({"phase"}))),
     "end_turn": _p("", "none", "end_turn",
                    "结束当前回合 at once, with every settlement pending in it (翩仪); the next turn follows",
                    Effect(frozenset({"phase", "turn"}), ends=True)),
