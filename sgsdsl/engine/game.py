@@ -53,6 +53,8 @@ class Game(Settlement, Turns, Decisions, Quantities, Zones, Primitives, Play, Hi
                  hero_pool: list[str] | None = None, variant: int = 0, limits: RunLimits | None = None):
         self.rules = rules
         self.quantities = rules.quantities
+        self.q_skill_valid = rules.role("skill_valid")
+        self.skills_gated = False  # some modifier of skill_valid is in play (军令四)
         self.limits = limits or RunLimits()  # how far runaway rules may go before they are stopped
         self.limits.allow_recursion()
         self.seed = seed
@@ -181,7 +183,6 @@ class Game(Settlement, Turns, Decisions, Quantities, Zones, Primitives, Play, Hi
         self.q_discardable = rules.role("discardable")
         self.q_recastable = rules.role("recastable")
         self.q_revealable = rules.role("revealable")
-        self.q_skill_valid = rules.role("skill_valid")
         self.q_sole_big = rules.role("sole_big")
         self.ev_use_cls = rules.events[self.flow_use.event].cls
         self.ev_turn_cls = rules.events[self.flow_turn.event].cls

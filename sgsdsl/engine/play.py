@@ -156,7 +156,8 @@ class Play:
     def viewas_of(self, p: Player, how: str | None = None, pattern: str | None = None):
         out = []
         for inst in (*p.skills, *self.shared_viewas):
-            if not inst.skill.viewas or (not inst.live and not inst.usable_hidden) or not self.skill_valid(inst):
+            if not inst.skill.viewas or (not inst.live and not inst.usable_hidden) or \
+                    (self.skills_gated and not self.skill_valid(inst)):
                 continue
             for v in inst.skill.viewas:
                 if pattern is not None and not self.rules.cards[v.card].counts_as(pattern):
@@ -255,7 +256,7 @@ class Play:
 
     def _active_ready(self, inst, a, user) -> bool:
         owner = inst.owner
-        if not self.skill_valid(inst):
+        if self.skills_gated and not self.skill_valid(inst):
             return False
         if a.limit is not None and self.used(user, self._active_key(inst, user), a.index, a.limit.scope) >= \
                 a.limit.count(self, owner, user):

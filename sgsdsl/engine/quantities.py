@@ -51,6 +51,8 @@ class Quantities:
         if qd is None:
             return  # a modifier of no quantity these rules declare: nothing reads it
         self.qf[qid] = qd.base if qd.floor is None and not self.mods.get(qid) else _modified_of(qid)
+        if qd is self.q_skill_valid:
+            self.skills_gated = self.qf[qid] is not qd.base  # the hot paths ask skill_valid only then
 
     def plain(self, qd) -> bool:
         """Is this quantity's value its base's now (no modifier on it, no floor)?"""
@@ -64,8 +66,7 @@ class Quantities:
         v = qd.base(self, *args)
         mods = self.mods.get(qid)
         if mods:
-            gate = self.q_skill_valid
-            skill_gate = gate is not None and gate.id != qid
+            skill_gate = self.skills_gated and self.q_skill_valid.id != qid
             adds = 0
             final = _UNSET
             n = len(args)
