@@ -53,6 +53,8 @@ class Game(Settlement, Turns, Decisions, Quantities, Zones, Primitives, Play, Hi
                  hero_pool: list[str] | None = None, variant: int = 0, limits: RunLimits | None = None):
         self.rules = rules
         self.quantities = rules.quantities
+        self.q_skill_valid = rules.role("skill_valid")
+        self.skills_gated = False  # some modifier of skill_valid is in play (军令四)
         self.limits = limits or RunLimits()  # how far runaway rules may go before they are stopped
         self.limits.allow_recursion()
         self.seed = seed
@@ -125,6 +127,7 @@ class Game(Settlement, Turns, Decisions, Quantities, Zones, Primitives, Play, Hi
         self.turn_event = None
         self.turn_no = 0
         self.phase: str | None = None
+        self.phase_closing = False  # end_phase_later(): the phase offers no further action
         self.skipped: set[str] = set()
         self.start_phase: str | None = None
         self.extra_turns: list[Player] = []
@@ -189,6 +192,7 @@ class Game(Settlement, Turns, Decisions, Quantities, Zones, Primitives, Play, Hi
         self.q_discardable = rules.role("discardable")
         self.q_recastable = rules.role("recastable")
         self.q_revealable = rules.role("revealable")
+        self.q_sole_big = rules.role("sole_big")
         self.ev_use_cls = rules.events[self.flow_use.event].cls
         self.ev_turn_cls = rules.events[self.flow_turn.event].cls
         self.ev_move_cls = rules.events[self.win_moved.event].cls if self.win_moved else None

@@ -106,6 +106,17 @@ class Play:
             return qd.const
         return bool(f(self, p, slot))
 
+    def skill_valid(self, inst) -> bool:
+        """Is this skill instance in effect for its owner (the `skill_valid` role; true when unbound)? Equipment
+        skills and the ownerless rules are not hero skills: always in effect."""
+        qd = self.q_skill_valid
+        if qd is None or inst is None or inst.equip or inst.owner is None:
+            return True
+        f = self.qf[qd.id]
+        if qd.const is not None and f is qd.base:
+            return qd.const
+        return bool(f(self, inst.owner, inst.skill.id))
+
     def may_give(self, p: Player, card: Card, how: str) -> bool:
         """May p use (or play) this card as an answer?"""
         return self.may_use(p, card) if how == "use" else self.may_play(p, card)
@@ -145,7 +156,8 @@ class Play:
     def viewas_of(self, p: Player, how: str | None = None, pattern: str | None = None):
         out = []
         for inst in (*p.skills, *self.shared_viewas):
-            if not inst.skill.viewas or (not inst.live and not inst.usable_hidden):
+            if not inst.skill.viewas or (not inst.live and not inst.usable_hidden) or \
+                    (self.skills_gated and not self.skill_valid(inst)):
                 continue
             for v in inst.skill.viewas:
                 if v.by is None:  # (one with `by` is offered below, to each player it names)
@@ -286,6 +298,8 @@ class Play:
 
     def _active_ready(self, inst, a, user) -> bool:
         owner = inst.owner
+        if self.skills_gated and not self.skill_valid(inst):
+            return False
         if a.limit is not None and self.used(user, self._active_key(inst, user), a.index, a.limit.scope) >= \
                 a.limit.count(self, owner, user):
             return False
@@ -329,7 +343,7 @@ class Play:
 
     def play_phase(self, p: Player) -> None:
         refused: set[tuple] = set()  # actions that turned out unusable once chosen: not offered again
-        while p.alive and not self.over:
+        while p.alive and not self.over and not self.phase_closing:
             # Listing the legal actions and letting the agent weigh them changes nothing: quantities
             # (distance, range, legal targets) are memoized until an action is carried out.
             if self.grants:

@@ -51,6 +51,8 @@ class Quantities:
         if qd is None:
             return  # a modifier of no quantity these rules declare: nothing reads it
         self.qf[qid] = qd.base if qd.floor is None and not self.mods.get(qid) else _modified_of(qid)
+        if qd is self.q_skill_valid:
+            self.skills_gated = self.qf[qid] is not qd.base  # the hot paths ask skill_valid only then
 
     def plain(self, qd) -> bool:
         """Is this quantity's value its base's now (no modifier on it, no floor)?"""
@@ -64,12 +66,15 @@ class Quantities:
         v = qd.base(self, *args)
         mods = self.mods.get(qid)
         if mods:
+            skill_gate = self.skills_gated and self.q_skill_valid.id != qid
             adds = 0
             final = _UNSET
             n = len(args)
             for owner, m, inst, mine in mods:
                 if owner is not None and (not owner.alive or (inst.slot is not None and not owner.shown[inst.slot])):
                     continue  # the dead, and face-down heroes, have no status skills in effect
+                if skill_gate and not self.skill_valid(inst):
+                    continue  # 失效 (军令四); never asked of the validity quantity's own modifiers
                 if mine:
                     other = False
                     for i in mine:

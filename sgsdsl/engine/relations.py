@@ -42,8 +42,14 @@ class Relations:
         return [p.prev, p.next] if self.besieged(p) else []
 
     def big_kingdoms(self) -> list[str]:
-        counts: dict[str, int] = {}
         lone = self.rules.lone_kingdom
+        qd = self.q_sole_big
+        if qd is not None and not (qd.const is False and self.qf[qd.id] is qd.base):
+            f = self.qf[qd.id]
+            for q in self.players:  # 玉玺: one player's kingdom is the only big one, whatever the counts
+                if q.alive and q.kingdom is not None and f(self, q):
+                    return [q.kingdom]
+        counts: dict[str, int] = {}
         for q in self.players:
             if q.alive and q.kingdom is not None and q.kingdom != lone:
                 counts[q.kingdom] = counts.get(q.kingdom, 0) + 1

@@ -198,6 +198,8 @@ class Settlement:
             # a face-down hero's skill (not `live`): offered only when pre-shown (预亮); a removed card's answers
             # the windows of its removal, until `leave_hero`
             return False
+        if self.skills_gated and not self.skill_valid(inst):
+            return False  # 失效 (军令四)
         if t.limit is not None and self.used(L.owner, L.skill.id, t.index, t.limit.scope) >= \
                 t.limit.count(self, L.owner):
             return False

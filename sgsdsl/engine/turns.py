@@ -83,7 +83,17 @@ class Turns:
         self.say("结束当前回合")
         raise TurnEnd()
 
+    def end_phase_later(self) -> None:
+        """结束出牌阶段 as an effect: what is settling now ends as usual, then the phase asks for nothing more."""
+        if self.phase is None:
+            raise RulesError("end_phase_later() outside any phase")
+        if not self.phase_closing:
+            self.say("结束", self.rules.phase_names.get(self.phase, self.phase))
+        self.phase_closing = True
+
     def _reset(self, scope: str) -> None:
+        if scope == "phase":
+            self.phase_closing = False
         names = self.rules.scoped_counters[scope]
         prefix = f"#{scope}:"
         for p in self.players:

@@ -17,12 +17,17 @@ class Zones:
         c = Card(self.uid, self.rules.cards[card_id], suit, rank, lens=self.lens)
         self.uid += 1
         self.all_cards.append(c)
-        if card_id in self.card_rules:  # the first of a rule's cards: the rule joins the game (`rule … for`)
-            for rule in self.card_rules.pop(card_id):
-                if rule.id not in self.card_rules_in:
-                    self.card_rules_in.add(rule.id)
-                    self.add_rules(rule)
+        if card_id in self.card_rules:
+            self._card_rules_join(card_id)
         return c
+
+    def _card_rules_join(self, card_id: str) -> None:
+        """The first of a rule's cards is made, real or virtual (奉迎 视为使用【挟天子以令诸侯】): the rule joins the
+        game (`rule … for`)."""
+        for rule in self.card_rules.pop(card_id):
+            if rule.id not in self.card_rules_in:
+                self.card_rules_in.add(rule.id)
+                self.add_rules(rule)
 
     def build_deck(self, deck_ids) -> None:
         for did in deck_ids:
@@ -42,6 +47,8 @@ class Zones:
         suits = {c.suit for c in cards}
         suit = suits.pop() if len(suits) == 1 else None
         rank = cards[0].rank if len(cards) == 1 else 0
+        if name in self.card_rules:
+            self._card_rules_join(name)
         return Card(-1, self.rules.cards[name], suit, rank, cards, skill, lens=self.lens)
 
     def _refill(self) -> None:

@@ -441,6 +441,9 @@ FUNCS: dict[str, Func] = {
                    Effect(frozenset({"phase"}), grants="phase:ph")),
     "end_phase": _p("", "none", "end_phase", "结束当前阶段 at once (what is still settling in it is abandoned)",
                    Effect(frozenset({"phase"}), ends=True)),
+    "end_phase_later": _p("", "none", "end_phase_later",
+                          "结束当前阶段 once what is settling now is over (挟天子以令诸侯's 结束出牌阶段): the play phase "
+                          "offers no further action", Effect(frozenset({"phase"}))),
     "end_turn": _p("", "none", "end_turn",
                    "结束当前回合 at once, with every settlement pending in it (翩仪); the next turn follows",
                    Effect(frozenset({"phase", "turn"}), ends=True)),
@@ -512,6 +515,13 @@ ROLES: dict[str, Role] = {
     "revealable": Role("quantity", (("p", "player"), ("slot", "int")), "bool",
                        "whether p may reveal (明置) the face-down hero card slot of their own accord: the engine "
                        "offers a face-down hero's skill only when it is true (祸水 forbids it)"),
+    "skill_valid": Role("quantity", (("p", "player"), ("s", "skill")), "bool",
+                        "whether p's hero skill s is in effect (失效: 军令四's 「所有非锁定技失效」): a skill that is not is "
+                        "not offered, does not trigger and its `modify` lines do not apply; equipment skills are not "
+                        "asked"),
+    "sole_big": Role("quantity", (("p", "player"),), "bool",
+                     "whether p's kingdom is the only big kingdom, all others small, whatever the counts (玉玺); the "
+                     "builtins `big_kingdoms`, `is_big` and `is_small` read it"),
     "recast": Role("flow", (("who", "player"), ("card", "card")), None,
                    "the flow that recasts (重铸) a card: the engine offers it in the play phase for every hand "
                    "card declared `recast`"),
