@@ -129,4 +129,4 @@ def test_a_conversion_through_another_players_skill_names_its_owner():
     g.agents[1] = HumanAgent(Console(file=out, width=200, highlight=False), inp=io.StringIO("1\n1\n"))
     g.play_turn(g.players[0])
     assert "发动君张角的【黄巾天兵符】当杀使用" in out.getvalue()
-    assert g.players[1].hp == 3 and g.players[0].hp == 3 and len(g.players[2].pile("tianbing")) == 1
+    assert g.players[1].hp == 3 and g.players[0].hp == 3 and len(g.players[2].pile("tianbingpai")) == 1
