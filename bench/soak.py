@@ -49,6 +49,7 @@ from sgsdsl.engine.invariants import InvariantError  # noqa: E402
 from sgsdsl.engine.runaway import RunawayError  # noqa: E402
 from sgsdsl.lang.loader import load  # noqa: E402
 from sgsdsl.sim.batch import game_seed, new_game  # noqa: E402
+from sgsdsl.sim.options import OptionError, from_command_line  # noqa: E402
 
 AGENTS = ("random", "heuristic", "mixed", "probe")
 OUTCOMES = ("decided", "draw", "error", "invariant", "runaway", "hang")
@@ -86,7 +87,7 @@ _RULES = {}
 
 def play_one(job) -> tuple:
     """(index, seed, players, outcome, turns, seconds, message) of one game."""
-    i, seed, mode, players, variant, agent, turn_cap, timeout = job
+    i, seed, mode, players, variant, agent, turn_cap, timeout, decks, options = job
     rules = _RULES["rules"]
     start = time.perf_counter()
     g = None
@@ -95,7 +96,8 @@ def play_one(job) -> tuple:
         signal.setitimer(signal.ITIMER_REAL, timeout)
     try:
         g = new_game(rules, mode, players, seed, agents_for(agent, players, seed), turn_cap=turn_cap,
-                     invariants=True, variant=variant)
+                     invariants=True, variant=variant, decks=list(decks))
+        g.options = dict(options)
         for a in g.agents:
             if isinstance(a, ProbeAgent):
                 a.referee = Referee(g)  # the table's side, to check what the probe finds against
@@ -137,6 +139,10 @@ def main(argv=None) -> int:
     ap.add_argument("--turn-cap", type=int, default=200)
     ap.add_argument("--timeout", type=float, default=60.0, help="seconds after which one game counts as a hang")
     ap.add_argument("--with", dest="variants", action="append", default=[], help="a variant package")
+    ap.add_argument("--deck", dest="decks", action="append", default=[], help="a deck added to the mode's (id or "
+                    "Chinese name: 势备篇)")
+    ap.add_argument("--option", dest="options", action="append", default=[], help="a mode option ID=VALUE "
+                    "(buchen=true), as simulate takes it")
     ap.add_argument("--json", action="store_true", help="print the report as one JSON object")
     ap.add_argument("--show", type=argparse.FileType(encoding="utf-8"), help="print the text report of a saved "
                     "--json report and stop")
@@ -159,8 +165,18 @@ def main(argv=None) -> int:
         return 2
     counts = None if args.players == "all" else [int(x) for x in args.players.split(",")]
     seats = seatings(rules, mode, counts)
-    jobs = [(i, game_seed(args.seed, i), mode, *seats[i % len(seats)], args.agents, args.turn_cap, args.timeout)
-            for i in range(args.games)]
+    try:
+        decks = rules.deck_ids(args.decks)
+        options = from_command_line(rules.modes[mode], args.options)
+    except KeyError as e:
+        print(f"error: unknown deck {e.args[0]} (decks: {rules.deck_list()})", file=sys.stderr)
+        return 2
+    except OptionError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    args.decks, args.options = list(decks), [f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in options]
+    jobs = [(i, game_seed(args.seed, i), mode, *seats[i % len(seats)], args.agents, args.turn_cap, args.timeout,
+             decks, options) for i in range(args.games)]
     start = time.perf_counter()
     if args.workers <= 1:
         results = [play_one(j) for j in jobs]
@@ -190,8 +206,9 @@ def write_readme(paths: list[str]) -> int:
         out = io.StringIO()
         with contextlib.redirect_stdout(out):
             print_report(r)
+        extra = "".join(f" --deck {d}" for d in r.get("decks", ())) + "".join(f" --option {o}" for o in r.get("options", ()))
         run = (f"nice -n 10 python bench/soak.py --mode {r['mode']} --games {r['games']} --seed {r['seed']} "
-               f"--workers {r['workers']} --agents {r['agents']} --json > {path}")
+               f"--workers {r['workers']} --agents {r['agents']}{extra} --json > {path}")
         parts.append(f"```\n$ {run}\n$ python bench/soak.py --show {path}\n{out.getvalue()}```")
     write_block("soak", "\n" + "\n\n".join(parts) + "\n")
     return 0
@@ -215,6 +232,7 @@ def summarize(results, args, mode, seats, seconds) -> dict:
         "agents": args.agents,
         "workers": args.workers,
         "seatings": [f"{n}" + (f" (variant {v})" if v else "") for n, v in seats],
+        "decks": list(getattr(args, "decks", [])), "options": list(getattr(args, "options", [])),
         "outcomes": {o: outcomes.get(o, 0) for o in OUTCOMES},
         "per_players": {n: dict(c) for n, c in sorted(per_players.items())},
         "avg_turns": round(sum(r[4] for r in results) / len(results), 1),
@@ -227,7 +245,8 @@ def summarize(results, args, mode, seats, seconds) -> dict:
 
 def print_report(r: dict) -> None:
     o = r["outcomes"]
-    print(f"soak of {r['mode']}: {r['games']:,} games, {r['agents']} agents, seatings {', '.join(r['seatings'])}; "
+    added = "".join(f", deck {d}" for d in r.get("decks", ())) + "".join(f", option {o}" for o in r.get("options", ()))
+    print(f"soak of {r['mode']}: {r['games']:,} games, {r['agents']} agents, seatings {', '.join(r['seatings'])}{added}; "
           f"seed {r['seed']}, {r['workers']} worker(s), invariants on")
     print(f"{r['when']} on {r['machine']}" + (f", commit {r['commit']}" if r.get("commit") else ""))
     print(f"errors {o['error']}, invariant breaks {o['invariant']}, runaways {o['runaway']}, hangs {o['hang']}; "

@@ -25,6 +25,18 @@ def test_soak_refuses_an_unknown_mode():
     assert r.returncode == 2 and "unknown mode nope" in r.stderr
 
 
+def test_soak_plays_an_expansion_deck_and_options_and_says_so():
+    r = run("bench/soak.py", "--mode", "国战", "--players", "5", "--games", "4", "--deck", "势备篇", "--option",
+            "buchen=true", "--json")
+    assert r.returncode == 0, r.stderr
+    report = json.loads(r.stdout)
+    assert report["decks"] == ["shibei"] and report["options"] == ["buchen=true"]
+    r = run("bench/soak.py", "--mode", "国战", "--games", "1", "--deck", "势备")
+    assert r.returncode == 2 and "unknown deck 势备" in r.stderr
+    r = run("bench/soak.py", "--mode", "国战", "--games", "1", "--option", "nope=1")
+    assert r.returncode == 2 and "nope" in r.stderr
+
+
 SKILLS = '''\
 hero 测 ce { kingdom 魏  hp 4  gender 男  skills 甲, 乙 }
 skill 甲 jia {
