@@ -10,7 +10,7 @@ from sgsdsl import api
 from sgsdsl.cli import main
 
 NEW = ("水淹七军势", "火烧连营", "勠力同心", "联军盛宴", "挟天子以令诸侯", "敕令", "青龙偃月刀势", "方天画戟势", "护心镜",
-       "明光铠", "惊帆")
+       "明光铠", "惊帆", "调虎离山")
 
 
 @pytest.fixture(scope="module")
@@ -21,7 +21,7 @@ def rules():
 def test_the_deck_lists_the_expansion_and_its_signs(rules):
     d = rules.decks[rules.deck_ids(["势备篇"])[0]]
     names = Counter(cid for _, _, cid in d.entries)
-    assert len(d.entries) == 48 and len(d.signs) == 13  # the 52 bear 15; the two 调虎离山 are not written yet
+    assert len(d.entries) == 50 and len(d.signs) == 15  # 木牛流马 and 玉玺 (no sign) are not written yet
     assert {rules.cards[c].name for c in names} >= set(NEW)
     assert {s for _, s in d.signs} == {"连横"}
     assert d.modes == ("guozhan",)
@@ -54,5 +54,5 @@ def test_a_rule_for_some_cards_joins_only_a_game_that_holds_one(rules):
     plain = api.new_game(rules, mode="国战", players=5, seed=3)
     assert "chiling_rule" not in rule_ids(plain) and "cards_moving" not in plain.watched
     with_deck = api.new_game(rules, mode="国战", players=5, seed=3, decks=["势备篇"])
-    assert {"chiling_rule", "xietianzi_rule", "yanyue_rule"} <= rule_ids(with_deck)
+    assert {"chiling_rule", "xietianzi_rule", "yanyue_rule", "diaohu_rule"} <= rule_ids(with_deck)
     assert "cards_moving" in with_deck.watched

@@ -334,7 +334,7 @@ class Game(Settlement, Turns, Decisions, Quantities, Zones, Primitives, Play, Hi
         n = len(self.players)
         for i in range(1, n + 1):
             q = self.players[(p.seat + i) % n]
-            if q.alive:
+            if q.alive and not q.away:
                 return q
         return p
 
@@ -342,7 +342,7 @@ class Game(Settlement, Turns, Decisions, Quantities, Zones, Primitives, Play, Hi
         n = len(self.players)
         for i in range(1, n + 1):
             q = self.players[(p.seat - i) % n]
-            if q.alive:
+            if q.alive and not q.away:
                 return q
         return p
 
@@ -381,7 +381,7 @@ class Game(Settlement, Turns, Decisions, Quantities, Zones, Primitives, Play, Hi
             return 0
         alive = self._alive
         if alive is None:
-            alive = self._alive = {p: i for i, p in enumerate(q for q in self.players if q.alive)}
+            alive = self._alive = {p: i for i, p in enumerate(q for q in self.players if q.alive and not q.away)}
         i, j = alive.get(a), alive.get(b)
         if i is None or j is None:
             return INF

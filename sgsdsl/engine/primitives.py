@@ -235,6 +235,11 @@ class Primitives:
     def set_chained(self, p: Player, on: bool) -> None:
         p.chained = bool(on)
 
+    def set_away(self, p: Player, on: bool) -> None:
+        if p.away != bool(on):
+            p.away = bool(on)
+            self.alive_changed()  # the seat orders and distances are read afresh
+
     def reveal_identity(self, p: Player) -> None:
         if not p.identity_shown and p.identity is not None:
             p.identity_shown = True

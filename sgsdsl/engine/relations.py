@@ -19,7 +19,9 @@ class Relations:
     def formation(self, p: Player) -> list[Player]:
         if not p.alive or p.kingdom is None:
             return []
-        alive = [q for q in self.players if q.alive]
+        if p.away:
+            return []
+        alive = [q for q in self.players if q.alive and not q.away]
         if len(alive) < 2:
             return []
         i, n = alive.index(p), len(alive)
@@ -36,7 +38,7 @@ class Relations:
 
     def besieged(self, p: Player) -> bool:
         a, b, lone = p.prev, p.next, self.rules.lone_kingdom
-        return p.alive and a is not b and a is not p and same_kingdom(a, b, lone) and diff_kingdom(p, a, lone)
+        return p.alive and not p.away and a is not b and a is not p and same_kingdom(a, b, lone) and diff_kingdom(p, a, lone)
 
     def besiegers(self, p: Player) -> list[Player]:
         return [p.prev, p.next] if self.besieged(p) else []

@@ -196,7 +196,7 @@ class Card:
 class Player:
     __slots__ = ("seat", "heroes", "hp", "max_hp", "alive", "hand", "equip", "judges", "flipped", "chained",
                  "identity", "identity_shown", "kingdom", "gender", "marks", "skills", "game", "shown", "piles",
-                 "reserve", "fallen", "armed", "hero_known", "entered_at", "removed", "replaced")
+                 "reserve", "fallen", "armed", "hero_known", "entered_at", "removed", "replaced", "away")
 
     def __init__(self, game, seat: int):
         self.game = game
@@ -211,6 +211,7 @@ class Player:
         self.judges: list[Card] = []
         self.flipped = False
         self.chained = False
+        self.away = False  # out of the seat order for a while (调虎离山): no 上家/下家, distance or 队列 counts it
         self.identity: str | None = None
         self.identity_shown = False
         self.kingdom: str | None = None
