@@ -84,7 +84,9 @@ class Allegiance:
         """Everything stance() and what it calls read of the table, as this seat sees it."""
         me = g.me
         mine = self.my_kingdom(g, me) if g.mode is not None and not g.mode.table else None
-        return (g.deeds, me.seat, mine, *[(p.alive, p.hp, p.identity, p.identity_shown, p.kingdom) for p in g.players])
+        # (heroes: the face-down cards this seat has seen, 知己知彼's, count as well)
+        return (g.deeds, me.seat, mine,
+                *[(p.alive, p.hp, p.identity, p.identity_shown, p.kingdom, p.heroes) for p in g.players])
 
     def groups(self, g) -> dict[str, frozenset]:
         out: dict[str, frozenset] = {}
@@ -189,6 +191,8 @@ class Allegiance:
         `lone_kingdom` (野心家) everyone's; a player whose kingdom is not known yet leans by what it did to me
         and my friends."""
         mine, lone = self.my_kingdom(g, me), g.rules.lone_kingdom
+        if lone is not None and any(h is not None and not up and h.kingdom == lone for h, up in zip(q.heroes, q.shown)):
+            return -3.0  # a face-down 野心家 card this seat has seen: its owner is a 野心家 once it shows it
         if q.kingdom is not None:
             if mine is None or mine == lone or q.kingdom == lone:
                 return -3.0
