@@ -10,8 +10,9 @@ from ..lang.tree import conjuncts, event_path, is_name, walk_of
 from .bodyfacts import BodyFacts, Scope, neq_self
 
 RANDOM_FUNCS = ("reveal_top", "random")  # their outcome is chance: a card from the shuffled pile, a random pick
-CARD_ZONES = ("hand", "cards", "equips", "judges", "all_cards", "weapon", "armor", "plus_horse", "minus_horse")
-_EQUIP_ATTRS = ("equips", "weapon", "armor", "plus_horse", "minus_horse")
+CARD_ZONES = ("hand", "cards", "equips", "judges", "all_cards", "weapon", "armor", "plus_horse", "minus_horse",
+              "treasure")
+_EQUIP_ATTRS = ("equips", "weapon", "armor", "plus_horse", "minus_horse", "treasure")
 # The zones a player's card attribute lies in (keys as Conditions.const gives the zone constants).
 HAND, EQUIP, JUDGE = ("const", "'hand'"), ("const", "'equip'"), ("const", "'judge'")
 ZONES_OF_ATTR = {"hand": frozenset({HAND}), "cards": frozenset({HAND, EQUIP}),
@@ -27,8 +28,9 @@ STATE_OF_ATTR: dict[str, str] = {
     **dict.fromkeys(("hp", "max_hp", "lost_hp", "wounded", "dying"), "hp"),
     **dict.fromkeys(("alive", "dead", "next", "prev"), "alive"),
     **dict.fromkeys(("hand", "hand_count", "equips", "judges", "cards", "all_cards", "card_count", "weapon",
-                     "armor", "plus_horse", "minus_horse", "zone", "owner"), "cards"),
+                     "armor", "plus_horse", "minus_horse", "treasure", "zone", "owner"), "cards"),
     "flipped": "flipped", "chained": "chained", "identity": "identity", "identity_shown": "identity",
+    "away": "alive",
 }
 STATE_OF_FUNC = {"others": "alive", "seat_distance": "alive", "is_lord": "identity", "has_skill": "skills",
                  "ongoing": "stack"}

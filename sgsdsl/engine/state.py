@@ -17,6 +17,9 @@ def rank_text(r: int) -> str:
     return RANK_TEXT.get(r, str(r))
 
 
+# the equipment area's slots, in the order its cards are listed (装备区: 武器 防具 +1坐骑 -1坐骑 宝物)
+EQUIP_SLOTS = ("weapon", "armor", "plus_horse", "minus_horse", "treasure")
+
 class Lens:
     """How a game reads its cards: the card filters (视为) of the skills in play. Every rule and the
     engine read a card's name, suit and colour through Card's properties, and so through the lens."""
@@ -252,7 +255,7 @@ class Player:
 
     @property
     def equips(self) -> list[Card]:
-        return [self.equip[s] for s in ("weapon", "armor", "plus_horse", "minus_horse") if s in self.equip]
+        return [self.equip[s] for s in EQUIP_SLOTS if s in self.equip]
 
     @property
     def cards(self) -> list[Card]:
@@ -290,6 +293,10 @@ class Player:
     @property
     def minus_horse(self):
         return self.equip.get("minus_horse")
+
+    @property
+    def treasure(self):
+        return self.equip.get("treasure")
 
     @property
     def next(self) -> Player:

@@ -31,7 +31,7 @@ import sys
 from types import MappingProxyType
 
 from .requests import MANY, Request
-from .state import RED, SUIT_SYMBOL, VALUE_NAMES, Card, Player, rank_text, visible_to
+from .state import EQUIP_SLOTS, RED, SUIT_SYMBOL, VALUE_NAMES, Card, Player, rank_text, visible_to
 
 _set = object.__setattr__
 _PLAIN = frozenset({str, int, float, bool})
@@ -137,7 +137,7 @@ class PlayerView(Data):
                  "_pile_cards", "_marks", "_skills")
 
     hand = _lazy("_hand", "the hand: this seat's own cards; others' cards it knows, the rest with no face")
-    equip = _lazy("_equip", "equipment by slot (weapon, armor, plus_horse, minus_horse)")
+    equip = _lazy("_equip", "equipment by slot (weapon, armor, plus_horse, minus_horse, treasure)")
     judges = _lazy("_judges", "the judgment area, in order")
     piles = _lazy("_piles", "cards set aside on the player, by pile id (a hidden pile's cards have no face)")
     pile_cards = _lazy("_pile_cards", "the cards of the piles on the hero (not those of a `seat` pile)")
@@ -150,7 +150,7 @@ class PlayerView(Data):
     wounded = property(lambda s: s.hp < s.max_hp)
     dying = property(lambda s: s.alive and s.hp < 1)
     lost_hp = property(lambda s: s.max_hp - s.hp)
-    equips = property(lambda s: tuple(s.equip[x] for x in ("weapon", "armor", "plus_horse", "minus_horse")
+    equips = property(lambda s: tuple(s.equip[x] for x in EQUIP_SLOTS
                                       if x in s.equip))
     cards = property(lambda s: s.hand + s.equips)
     all_cards = property(lambda s: s.hand + s.equips + s.judges)
@@ -158,6 +158,7 @@ class PlayerView(Data):
     armor = property(lambda s: s.equip.get("armor"))
     plus_horse = property(lambda s: s.equip.get("plus_horse"))
     minus_horse = property(lambda s: s.equip.get("minus_horse"))
+    treasure = property(lambda s: s.equip.get("treasure"))
     # The table is found through the desk, like a part read late: a view that held its table would make
     # every decision's views a cycle, left for the cyclic collector to free.
     @property

@@ -541,7 +541,7 @@ class CardDecl(Decl):
     name: Name
     id: Name
     kind: str  # basic trick delayed equipment
-    slot: str | None  # weapon armor plus_horse minus_horse
+    slot: str | None  # weapon armor plus_horse minus_horse treasure
     range: int | None
     texts: tuple[str, ...]
     target: TargetSpec | None

@@ -31,7 +31,7 @@ from .tree import walk_of
 
 # a player's attributes that are cards the player holds (their loss is the player's)
 CARD_ATTRS = frozenset({"hand", "cards", "equips", "judges", "all_cards", "pile_cards", "weapon", "armor",
-                        "plus_horse", "minus_horse"})
+                        "plus_horse", "minus_horse", "treasure"})
 # pure functions whose result is (some of) their first argument
 PASS_THROUGH = frozenset({"first", "last", "reverse", "distinct", "random"})
 SELF = "self"

@@ -162,6 +162,9 @@ class Declarations:
     def kind_armor(self, c):
         return ("equipment", "armor", None)
 
+    def kind_treasure(self, c):
+        return ("equipment", "treasure", None)
+
     def kind_horse(self, c):
         return ("equipment", "plus_horse" if str(c[0]).startswith("+") else "minus_horse", None)
 
