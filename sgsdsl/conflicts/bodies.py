@@ -137,8 +137,10 @@ class Analyzer(Summarising, Effects, Reading):
                 scope.depth += 1
                 if truth is not False:
                     scope.zones.update(self.pin_zones(s.test, scope))  # `if c.zone == processing { … }`
+                    kin = set(scope.kin)
+                    scope.kin |= kin_names(s.test)
                     self._stmts(s.then.stmts, out, scope, owner)
-                    scope.zones = dict(zones)
+                    scope.zones, scope.kin = dict(zones), kin
                 if s.other is not None and not (truth is True and len(conjuncts(s.test)) == 1):
                     self._stmts(s.other.stmts, out, scope, owner)
                 scope.chance, scope.zones = before, zones
@@ -271,3 +273,38 @@ class Analyzer(Summarising, Effects, Reading):
         elif note.kind == "quantity":
             out.calls.add(note.target)
 
+
+def _kin_test(e, name: str) -> bool:
+    """Does `e` hold only if local `name` is the owner or of the owner's kingdom?"""
+    if isinstance(e, ast.Compare) and e.op == "==":
+        return {getattr(e.left, "text", None), getattr(e.right, "text", None)} == {"self", name} and \
+            is_name(e.left, e.left.text) and is_name(e.right, e.right.text)
+    if isinstance(e, ast.Call) and is_name(e.func, "same_kingdom") and len(e.args) == 2:
+        return sorted(a.value.text if isinstance(a.value, ast.NameRef) else "" for a in e.args) == sorted(["self", name])
+    if isinstance(e, ast.BoolOp) and e.op == "or":
+        return all(_kin_test(x, name) for x in e.items)
+    return False
+
+
+def kin_names(test) -> set[str]:
+    """The locals a condition pins to the owner's kingdom (`same_kingdom(self, t)`, `t == self or …`): a
+    `reset_limit` of theirs reaches only heroes that can share it (pairs.py)."""
+    out = set()
+    for c in conjuncts(test):
+        names = {x.text for x in walk_names(c)} - {"self"}
+        out |= {n for n in names if _kin_test(c, n)}
+    return out
+
+
+def walk_names(e):
+    if isinstance(e, ast.NameRef):
+        yield e
+    elif isinstance(e, ast.Compare):
+        yield from walk_names(e.left)
+        yield from walk_names(e.right)
+    elif isinstance(e, ast.Call):
+        for a in e.args:
+            yield from walk_names(a.value)
+    elif isinstance(e, ast.BoolOp):
+        for x in e.items:
+            yield from walk_names(x)

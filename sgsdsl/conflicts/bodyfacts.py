@@ -70,6 +70,7 @@ class Scope:
     zones: dict = attrs.Factory(dict)
     chosen: set = attrs.Factory(set)  # locals holding cards the owner had to choose (Effects.chosen)
     skillsets: dict = attrs.Factory(dict)  # local -> the skills it can hold (Reading.skill_set)
+    kin: set = attrs.Factory(set)  # locals an `if` has found to be the owner or of the owner's kingdom
     depth: int = 0
     event: str | None = None  # the type of the body's own event  # inside an `if` or a loop: what happens there need not happen every run
 

@@ -40,7 +40,10 @@ class Effects:
         if eff.resets:
             # whose: a reset of its owner's own skills reaches another hero's only on the owner's seat (国战)
             mine = owner and "p" in args and self.relation(args["p"], scope) == "self"
-            out.resets |= {("self|" if mine else "") + s for s in self.skill_set(args.get("s"), scope)}
+            # a player an `if` pins to its owner's kingdom: the reset reaches only heroes of that kingdom
+            kin = owner and not mine and isinstance(args.get("p"), ast.NameRef) and args["p"].text in scope.kin
+            out.resets |= {("self|" if mine else "kin|" if kin else "") + s
+                           for s in self.skill_set(args.get("s"), scope)}
         if eff.grants is not None:
             what = eff.grants.split(":", 1)
             ph = args.get(what[1]) if len(what) > 1 else None

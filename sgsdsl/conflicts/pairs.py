@@ -30,30 +30,35 @@ def _limited(sk: ast.SkillDecl) -> bool:
 
 
 def _restored(facts: Facts, r) -> list:
-    """(skill, how, on its owner's seat only) of every skill whose use limit rule r can give back: the skill it
-    names, the skills of the type it picks (`where it.limited`), any; its owner's own (`reset_limit(self, …)`)
-    can be another hero's only when the two heroes share a seat."""
+    """(skill, how, on its owner's seat only, of its owner's kingdom only) of every skill whose use limit rule r
+    can give back: the skill it names, the skills of the type it picks (`where it.limited`), any; its owner's own
+    (`reset_limit(self, …)`) can be another hero's only when the two heroes share a seat, and a player's that an
+    `if` pins to the owner's kingdom (`same_kingdom(self, t)`) only a hero of that kingdom's."""
     m = facts.m
     out = []
     for entry in sorted(r.body.resets):
-        seat, _, sid = entry.rpartition("|")
-        seat = bool(seat)
+        flag, _, sid = entry.rpartition("|")
+        seat, kin = flag == "self", flag == "kin"
         if sid == "*":
-            out += [(sk, "`reset_limit` of any skill", seat) for sk in m.unique(m.skills) if _limited(sk)]
+            out += [(sk, "`reset_limit` of any skill", seat, kin) for sk in m.unique(m.skills) if _limited(sk)]
         elif sid.startswith("type:"):
             t = sid.split(":", 1)[1]
-            out += [(sk, f"`reset_limit` of a skill that is `{t}`", seat) for sk in m.unique(m.skills)
+            out += [(sk, f"`reset_limit` of a skill that is `{t}`", seat, kin) for sk in m.unique(m.skills)
                     if t in sk.types and _limited(sk)]
         elif sid in m.skills and _limited(m.skills[sid]):
-            out.append((m.skills[sid], "`reset_limit`", seat))
+            out.append((m.skills[sid], "`reset_limit`", seat, kin))
     for res, d, _paid, _whose in sorted(r.body.deltas):
         if not res.startswith("mark:") or d not in _GIVES_BACK:
             continue
         counter = m.counters.get(res.split(":", 1)[1])
         for sk in m.unique(m.skills):
             if counter is not None and counter in sk.counters:
-                out.append((sk, f"resetting the counter {counter.name.text} it counts its uses with", False))
+                out.append((sk, f"resetting the counter {counter.name.text} it counts its uses with", False, False))
     return out
+
+
+def _kingdom(h) -> str | None:
+    return h.kingdom.text if h.kingdom is not None else None
 
 
 def limit_restored(facts: Facts) -> list:
@@ -61,7 +66,7 @@ def limit_restored(facts: Facts) -> list:
     for r in facts.live:
         if r.holder != "hero":
             continue
-        for sk, how, seat in _restored(facts, r):
+        for sk, how, seat, kin in _restored(facts, r):
             if sk is r.decl:
                 continue
             for x in r.heroes:
@@ -70,6 +75,8 @@ def limit_restored(facts: Facts) -> list:
                     if x is y or key in seen or not ((not seat and facts.can_meet(x.name.text, y.name.text))
                                                      or facts.share_seat(x.name.text, y.name.text)):
                         continue
+                    if kin and _kingdom(x) != _kingdom(y):
+                        continue  # `same_kingdom` never picks a player of y's kingdom
                     seen.add(key)
                     types = "、".join(t for t, k in (("限定技", "limited"), ("觉醒技", "awaken")) if k in sk.types)
                     kind = types or "use limit"

@@ -208,6 +208,14 @@ class Settlement:
     def used(self, p, skill: str, index: int, scope: str) -> int:
         return p.marks.get(f"#{scope}:{skill}:{index}", 0) if p is not None else 0
 
+    def limit_used(self, p, skill: str) -> int:
+        """The uses of skill's facets that their limits count now (every scope still running): what
+        `reset_limit` gives back. A card's limit (index -1) is not a skill's."""
+        if p is None:
+            return 0
+        return sum(v for k, v in p.marks.items()
+                   if k.startswith("#") and k.split(":")[1:2] == [skill] and k.rsplit(":", 1)[1] != "-1")
+
     def _use_limit(self, p, skill: str, index: int, scope: str, delta: int) -> None:
         if p is not None:
             key = f"#{scope}:{skill}:{index}"

@@ -285,6 +285,9 @@ FUNCS: dict[str, Func] = {
                         "座次距离: the fewer steps between two living players around the table"),
     "others": _f("p: player", "list[player]", "g.others({p})", "其他存活角色, in seat order from p's next"),
     "has_skill": _f("p: player, s: skill", "bool", "g.has_skill({p}, {s})", "拥有技能"),
+    "limit_used": _f("p: player, s: skill", "int", "g.limit_used({p}, {s})",
+                     "p的技能s已发动的次数, as its limits count them (every scope still running): what `reset_limit` "
+                     "gives back; a 限定技 that has been used: 1"),
     "legal_target": _f("user: player, card: card, target: player", "bool", "g.legal_target({user}, {card}, {target})",
                        "target是user使用card的合法目标: the card's own target rule (distance, `where`) and `targetable` "
                        "(空城, 帷幕), as the play phase lists targets; not the use limit"),
