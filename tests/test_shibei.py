@@ -56,3 +56,4 @@ def test_a_rule_for_some_cards_joins_only_a_game_that_holds_one(rules):
     with_deck = api.new_game(rules, mode="国战", players=5, seed=3, decks=["势备篇"])
     assert {"chiling_rule", "xietianzi_rule", "yanyue_rule", "diaohu_rule"} <= rule_ids(with_deck)
     assert "cards_moving" in with_deck.watched
+

@@ -114,7 +114,8 @@ def hidden(g, desk, view, seen) -> None:
             if not up and (seat, i) not in p.hero_known:
                 if pv.heroes[i] is not None:
                     fail(g, f"seat {seat + 1} sees {p.name}'s face-down hero card {h.name}")
-                secrets.append(h)
+                if i not in p.removed:  # a removed card went back to the hero pile: another may draw it (变更, “戮”)
+                    secrets.append(h)
         if p.heroes and not any(p.shown) and ((pv.gender is not None and not p.removed) or (
                 pv.kingdom is not None and not any((seat, i) in p.hero_known for i in range(len(p.heroes))))):
             # a kingdom decided by a card seen face up and turned face down again (暗置) stays known

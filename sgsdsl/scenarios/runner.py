@@ -25,7 +25,7 @@ import attrs
 
 from ..bots.agents import FirstAgent
 from ..engine.game import Game, GameOver
-from ..engine.invariants import InvariantError
+from ..engine.invariants import InvariantError, hidden
 from ..engine.log import GameLog
 from ..engine.requests import Request
 from ..engine.ruleset import RulesError, Ruleset, rules_location
@@ -185,7 +185,10 @@ class ScriptedAgent(FirstAgent):
         from ..bots.heuristic import HeuristicAgent
 
         self.bot = self.bot or HeuristicAgent()
-        answer = Desk(g, req.player.seat).ask(self.bot, req)
+        desk = Desk(g, req.player.seat)
+        # what the bot reads is held against what the seat may know, as in a simulated game with invariants on
+        check = (lambda view, seen: hidden(g, desk, view, seen)) if g.check_invariants else None
+        answer = desk.ask(self.bot, req, check)
         same = (len(answer) == len(expected) and all(a is b for a, b in zip(answer, expected))
                 if isinstance(expected, list) and isinstance(answer, list) else answer is expected or answer == expected)
         if not same:
