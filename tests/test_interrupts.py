@@ -49,28 +49,12 @@ def test_a_killed_worker_loses_no_game(rules):
     assert not mp.active_children()  # the pool ended its workers, the replacement too
 
 
-def _killing(seeds: set[int], marks: Path | None):
-    """A `play` that kills its own process on these seeds: every time, or (with marks) the first time only."""
-    real = batch.play
-
-    def play(rules, s, index, seed, rot=None, control=False):
-        if seed in seeds:
-            mark = marks / str(seed) if marks is not None else None
-            if mark is None or not mark.exists():
-                if mark is not None:
-                    mark.touch()
-                os.kill(os.getpid(), signal.SIGKILL)
-        return real(rules, s, index, seed, rot, control)
-
-    return play
-
-
 @fork_only
 @posix_only
-def test_a_game_that_killed_its_worker_is_played_again(rules, monkeypatch, tmp_path):
+def test_a_game_that_killed_its_worker_is_played_again(rules, monkeypatch, tmp_path, killing):
     setup = Setup("identity", 5, "random")
     expected = _one_worker(rules, setup, 12, 3)
-    monkeypatch.setattr(batch, "play", _killing({batch.game_seed(3, 2), batch.game_seed(3, 7)}, tmp_path))
+    monkeypatch.setattr(batch, "play", killing({batch.game_seed(3, 2), batch.game_seed(3, 7)}, tmp_path))
     got = list(stream_jobs(rules, iter_jobs(setup, 12, 3), workers=2))
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(str(batch.game_seed(3, i)) for i in (2, 7))
     assert _facts(got) == _facts(expected)
@@ -78,11 +62,11 @@ def test_a_game_that_killed_its_worker_is_played_again(rules, monkeypatch, tmp_p
 
 @fork_only
 @posix_only
-def test_a_game_that_kills_every_worker_is_reported_with_its_seed(rules, monkeypatch):
+def test_a_game_that_kills_every_worker_is_reported_with_its_seed(rules, monkeypatch, killing):
     setup = Setup("identity", 5, "random")
     expected = _one_worker(rules, setup, 10, 4)
     bad = batch.game_seed(4, 5)
-    monkeypatch.setattr(batch, "play", _killing({bad}, None))
+    monkeypatch.setattr(batch, "play", killing({bad}, None))
     got = list(stream_jobs(rules, iter_jobs(setup, 10, 4), workers=2))
     assert [r.index for r in got] == list(range(10))
     broken = got[5]
