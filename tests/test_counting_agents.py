@@ -59,3 +59,33 @@ def test_a_counting_agent_that_names_no_option_is_a_rules_error(rules):
     g.agents = [Stray() for _ in g.agents]
     with pytest.raises(RulesError, match="names no option"):
         g.run()
+
+
+def test_a_bot_is_not_asked_a_choice_the_rules_force(rules):
+    """A choice with one answer (every card or player offered must be taken, or the only option) goes to a bot
+    answered: no view of it is made. The engine still checks the answer, and the games still end."""
+    from sgsdsl.bots.heuristic import HeuristicAgent
+    from sgsdsl.engine.requests import forced
+    from sgsdsl.sim.batch import game_seed, new_game
+
+    asked, skipped = [], []
+
+    class Watching(HeuristicAgent):
+        def decide(self, g, req):
+            asked.append(forced(req) is not None)
+            return super().decide(g, req)
+
+    for i in range(6):
+        g = new_game(rules, "identity", 5, game_seed(5, i), "heuristic")
+        g.agents = [Watching() for _ in g.agents]
+        real = g.decide
+
+        def decide(req, real=real):
+            skipped.append(forced(req) is not None)
+            return real(req)
+
+        g.decide = decide
+        g.run()
+        assert g.over
+    assert not any(asked) and len(asked) > 100
+    assert sum(skipped) > 10  # the games had forced choices, and none reached the bot

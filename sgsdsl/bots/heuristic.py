@@ -27,6 +27,7 @@ MAX_REPEATS = 30  # per turn and question: a safety net against a yes/no questio
 class HeuristicAgent(Allegiance, HeroChoice, Agent):
     name = "heuristic"
     tracks = True
+    takes_forced = True
     unknown_lean = -0.25  # 国战: how a player whose kingdom is not known yet stands with me, before they act
 
     def __init__(self) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import itertools
 
 from .invariants import hidden
-from .requests import MANY, Abort, GameOver, Request, Resign, chosen
+from .requests import MANY, Abort, GameOver, Request, Resign, chosen, forced
 from .ruleset import RulesError
 from .state import Card, Player
 from .view import Desk
@@ -28,6 +28,8 @@ class Decisions:
         try:
             if agent.omniscient:  # a scenario test's script: the referee, not a player
                 answer = agent.decide(self, req)
+            elif agent.takes_forced and (answer := forced(req)) is not None:
+                pass
             elif agent.counting and not (req.kind == "hero" and agent.pick):
                 # it reads nothing but how many options there are: no view of them is made, nothing can leak
                 c = agent.choose(self.agent_rng, req.kind, len(req.options), req.lo, req.hi)

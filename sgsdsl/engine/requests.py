@@ -71,6 +71,9 @@ class Agent:
     # An agent that decides by counting (`choose`) reads nothing of a request but its kind and how many options
     # it has: the interpreter asks it without making the seat's view of the options at all.
     counting = False
+    # An agent that would answer a choice with only one answer as the rules force it (all the cards or players
+    # offered, the one option) is not asked it: no view is made (a bot's; a person is still shown the choice).
+    takes_forced = False
 
     def decide(self, g, req: Request):
         raise NotImplementedError
@@ -82,6 +85,17 @@ class Agent:
 
 
 MANY = ("cards", "players", "options")  # the kinds of request answered with several options
+
+
+def forced(req: Request) -> list | object | None:
+    """The one answer a request allows, or None if there is a choice: every option of a `cards`/`players`
+    request that must take them all, or the only option where one must be taken."""
+    n = len(req.options)
+    if req.kind in MANY:
+        return list(req.options) if req.lo == req.hi == n > 0 else None
+    if n == 1 and req.lo >= 1 and req.kind in ("option", "skill", "hero"):
+        return req.options[0]
+    return None
 
 
 def chosen(options, kind: str, c):
