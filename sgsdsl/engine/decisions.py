@@ -133,7 +133,7 @@ class Decisions:
         # (no intent: it says what one card or player chosen means, and the offer is of sets, as a view-as skill's)
         return list(self.decide(Request("option", p, sets, prompt=prompt)))
 
-    def choose_option_where(self, p: Player, source, keep, prompt: str = "", intent=None) -> str:
+    def choose_option_where(self, p: Player, source, keep, prompt: str = "", intent=None) -> object:
         """`choose … option from SOURCE where COND`: the options COND keeps; the others go with the request."""
         source = list(source)
         options = [x for x in source if keep(x)]
@@ -146,7 +146,8 @@ class Decisions:
         return self.choose_options(p, options, lo, hi, prompt, intent, [x for x in source if x not in options])
 
     def choose_option(self, p: Player, options, prompt: str = "", intent=None, left_out=(),
-                      secret: bool = False) -> str:
+                      secret: bool = False) -> object:
+        # an option is what the rules offer: a text, a number (选择X), a hero id, a card kind
         options = list(options)
         if not options:
             raise Abort("no option")

@@ -296,7 +296,8 @@ class Primitives:
         p.gender = gender
         self.say(p, " 的性别改为 ", gender)
 
-    def set_mark(self, p: Player, mark: str, value: int) -> None:
+    def set_mark(self, p: Player, mark: str, value: object) -> None:
+        # a mark holds what its declaration says: a count, a string (a chosen kingdom), a player, a list of cards
         what = oversized(value)
         if what is not None:  # a mark that grows every turn: no loop counts its rounds
             raise too_big(self, what, f"the mark `{mark}` of {p.name}")
