@@ -3,6 +3,11 @@
     python bench/bench.py --against 6d73b9f                    # the per-turn ratios (a few minutes)
     python bench/bench.py --against 6d73b9f --against 17d709b  # and against a second commit
     python bench/against.py 6d73b9f --games 40 --rounds 2      # the same, a quick look
+    python bench/against.py 46fd091 --check --suite             # and `sgsdsl check`, the test suite
+
+`--check` times `sgsdsl check` on one designer file (this checkout's examples/yanyan.sgs, checked by
+both sides; wall time, Python's start-up included), `--suite` each side's own default test suite (the
+README's `pytest -n auto`, one run each: several minutes), both interleaved as the games are.
 
 The other commit is exported (`git archive`) into a temporary folder and plays with its own engine and
 its own shipped rules, in a process of its own; so does this checkout. Each round plays the same seeds in
@@ -25,6 +30,7 @@ import subprocess
 import sys
 import tarfile
 import tempfile
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -120,6 +126,41 @@ def compare(rev: str, here: Path, there: Path, games: int, rounds: int, only: se
     return rows
 
 
+def _wall(cmd: list[str], tree: Path) -> tuple[float, subprocess.CompletedProcess]:
+    env = {**os.environ, "PYTHONPATH": str(tree), "PYTHONHASHSEED": "0"}
+    start = time.perf_counter()
+    out = subprocess.run(cmd, cwd=tree, env=env, capture_output=True, text=True)
+    return time.perf_counter() - start, out
+
+
+def tool_compare(rev: str, here: Path, there: Path, rounds: int, check: bool, suite: bool) -> list[str]:
+    """`sgsdsl check` on one designer file and the default test suite, each side's time, interleaved."""
+    lines = []
+    jobs = []
+    if check:
+        design = ROOT / "examples" / "yanyan.sgs"
+        jobs.append((f"`sgsdsl check examples/yanyan.sgs` (this checkout's file), median of {rounds}",
+                     [sys.executable, "-m", "sgsdsl.cli", "check", str(design)], rounds))
+    if suite:
+        jobs.append(("the default test suite (`python -m pytest -n auto`, each side's own), one run",
+                     [sys.executable, "-m", "pytest", "-n", "auto", "-p", "no:cacheprovider"], 1))
+    for label, cmd, n in jobs:
+        sides: dict[str, list[float]] = {"here": [], rev: []}
+        for r in range(n):
+            order = [("here", here), (rev, there)]
+            for name, tree in order if r % 2 == 0 else reversed(order):
+                secs, out = _wall(cmd, tree)
+                if out.returncode not in (0, 1) or "Traceback" in out.stderr:
+                    sys.exit(f"bench: {' '.join(cmd[1:])} failed in {tree.name}:\n{out.stderr[-2000:]}")
+                sides[name].append(secs)
+        a, b = statistics.median(sides["here"]), statistics.median(sides[rev])
+        lines.append(f"| {label} | {a:.2f} s | {b:.2f} s | {b / a:.2f}× |")
+        print(f"  {label}: here {a:.2f} s, {rev} {b:.2f} s, {b / a:.2f}×", file=sys.stderr)
+    if not lines:
+        return []
+    return [f"| tool | here | at {rev} | speed-up |", "|---|---|---|---|", *lines]
+
+
 def table(rev: str, rows: dict, games: int, rounds: int) -> str:
     lines = [f"| mode | agents | ms per turn here | ms per turn at {rev} | speed-up | target |",
              "|---|---|---|---|---|---|"]
@@ -144,13 +185,19 @@ def table(rev: str, rows: dict, games: int, rounds: int) -> str:
             "on each side, each side in a process of its own with its own shipped rules)")
 
 
-def against(revs: list[str], games: int, rounds: int, only: set | None = None) -> list[str]:
+def against(revs: list[str], games: int, rounds: int, only: set | None = None, check: bool = False,
+            suite: bool = False) -> list[str]:
     parts = []
     with tempfile.TemporaryDirectory(prefix="sgsdsl-against-") as tmp:
         for rev in revs:
             there = export(rev, Path(tmp))
-            rows = compare(there.name, ROOT, there, games, rounds, only)
-            parts.append(f"Against {there.name}:\n\n" + table(there.name, rows, games, rounds))
+            rows = compare(there.name, ROOT, there, games, rounds, only) if only != {"none"} else {}
+            tools = tool_compare(there.name, ROOT, there, rounds, check, suite)
+            text = table(there.name, rows, games, rounds) if rows else ""
+            if tools:
+                text = (text + "\n\n" if text else "") + "\n".join(tools) + "\n\n(wall time, each side in a " \
+                       "process of its own, interleaved)"
+            parts.append(f"Against {there.name}:\n\n" + text)
             print(parts[-1] + "\n")
     return parts
 
@@ -162,11 +209,15 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=4, help="interleaved rounds; the median is shown")
     ap.add_argument("--only", action="append", metavar="MODE:AGENT",
                     help="one mode and agent only (e.g. identity:random), to bisect quickly; repeatable")
+    ap.add_argument("--check", action="store_true", help="and `sgsdsl check` on examples/yanyan.sgs")
+    ap.add_argument("--suite", action="store_true", help="and each side's default test suite (minutes)")
     args = ap.parse_args()
-    known = {f"{m}:{a}" for m, _ in MODES for a in AGENTS}
+    known = {f"{m}:{a}" for m, _ in MODES for a in AGENTS} | {"none"}
     if args.only and not set(args.only) <= known:
-        ap.error(f"--only takes one of {', '.join(sorted(known))}")
-    against(args.revs, args.games, args.rounds, set(args.only or ()))
+        ap.error(f"--only takes one of {', '.join(sorted(known))} (none: no games, with --check or --suite)")
+    if args.only and "none" in args.only and not (args.check or args.suite):
+        ap.error("--only none times nothing without --check or --suite")
+    against(args.revs, args.games, args.rounds, set(args.only or ()), args.check, args.suite)
 
 
 if __name__ == "__main__":
