@@ -197,7 +197,11 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=4, help="with --against: interleaved rounds")
     ap.add_argument("--tools", action="store_true",
                     help="with --against: also `sgsdsl check` on a designer file and the default test suite")
+    ap.add_argument("--native", action="store_true",
+                    help="with --against: and this checkout with its native core built (sgsdsl native --build)")
     args = ap.parse_args()
+    if args.native and not args.against:
+        ap.error("--native is a side of --against's comparison: give --against REV")
     if args.against:
         return against_main(args)
     if args.readme and args.only:
@@ -252,11 +256,11 @@ def against_main(args) -> None:
     games = args.games if args.games != 200 else 100
     command = (f"python bench/bench.py {' '.join('--against ' + r for r in args.against)}"
                + (f" --games {games}" if games != 100 else "") + (f" --rounds {args.rounds}" if args.rounds != 4 else "")
-               + (" --tools" if args.tools else ""))
+               + (" --tools" if args.tools else "") + (" --native" if args.native else ""))
     stamp = (f"{datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC on {machine()}, "
              f"load average {os.getloadavg()[0]:.1f}")
     print(f"{stamp}\n`{command}`\n")
-    parts = against(args.against, games, args.rounds, check=args.tools, suite=args.tools)
+    parts = against(args.against, games, args.rounds, check=args.tools, suite=args.tools, native=args.native)
     if args.readme:
         write_block("against", f"```\n$ {command}\n```\n\nMeasured {stamp} at the start, "
                     f"{os.getloadavg()[0]:.1f} at the end.\n\n" + "\n\n".join(parts) + "\n")

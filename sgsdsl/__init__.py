@@ -6,6 +6,13 @@ imported on first use, so that `import sgsdsl` and the command start quickly.
 
 from __future__ import annotations
 
+import os as _os
+
+if _os.path.exists(_os.path.join(_os.path.dirname(__file__), "_native.json")):  # `sgsdsl native --build`
+    from . import native as _native
+
+    _native.guard()
+
 _API = ("load", "check", "new_game", "run", "simulate", "Outcome", "CompileError", "Diagnostic")
 __all__ = ["__version__", *_API]
 

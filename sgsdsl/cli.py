@@ -10,6 +10,7 @@ import contextlib
 import errno
 import gc
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -513,6 +514,44 @@ def lsp() -> None:
         click.echo("error: the language server needs pygls: pip install 'sgsdsl[lsp]'", err=True)
         sys.exit(2)
     serve()
+
+
+@main.command(epilog=EXIT_HELP)
+@click.option("--build", is_flag=True, help="Compile the engine and the bots with Cython (the fast extra).")
+@click.option("--clean", is_flag=True, help="Remove the compiled modules: everything runs from source again.")
+@click.option("--jobs", type=click.IntRange(1, 64), default=2, show_default=True, help="Modules compiled at once.")
+def native(build: bool, clean: bool, jobs: int) -> None:
+    """Show, build or remove the native core (compiled modules beside their sources; same games, faster)."""
+    from . import native as nat
+
+    if build and clean:
+        raise click.UsageError("--build and --clean exclude each other")
+    if clean:
+        n = nat.clean()
+        if not n:
+            click.echo("error: no compiled module to remove: the core already runs from source", err=True)
+            sys.exit(2)
+        click.echo(f"removed {n} compiled module(s): the core runs from source")
+        return
+    if build:
+        try:
+            nat.build(jobs, log=lambda s: click.echo(s, err=True))
+        except ImportError as e:
+            click.echo(f"error: the native build needs Cython and setuptools ({e.name} is missing): "
+                       "pip install -e '.[fast]'", err=True)
+            sys.exit(2)
+        except Exception as e:  # the C compiler's own message is above; a half-built core is not left behind
+            nat.clean()
+            click.echo(f"error: the native build failed ({type(e).__name__}: {e}); the core runs from source",
+                       err=True)
+            sys.exit(1)
+    st = nat.status()
+    counts = {k: sum(v == k for v in st.values()) for k in ("native", "stale", "source")}
+    for mod, s in st.items():
+        click.echo(f"{s:>6}  sgsdsl.{mod}")
+    pure = " (SGSDSL_PURE is set: this process runs them all from source)" if os.environ.get(nat.PURE_ENV) else ""
+    click.echo(f"{counts['native']} native, {counts['stale']} stale (run from source), {counts['source']} "
+               f"source{pure}", err=True)
 
 
 @main.group(epilog=EXIT_HELP)

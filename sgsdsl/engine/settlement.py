@@ -11,6 +11,10 @@ from .invariants import acting
 from .requests import Abort, GameOver, Request, Unwind
 from .runaway import check_locals, check_value, recursion, too_deep, too_long
 
+# How far up the stack the rule that runs a loop is: in the native build (sgsdsl.native) this module's
+# functions have no frame of their own.
+_RULE_FRAME = 1 if __file__.endswith(".py") else 0
+
 # From this depth on, the arguments of a flow are checked for size: a flow that calls itself with a list
 # doubled each time fills the memory before the depth limit (the shipped rules reach about 20 frames).
 DEEP = 24
@@ -271,7 +275,7 @@ class Settlement:
         self.loops += 1
         if self.loops > self.limits.loop:
             raise too_long(self, loc, "while")
-        check_locals(self, sys._getframe(1), loc, "while")
+        check_locals(self, sys._getframe(_RULE_FRAME), loc, "while")
         return True
 
     def rounds(self, n, loc: str = "?"):
@@ -281,5 +285,5 @@ class Settlement:
             if self.loops > self.limits.loop:
                 raise too_long(self, loc, "repeat")
             if i:
-                check_locals(self, sys._getframe(1), loc, "repeat")
+                check_locals(self, sys._getframe(_RULE_FRAME), loc, "repeat")
             yield i
