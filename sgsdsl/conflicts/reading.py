@@ -202,7 +202,7 @@ class Reading:
             return self.skill_set(e.args[0].value, scope)
         if isinstance(e, ast.Filter):
             types = {f"type:{c.name.text}" for c in conjuncts(e.pred) if isinstance(c, ast.Attr)
-                     and c.name.text in ("limited", "awaken", "locked", "lord") and is_name(c.obj, "it")}
+                     and c.name.text in ("limited", "awaken", "locked", "lord", "formation", "queue", "siege") and is_name(c.obj, "it")}
             return types or self.skill_set(e.source, scope)
         return {"*"}
 

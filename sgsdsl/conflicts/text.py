@@ -35,7 +35,7 @@ PHASES = {"准备阶段": ("准备阶段", "回合开始阶段"), "判定阶段"
 LIMITS = {"出牌阶段限一次": (re.compile(r"(出牌阶段|每阶段|每个出牌阶段)各?(限|只能(使用|发动)?)一次"), "phase", 1),
           # 每回合各限一次: each of its timings once per turn
           "每回合限一次": (re.compile(r"(每|一)回合各?(限|只能(使用|发动)?)一次"), "turn", 1)}
-TYPES = {"锁定技": "locked", "主公技": "lord", "限定技": "limited", "觉醒技": "awaken"}
+TYPES = {"锁定技": "locked", "主公技": "lord", "限定技": "limited", "觉醒技": "awaken", "阵法技": "formation"}
 # What stands between the verb and 伤害后/时 qualifies the damage (its card, nature, source or amount);
 # 受到 is read first, so the 造成 inside 受到其他角色造成的伤害后 stays part of the qualifier.
 _NORMAL = [(re.compile(r"受到[^，。；：]{0,16}?伤害([后时])"), r"受到伤害\1"),
@@ -213,7 +213,9 @@ def check(facts: Facts) -> list:
                                 + {"locked": "it fires by itself, without asking",
                                    "lord": "only the lord has it",
                                    "limited": "it works once per game",
-                                   "awaken": "it wakes once and changes the hero"}[t], NO_PRINCIPLE_TEXT))
+                                   "awaken": "it wakes once and changes the hero",
+                                   "formation": "阵法召唤 calls players to its array only when the skill is `阵法技 队列` or `阵法技 围攻`"}[t],
+                                NO_PRINCIPLE_TEXT))
         out.extend(_label_meanings(facts, d, text, what))
         out.extend(_durations(facts, d, text, what))
         if isinstance(d, ast.SkillDecl):
@@ -237,6 +239,11 @@ def _label_meanings(facts: Facts, d, text: str, what: str) -> list:
             out.append(make("SGS362", f"the text of {what} {d.name.text} says {word}, but no rule of it reads {needs}",
                             d.span, f"a {word} works only with {needs}: without the check the skill works always "
                             f"(write `{pattern.split('|')[0]}` into its `when`)", NO_PRINCIPLE_TEXT))
+    for t, needs, pattern in (("queue", "a 队列", "formation"), ("siege", "a 围攻", "besieged|besiegers")):
+        if t in getattr(d, "types", ()) and not any(x in rules for x in pattern.split("|")):
+            out.append(make("SGS362", f"{d.name.text} is `阵法技 {'队列' if t == 'queue' else '围攻'}`, but no rule "
+                            f"of it reads {needs}", d.span, f"阵法召唤 calls on players to form {needs} for it: read "
+                            f"`{pattern.split('|')[0]}` in its rules, or name the array it does form", NO_PRINCIPLE_TEXT))
     return out
 
 

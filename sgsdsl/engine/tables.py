@@ -353,6 +353,18 @@ class SkillDef:
         return "awaken" in self.types
 
     @property
+    def formation(self) -> bool:
+        return "formation" in self.types
+
+    @property
+    def queue(self) -> bool:
+        return "queue" in self.types
+
+    @property
+    def siege(self) -> bool:
+        return "siege" in self.types
+
+    @property
     def title(self) -> str:
         return self.name
 

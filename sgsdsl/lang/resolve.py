@@ -224,6 +224,13 @@ class Resolver:
     def skill(self, d: ast.SkillDecl, pkg: str) -> None:
         self.named(d, d.name, d.id, "skill", "skill", pkg, "a skill")
         self.m.skills[d.name.text] = self.m.skills[d.id.text] = d
+        arrays = [{"queue": "队列", "siege": "围攻"}[t] for t in d.types if t in ("queue", "siege")]
+        wrong = ("names two arrays, " + " and ".join(arrays) if len(arrays) > 1
+                 else f"names the array {arrays[0]} but is not a 阵法技" if arrays and "formation" not in d.types
+                 else "is a 阵法技 but names no array" if not arrays and "formation" in d.types else None)
+        if wrong:
+            self.err("SGS208", f"skill {d.name.text} {wrong}: a 阵法技 forms one array, 队列 or 围攻", d.name.span,
+                     help="write `阵法技 队列` or `阵法技 围攻` after the id (阵法召唤 reads which)")
         for x in d.decls:  # declared with the file's own (the parser lists them there); used only by this skill
             self.m.scoped[id(x)] = d
         self.contents(d, pkg)

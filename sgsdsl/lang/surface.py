@@ -135,6 +135,9 @@ ATTRS: dict[str, dict[str, Attr]] = {
         "lord": Attr("bool", "主公技"),
         "limited": Attr("bool", "限定技"),
         "awaken": Attr("bool", "觉醒技"),
+        "formation": Attr("bool", "阵法技"),
+        "queue": Attr("bool", "阵法技，其阵法为队列"),
+        "siege": Attr("bool", "阵法技，其阵法为围攻"),
     },
 }
 # Every event has this writable field besides those its declaration gives.

@@ -35,7 +35,8 @@ class Skills:
                 tests.append(it)
             else:
                 facets.append(it)
-        canon = {"锁定技": "locked", "主公技": "lord", "限定技": "limited", "觉醒技": "awaken"}
+        canon = {"锁定技": "locked", "主公技": "lord", "限定技": "limited", "觉醒技": "awaken",
+                 "阵法技": "formation", "队列": "queue", "围攻": "siege"}
         return ast.SkillDecl(name=self.nm(name), id=self.nm(ident), types=tuple(canon.get(t, t) for t in types),
                              texts=tuple(texts), facets=tuple(facets), counters=tuple(counters),
                              tests=tuple(tests), span=self.sp(meta), rules_of=tuple(shared), decls=tuple(decls))
