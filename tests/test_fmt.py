@@ -69,7 +69,7 @@ def test_shipped_files_are_formatted_and_round_trip(path):
 
 def test_formatting_never_changes_the_compiled_tables(tmp_path):
     # The shipped rules laid out badly compile to the committed generated/, all but the digest of the text
-    # and the words of each `expect` and of its operands, which a failing test quotes as written (compared
+    # and the words of each `expect` (`expect view` too) and of its operands, which a failing test quotes as written (compared
     # without their spaces).
     shutil.copytree(ROOT / "rules", tmp_path / "rules")
     for f in (tmp_path / "rules").glob("**/*.sgs"):
@@ -77,7 +77,7 @@ def test_formatting_never_changes_the_compiled_tables(tmp_path):
     b = compiler.build(root=tmp_path)
     assert not b.errors
     digest = re.compile(r"sha256 \w+|source_hash='\w+'")
-    quoted = re.compile(r"(_expect\d+, )('[^'\n]*')")
+    quoted = re.compile(r"(_(?:expect|view)\d+, )('[^'\n]*')")
     operand = re.compile(r"(\()('[^'\n]*')(, lambda: )")
 
     def same(py):

@@ -17,7 +17,7 @@ def test_info_mode_lists_the_pools_decks_and_options():
     r = run("info", "--mode", "hegemony")
     assert r.exit_code == 0, r.output
     assert "君临天下阵 pool_zhen: 8 heroes" in r.output and "国战标准版 pool_standard" in r.output
-    assert "guozhan_cards (国战牌堆, 108 cards)" in r.output and "shibei (势备篇, 51 cards)" in r.output and "buchen (不臣篇)" in r.output
+    assert "guozhan_cards (国战牌堆, 108 cards)" in r.output and "shibei (势备篇, 52 cards)" in r.output and "buchen (不臣篇)" in r.output
     data = json.loads(run("info", "--mode", "国战", "--json").stdout)
     pools = {p["id"]: p for p in data["pools"]}
     # every pool hero is one the mode deals, and the official sets together are the shipped pool

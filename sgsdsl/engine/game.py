@@ -191,6 +191,7 @@ class Game(Settlement, Turns, Decisions, Quantities, Zones, Primitives, Play, Hi
         self.q_playable = rules.role("playable")
         self.q_discardable = rules.role("discardable")
         self.q_recastable = rules.role("recastable")
+        self.q_as_hand = rules.role("as_hand")
         self.q_revealable = rules.role("revealable")
         self.q_sole_big = rules.role("sole_big")
         self.ev_use_cls = rules.events[self.flow_use.event].cls

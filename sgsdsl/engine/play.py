@@ -83,6 +83,15 @@ class Play:
             return qd.const
         return f(self, p, card)
 
+    def hand_like(self, p: Player) -> list[Card]:
+        """The cards p may use or play as from hand: the hand, and those of p's piles a skill lets p use as if
+        they were in it (the `as_hand` role: 木牛流马's 辎). With no modifier on it, only the hand."""
+        qd = self.q_as_hand
+        if qd is None or (qd.const is False and self.plain(qd)):
+            return p.hand
+        f = self.qf[qd.id]
+        return p.hand + [c for c in p.pile_cards if f(self, p, c)]
+
     def may_use(self, p: Player, card: Card) -> bool:
         return self.role_q(self.q_usable, True, p, card)
 
@@ -257,7 +266,7 @@ class Play:
     def actions(self, p: Player) -> list:
         """Everything p may do now in the play phase, besides ending it."""
         acts = []
-        for c in p.hand:
+        for c in self.hand_like(p):
             if self.usable(p, c):
                 acts.append(("card", c))
         if self.flow_recast is not None:
@@ -506,7 +515,7 @@ class Play:
         """Ask p for a card named `pattern` from hand or through a view-as skill; None if declined."""
         if not p.alive:
             return None
-        cards = [c for c in p.hand if (pattern == (cd := c.cdef).id or pattern in cd.family) and  # cd.counts_as
+        cards = [c for c in self.hand_like(p) if (pattern == (cd := c.cdef).id or pattern in cd.family) and  # cd.counts_as
                  self.may_give(p, c, how)]
         views = self.viewas_of(p, how, pattern)
         if views and not self.may_give(p, self.virtual(pattern), how):

@@ -554,6 +554,9 @@ ROLES: dict[str, Role] = {
                      "whether a player may play (打出) a card when asked for one"),
     "recastable": Role("quantity", (("who", "player"), ("card", "card")), "bool",
                        "whether a player may recast (重铸) a hand card besides those declared `recast` (连环)"),
+    "as_hand": Role("quantity", (("who", "player"), ("card", "card")), "bool",
+                    "whether a player may use or play (打出) a card of one of their piles as if it were in hand "
+                    "(木牛流马's 辎): the play phase and every request for a card offer it beside the hand"),
     "discardable": Role("quantity", (("who", "player"), ("card", "card")), "bool",
                         "whether a player may discard a card (theirs or another's); `discard` skips the rest"),
     "need_card": Role("window", (("who", "player"), ("pattern", "cardname"), ("how", "how"), ("card", "card?")), None,
