@@ -455,6 +455,7 @@ class DeckDef:
     loc: str
     modes: tuple[str, ...] = ()  # the modes the deck belongs to (none: any game may deal it)
     signs: tuple[tuple[int, str], ...] = ()  # (entry index, sign): marks printed on physical cards (连横)
+    replaces: tuple[str, ...] = ()  # card ids the other decks do not deal while this one is dealt (君主专属装备)
 
 
 @table

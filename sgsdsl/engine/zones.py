@@ -30,10 +30,13 @@ class Zones:
                 self.add_rules(rule)
 
     def build_deck(self, deck_ids) -> None:
-        for did in deck_ids:
-            deck = self.rules.decks[did]
+        decks = [self.rules.decks[did] for did in deck_ids]
+        replaced = {cid for deck in decks for cid in deck.replaces}
+        for deck in decks:
             signs = dict(deck.signs)
             for i, (suit, rank, cid) in enumerate(deck.entries):
+                if cid in replaced:
+                    continue
                 c = self.new_card(cid, suit, rank)
                 c._zone = "draw"
                 if i in signs:

@@ -579,6 +579,7 @@ class DeckEntry:
     card: Name
     span: Span
     sign: Name | None = None  # a mark printed on this physical card (连横)
+    replaces: Name | None = None  # while this deck is dealt, the other decks' copies of this card are not
 
 
 @node

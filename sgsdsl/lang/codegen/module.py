@@ -147,10 +147,12 @@ class ModuleBase:
             case ast.DeckDecl():
                 entries = tuple((SUIT_IDS[e.suit], e.rank, self.m.cards[e.card.text].id.text) for e in d.entries)
                 signs = tuple((i, e.sign.text) for i, e in enumerate(d.entries) if e.sign is not None)
+                replaces = tuple(self.m.cards[e.replaces.text].id.text for e in d.entries if e.replaces is not None)
                 self.tables["decks"].append(
                     f"T.DeckDef(id={d.id.text!r}, name={d.name.text!r}, title={d.title!r}, entries={entries!r}, "
                     f"loc={L!r}" + (f", modes={tuple(self.m.modes[n.text].id.text for n in d.modes)!r}"
-                                    if d.modes else "") + (f", signs={signs!r}" if signs else "") + ")")
+                                    if d.modes else "") + (f", signs={signs!r}" if signs else "")
+                    + (f", replaces={replaces!r}" if replaces else "") + ")")
             case ast.PoolDecl():
                 heroes = tuple(self.m.heroes[n.text].id.text for n in d.heroes)
                 self.tables["pools"].append(f"T.PoolDef(id={d.id.text!r}, name={d.name.text!r}, title={d.title!r}, "

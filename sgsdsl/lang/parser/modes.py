@@ -41,7 +41,8 @@ class DecksAndModes:
     def deck_entry(self, meta, c):
         sr = str(c[0])
         return ast.DeckEntry(suit=sr[0], rank=parse_rank(sr[1:]), card=self.nm(c[1]), span=self.sp(meta),
-                             sign=self.nm(c[2]) if c[2] is not None else None)
+                             sign=self.nm(c[2]) if c[2] is not None else None,
+                             replaces=self.nm(c[3]) if c[3] is not None else None)
 
     @v_args(meta=True)
     def mode_decl(self, meta, c):

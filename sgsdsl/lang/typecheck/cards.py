@@ -59,6 +59,8 @@ class CardsAndDecks:
         self.allows(d.facets)
         for e in d.entries:
             self.card_name(e.card)
+            if e.replaces is not None:
+                self.card_name(e.replaces)
             if not 1 <= e.rank <= 13:
                 self.err("SGS209", f"rank {e.rank} does not exist", e.span, help="ranks run A, 2–10, J, Q, K")
         for n in d.modes:  # like a test's `mode`: a mode is named across packages (the modes use the decks)
