@@ -223,8 +223,9 @@ def test_cli_notes_are_listed_and_do_not_fail():
     # among them: 护身镜 and 小乔's 天香 (王者之战) both prevent the damage at 受到伤害时; the 国战 heroes and
     # first_edition's versions meet these designer heroes too (each variant's pass): 护身镜 reads the damage that
     # 国战's 名士, 从谏, 恪守 and 凶虐 change; 势备篇's 护心镜 (a deck a run adds) prevents it too, and so does the rule
-    # of 调虎离山 for its targets (twice: with 坚守 and with 护身镜)
-    assert r.exit_code == 0 and r.output.count("note[SGS3") == 13 and "no problems (13 note(s)" in r.output
+    # of 调虎离山 for its targets (twice: with 坚守 and with 护身镜), and 君主专属装备's 太平要术 with 坚守 (the deck is
+    # 国战's: 护身镜 is not dealt there)
+    assert r.exit_code == 0 and r.output.count("note[SGS3") == 14 and "no problems (14 note(s)" in r.output
     r = run("check")
     assert r.exit_code == 0 and "note[SGS312]" in r.output  # 护驾 and 八卦阵: ③ settles it
 
