@@ -78,3 +78,35 @@ def test_guozhan_plays_clean_at_the_smallest_and_largest_tables(n):
 def test_guozhan_refuses_a_table_beyond_twelve():
     r = run("simulate", "--mode", "guozhan", "--players", "13", "--games", "1", "--quiet")
     assert r.exit_code == 2 and "2" in r.output and "12" in r.output
+
+
+def test_the_heuristic_takes_as_main_the_hero_whose_lord_card_the_game_sets_aside(rules):
+    # 君临天下: a main hero with a 君主 in the game becomes that lord at the first turn, worth more skills
+    import random
+
+    from sgsdsl.bots.heuristic import HeuristicAgent
+
+    rules = rules.for_mode(rules.modes["guozhan"])
+
+    class Table:
+        def __init__(self, lords):
+            self.rules, self.agent_rng, self.lords = rules, random.Random(0), lords
+
+        def lords_of(self, h):
+            return [x for x in self.lords if rules.heroes[x].lord_of == h]
+
+    dealt = ["xuchu", "caocao"]  # the same HP and skills: without a lord the tie goes by id
+    assert HeuristicAgent().pair_hero(Table([]), dealt) == "xuchu"
+    assert HeuristicAgent().pair_hero(Table(["lord_caocao"]), dealt) == "caocao"
+    # the pair that holds a lord's hero is worth more than an otherwise better pair
+    dealt = ["xuchu", "dianwei", "caocao", "zhangliao"]
+    assert HeuristicAgent().pair_hero(Table(["lord_caocao"]), dealt) == "caocao"
+
+
+def test_lords_are_played_when_their_pool_is_in_the_game():
+    r = run("simulate", "--mode", "guozhan", "--players", "8", "--games", "10", "--seed", "2", "--pool", "君主",
+            "--pool", "国战标准版", "--deck", "君主专属装备", "--check-invariants", "--json", "--quiet")
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.stdout)
+    lords = {"lord_liubei", "lord_zhangjiao", "lord_sunquan", "lord_caocao"}
+    assert not data["errors"] and sum(h["games"] for h in data["heroes"] if h["id"] in lords) > 0

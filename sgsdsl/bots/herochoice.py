@@ -27,9 +27,18 @@ class HeroChoice:
         partners = b in ha.pairs or a in hb.pairs
         return halves // 2 * 2 + 0.5 * (halves % 2) + 2 * (len(ha.skills) + len(hb.skills)) + 4 * partners
 
+    @staticmethod
+    def as_main(g, h: str) -> int:
+        """A card's worth as the main hero: its HP and twice its skills, or its 君主's when this game sets one
+        aside (revealed at the first turn, the lord card takes the main's place)."""
+        heroes = g.rules.heroes
+        lords = g.lords_of(h) if hasattr(g, "lords_of") else ()
+        d = heroes[lords[0]] if lords else heroes[h]
+        return d.hp_halves + 2 * len(d.skills)
+
     def pair_hero(self, g, options):
-        """The main: the better card of the best pair of one kingdom among those dealt; the deputy: the best
-        partner of the main chosen (ties at random)."""
+        """The main: the better card as a main of the best pair of one kingdom among those dealt (a card with a
+        君主 counts as its lord there); the deputy: the best partner of the main chosen (ties at random)."""
         heroes = g.rules.heroes
         if self.chosen and all(heroes[o].kingdom == heroes[self.chosen[-1]].kingdom for o in options):
             main = self.chosen[-1]
@@ -38,8 +47,13 @@ class HeroChoice:
             pairs = [(a, b) for a in options for b in options if a < b and heroes[a].kingdom == heroes[b].kingdom]
             if not pairs:
                 return self.best_hero(g, options)
-            best = max(pairs, key=lambda ab: (self.pair_worth(g, *ab), g.agent_rng.random()))
-            pick = max(best, key=lambda h: (heroes[h].hp_halves + 2 * len(heroes[h].skills), h))
+            def own(h: str) -> int:
+                return heroes[h].hp_halves + 2 * len(heroes[h].skills)
+
+            lifted = {h: self.as_main(g, h) - own(h) for h in options}
+            best = max(pairs, key=lambda ab: (self.pair_worth(g, *ab) + max(lifted[ab[0]], lifted[ab[1]], 0),
+                                              g.agent_rng.random()))
+            pick = max(best, key=lambda h: (self.as_main(g, h), h))
         self.chosen.append(pick)
         return pick
 

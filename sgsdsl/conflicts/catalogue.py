@@ -61,6 +61,9 @@ CATALOGUE: dict[str, tuple[str, str]] = {
     "SGS357": ("mode-decks-overlap",
                "Two decks that a mode combines list the same card (suit, rank and name): the combined deck holds "
                "it twice."),
+    "SGS358": ("deck-replaces-nothing",
+               "A deck entry `replaces` a card that no deck dealt beside it holds (nothing is left out), or a card "
+               "its own deck deals (its own copies are left out too)."),
     "SGS361": ("text-timing-unused",
                "The official text names a timing (受到伤害后, 准备阶段 …) that the skill's rules do not use."),
     "SGS362": ("text-limit-unused",

@@ -49,6 +49,20 @@ class Conditions:
             out[path] = out[path] & vals if path in out else vals
         return out
 
+    def exclusions(self, e) -> dict:
+        """path -> frozenset of constants the conjuncts of `e` rule out (`event.to != draw_pile`)."""
+        out: dict = {}
+        for c in conjuncts(e):
+            if not (isinstance(c, ast.Compare) and c.op == "!="):
+                continue
+            for a, b in ((c.left, c.right), (c.right, c.left)):
+                p = self._path(a, ())
+                k = self.const(b) if not is_name(b, "none") else None
+                if p is not None and k is not None and k[0] == "const":
+                    out[p] = out.get(p, frozenset()) | {k}
+                    break
+        return out
+
     def _alternatives(self, c, params):
         if isinstance(c, ast.BoolOp) and c.op == "or":
             path, vals = None, set()

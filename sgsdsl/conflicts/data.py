@@ -11,6 +11,8 @@ hero pool is empty.
 SGS356: a deck declared `edition E` that does not hold, card by card, what edition E lists (a
 same-size misprint too: one ♠A card in place of another).
 SGS357: two decks that a mode combines that list the same entry (suit, rank and card).
+SGS358: a deck entry's `replaces C` that leaves nothing out (no deck dealt beside it holds C), or that leaves
+out the deck's own copies of C too.
 """
 
 from __future__ import annotations
@@ -212,5 +214,36 @@ def _overlaps(facts: Facts) -> list:
     return out
 
 
+def _replaces(facts: Facts) -> list:
+    """SGS358: what each `replaces C` of a deck leaves out of the decks that can be dealt beside it (a deck
+    for no mode is dealt with any)."""
+    m = facts.m
+    decks = m.unique(m.decks)
+
+    def modes(d) -> set:
+        return {id(m.modes.get(n.text)) for n in d.modes}
+
+    out = []
+    for d in decks:
+        mine = {_card(facts, e.card.text) for e in d.entries}
+        beside = [x for x in decks if x is not d and (not d.modes or not x.modes or modes(d) & modes(x))]
+        for e in d.entries:
+            if e.replaces is None:
+                continue
+            r = _card(facts, e.replaces.text)
+            what = f"deck {d.name.text}'s {_sr(e.suit, e.rank)} {e.card.text} replaces {r}"
+            if r in mine:
+                out.append(make(
+                    "SGS358", f"{what}, which the deck deals itself: its own copies are left out too",
+                    e.replaces.span, "`replaces` leaves out every copy of a card while the deck is dealt, the "
+                    "deck's own included: name a card of the other decks", NO_PRINCIPLE_DATA))
+            elif not any(_card(facts, y.card.text) == r for x in beside for y in x.entries):
+                out.append(make(
+                    "SGS358", f"{what}, which no deck dealt beside it holds: nothing is left out", e.replaces.span,
+                    "the deck adds a card without taking one out, so the deck is one card larger than the "
+                    "designer meant: name a card that a deck of the same mode holds", NO_PRINCIPLE_DATA))
+    return out
+
+
 def check(facts: Facts) -> list:
-    return _decks(facts) + _editions(facts) + _modes(facts) + _overlaps(facts)
+    return _decks(facts) + _editions(facts) + _modes(facts) + _overlaps(facts) + _replaces(facts)

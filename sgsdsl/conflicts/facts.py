@@ -42,6 +42,7 @@ class Rule:
     when_reads: frozenset = frozenset()  # own event fields the `when` reads
     when_state: frozenset = frozenset()  # state categories the `when` reads
     constraints: dict = attrs.Factory(dict)
+    excluded: dict = attrs.Factory(dict)  # path -> constants the `when` rules out (`event.to != draw_pile`)
     required: frozenset = frozenset()  # event fields the `when` needs set
     pinned: frozenset = frozenset()  # event fields the `when` needs to be the owner (`event.f == self`)
     limit: object = None
@@ -261,6 +262,7 @@ class Facts:
             r.when_state = az.state_reads(f.when)
             params = tuple(a.text for a in f.args) if isinstance(f, ast.Modify) else ()
             r.constraints = self.cond.constraints(f.when, params)
+            r.excluded = self.cond.exclusions(f.when)
             r.required = frozenset(self.cond.required_fields(f.when))
             r.pinned = frozenset(pinned(f.when))
             r.guards = tuple(progress.guards(f.when, m, self.cond.const))

@@ -44,6 +44,9 @@ def _edge_ok(facts: Facts, a: Rule, b: Rule, site: OpenSite) -> bool:
     for path, vals in b.constraints.items():
         if not _may_hold(facts, path, vals, site):
             return False
+    for path, vals in b.excluded.items():  # 章武's `event.to != draw_pile` is never a move it makes to the pile
+        if len(path) == 2 and path[0] == "event" and site.value(path[1]) in vals:
+            return False
     if b.holder == "mode" or a.holder == "mode":
         return True
     rels = {site.rel_of(f) for f in b.pinned}

@@ -22,6 +22,7 @@ _ZONE_NODES = (ast.Attr, ast.NameRef)
 _RANDOM_NODES = (ast.NameRef, ast.Call)
 _STATE_NODES = (ast.Attr, ast.NameRef, ast.Call)
 _PASS_THROUGH = ("first", "last", "reverse", "distinct", "random")  # a card list's elements, as they lie
+_IN_ZONE_ARG = ("cards_in",)  # builtins listing the cards of the zone their argument names
 
 # Player (and card) attributes -> the state category a `when` reads through them.
 STATE_OF_ATTR: dict[str, str] = {
@@ -136,6 +137,9 @@ class Reading:
                 f = FUNCS.get(e.func.text)
                 if f is not None and f.effect is not None and f.effect.card_in is not None:
                     return frozenset({("const", repr(f.effect.card_in))})
+                if e.func.text in _IN_ZONE_ARG:  # `cards_in(discard_pile)`: the cards of the zone it names
+                    k = self.cond.const(e.args[0].value)
+                    return frozenset({k}) if k is not None else None
         return None
 
     def zone_test(self, pred, name: str) -> frozenset | None:

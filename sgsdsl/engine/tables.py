@@ -211,7 +211,7 @@ class CounterDef:
     scope: str | None  # phase / turn / game; None for a mark (kept for the game, shown)
     loc: str
     kind: str = "counter"  # counter / mark / pile (cards set aside on a player)
-    hidden: bool = False  # a pile whose cards only its owner knows
+    hidden: bool = False  # a pile whose cards, or a mark whose value, only its owner knows
     seat: bool = False  # a pile of the seat: stays when a hero leaves
 
 

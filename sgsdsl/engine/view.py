@@ -39,6 +39,11 @@ _EMPTY = MappingProxyType({})
 _NONE = frozenset()
 
 
+def _veiled(v):
+    """A hidden mark's value as another seat sees it: as many unknowns as it holds."""
+    return [None] * len(v) if isinstance(v, (list, tuple)) else None  # compares with a rule's list literal
+
+
 def mark_labels(rules, marks: dict, counters: bool = True) -> list[str]:
     """A player's marks and counters as a person reads them: the rules' Chinese names, a count where it is
     one (忍×2), a flag's name alone, a value by its name; the engine's own bookkeeping (a key no rules
@@ -48,6 +53,9 @@ def mark_labels(rules, marks: dict, counters: bool = True) -> list[str]:
     for k, v in marks.items():
         d = rules.counters.get(k)
         if not v or d is None or (d.kind != "mark" and not counters):
+            continue
+        if d.hidden and not counters:  # 扣置: another seat sees how many, not what
+            out.append(f"{d.name}×{len(v)}" if isinstance(v, (list, tuple)) else d.name)
             continue
         if v is True:
             out.append(d.name)
@@ -277,6 +285,10 @@ class SeatView(Data):
         """Whom this seat could target now with an active skill (its own, or one `by` lets it use)."""
         return _desk_of(self).active_candidates(inst, active)
 
+    def lords_of(self, hero: str) -> list[str]:
+        """The lord cards of a hero set aside in this game (国战's 君主: public, they lie beside the table)."""
+        return _desk_of(self).game.lords_of(hero)
+
     def virtual(self, name: str, cards=(), skill=None) -> CardView:
         """A virtual card of `name` made of cards this seat sees (to ask about it)."""
         return _desk_of(self).virtual(name, cards, skill)
@@ -391,7 +403,11 @@ class Desk:
             counters = g.rules.counters
             return tuple(c for pid, cs in x.piles.items() if not counters[pid].seat for c in cs)
         if slot == "_marks":
-            return MappingProxyType({k: self.wrap(v) for k, v in p.marks.items()}) if p.marks else _EMPTY
+            if not p.marks:
+                return _EMPTY
+            counters, mine = g.rules.counters, p.seat == self.seat
+            return MappingProxyType({k: _veiled(v) if not mine and k in counters and counters[k].hidden
+                                     else self.wrap(v) for k, v in p.marks.items()})
         if slot == "_mark_labels":  # for a person's board only: bots never pay for it
             return tuple(mark_labels(g.rules, p.marks, counters=p.seat == self.seat)) if p.marks else ()
         if slot == "_skills":

@@ -380,6 +380,7 @@ class MarkDecl(Decl):
     id: Name
     doc: str | None
     type: TypeRef | None = None
+    hidden: bool = False  # 扣置: only its owner knows the value; other seats see how many
 
 
 @node

@@ -14,7 +14,7 @@ class Declarations:
         scope = d.scope if isinstance(d, ast.CounterDecl) else None
         kind = {ast.CounterDecl: "counter", ast.MarkDecl: "mark", ast.PileDecl: "pile"}[type(d)]
         extra = f", kind={kind!r}" if kind != "counter" else ""
-        if isinstance(d, ast.PileDecl) and d.hidden:
+        if isinstance(d, (ast.PileDecl, ast.MarkDecl)) and d.hidden:
             extra += ", hidden=True"
         if isinstance(d, ast.PileDecl) and d.seat:
             extra += ", seat=True"

@@ -117,8 +117,8 @@ class Declarations:
     @v_args(meta=True)
     def mark_decl(self, meta, c):
         name = self.nm(c[0])
-        return ast.MarkDecl(name=name, id=self.nm(c[1]) if c[1] else name, type=c[2],
-                            doc=self.s(c[3]) if c[3] else None, span=self.sp(meta))
+        return ast.MarkDecl(name=name, id=self.nm(c[1]) if c[1] else name, type=c[2], hidden=c[3] is not None,
+                            doc=self.s(c[4]) if c[4] else None, span=self.sp(meta))
 
     @v_args(meta=True)
     def pile_decl(self, meta, c):
