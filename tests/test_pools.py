@@ -3,6 +3,7 @@
 
 import json
 
+import pytest
 from click.testing import CliRunner
 
 from sgsdsl.cli import main
@@ -46,3 +47,13 @@ def test_a_pool_that_cannot_apply_is_a_usage_error():
     assert r.exit_code == 2 and "no hero pool '阵'" in r.output and "君临天下阵 pool_zhen" in r.output
     r = run("simulate", "--mode", "identity", "--games", "1", "--pool", "君临天下阵")
     assert r.exit_code == 2 and "does not play with (--with guozhan_heroes)" in r.output
+
+
+@pytest.mark.parametrize("pool", ["君临天下阵", "君临天下势", "君临天下变", "君临天下权", "君主", "君临天下EX"])
+def test_each_expansion_set_plays_clean_beside_the_standard_heroes(pool):
+    # issue 27: simulate with each expansion set, the state invariants checked at every step
+    r = run("simulate", "--mode", "guozhan", "--players", "6", "--games", "6", "--seed", "5", "--pool", pool,
+            "--pool", "国战标准版", "--check-invariants", "--json", "--quiet")
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.stdout)
+    assert data["games"] == 6 and not data["errors"]
