@@ -7,10 +7,15 @@ from __future__ import annotations
 class HeroChoice:
     """Mixed into HeuristicAgent (which keeps `chosen`, and the allegiance guesses `reveal` reads)."""
 
+    @staticmethod
+    def card_worth(d) -> int:
+        """What a hero card shows: its HP in halves, and twice the number of its skills."""
+        return d.hp_halves + 2 * len(d.skills)
+
     def best_hero(self, g, options):
-        """A hero by what its card shows: HP, and twice the number of skills (ties at random)."""
+        """A hero by what its card shows (ties at random)."""
         heroes = g.rules.heroes
-        return max(options, key=lambda h: (heroes[h].hp_halves + 2 * len(heroes[h].skills), g.agent_rng.random()))
+        return max(options, key=lambda h: (self.card_worth(heroes[h]), g.agent_rng.random()))
 
     # ---- 国战: two hero cards, face down ------------------------------------------------------
     @staticmethod
@@ -27,14 +32,12 @@ class HeroChoice:
         partners = b in ha.pairs or a in hb.pairs
         return halves // 2 * 2 + 0.5 * (halves % 2) + 2 * (len(ha.skills) + len(hb.skills)) + 4 * partners
 
-    @staticmethod
-    def as_main(g, h: str) -> int:
-        """A card's worth as the main hero: its HP and twice its skills, or its 君主's when this game sets one
-        aside (revealed at the first turn, the lord card takes the main's place)."""
+    def as_main(self, g, h: str) -> int:
+        """A card's worth as the main hero: its own, or its 君主's when this game sets one aside (revealed at the
+        first turn, the lord card takes the main's place)."""
         heroes = g.rules.heroes
         lords = g.lords_of(h) if hasattr(g, "lords_of") else ()
-        d = heroes[lords[0]] if lords else heroes[h]
-        return d.hp_halves + 2 * len(d.skills)
+        return self.card_worth(heroes[lords[0]] if lords else heroes[h])
 
     def pair_hero(self, g, options):
         """The main: the better card as a main of the best pair of one kingdom among those dealt (a card with a
@@ -47,13 +50,11 @@ class HeroChoice:
             pairs = [(a, b) for a in options for b in options if a < b and heroes[a].kingdom == heroes[b].kingdom]
             if not pairs:
                 return self.best_hero(g, options)
-            def own(h: str) -> int:
-                return heroes[h].hp_halves + 2 * len(heroes[h].skills)
-
-            lifted = {h: self.as_main(g, h) - own(h) for h in options}
+            as_main = {h: self.as_main(g, h) for h in options}
+            lifted = {h: as_main[h] - self.card_worth(heroes[h]) for h in options}
             best = max(pairs, key=lambda ab: (self.pair_worth(g, *ab) + max(lifted[ab[0]], lifted[ab[1]], 0),
                                               g.agent_rng.random()))
-            pick = max(best, key=lambda h: (self.as_main(g, h), h))
+            pick = max(best, key=lambda h: (as_main[h], h))
         self.chosen.append(pick)
         return pick
 
