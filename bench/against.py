@@ -75,7 +75,7 @@ for i in range(games):
     except Exception:
         broken += 1
     turns += g.turn_no
-native = not sys.modules[type(g).__module__].__file__.endswith(".py")  # (Game's module: compiled or not)
+native = games > 0 and not sys.modules[type(g).__module__].__file__.endswith(".py")  # (Game's module: compiled or not)
 print(json.dumps({"cpu": time.process_time() - start, "turns": turns, "broken": broken, "native": native}))
 """
 

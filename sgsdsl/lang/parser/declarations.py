@@ -185,6 +185,8 @@ class Declarations:
                 limit = it
             elif isinstance(it, tuple):
                 hooks.append(it)
+            elif isinstance(it, list):  # (`viewas A, B from …`: a facet per card)
+                facets.extend(it)
             else:
                 facets.append(it)
         return ast.CardDecl(name=self.nm(name), id=self.nm(ident), kind=kind, slot=slot, range=rng,

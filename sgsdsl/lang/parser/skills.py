@@ -33,6 +33,8 @@ class Skills:
                 counters.append(it)
             elif isinstance(it, ast.TestDecl):
                 tests.append(it)
+            elif isinstance(it, list):  # (`viewas A, B from …`: a facet per card)
+                facets.extend(it)
             else:
                 facets.append(it)
         canon = {"锁定技": "locked", "主公技": "lord", "限定技": "limited", "觉醒技": "awaken",
@@ -125,13 +127,15 @@ class Skills:
 
     @v_args(meta=True)
     def viewas(self, meta, c):
-        card, n, source, _kw, where, together, by, when, vlimit, mode = c
+        """A list: one facet per card named (each with the clauses, as if written on lines of their own)."""
+        names, n, source, _kw, where, together, by, when, vlimit, mode = c
+        cards = [self.nm(t) for t in names.children]  # (`vnames` stays a tree: the facet's position is its)
         limit, each = vlimit if vlimit is not None else (None, False)
-        return ast.ViewAs(card=self.nm(card), count=n, hand_only=source is True, where=where, when=when,
-                          mode=str(mode) if mode else None, span=self.sp(meta), together=together,
-                          pile=source if isinstance(source, ast.Name) else None,
-                          by=ast.By(pred=by[1], span=by[1].span) if by is not None else None,
-                          limit=limit, each=each)
+        return [ast.ViewAs(card=card, count=n, hand_only=source is True, where=where, when=when,
+                           mode=str(mode) if mode else None, span=self.sp(meta), together=together,
+                           pile=source if isinstance(source, ast.Name) else None,
+                           by=ast.By(pred=by[1], span=by[1].span) if by is not None else None,
+                           limit=limit, each=each) for card in cards]
 
     @v_args(meta=True)
     def card_viewas(self, meta, c):
