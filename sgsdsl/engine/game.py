@@ -22,7 +22,7 @@ from .relations import Relations
 from .requests import GameOver
 from .ruleset import RulesError, Ruleset
 from .runaway import RunLimits
-from .settlement import Frame, FrameGuard, Settlement
+from .settlement import Frame, Settlement
 from .state import Card, Lens, Player
 from .tables import INF, ModeDef, SkillDef
 from .turns import Turns
@@ -110,7 +110,6 @@ class Game(Settlement, Turns, Decisions, Quantities, Zones, Primitives, Play, Hi
         """The event stack, the windows listened to and what waits for a settlement to end."""
         self.stack: list[Frame] = []
         self.next_eid = 0
-        self.guard = FrameGuard(self)  # `with self.guard:` around the rules code of each frame pushed
         self.crash_stack: list[str] | None = None
         self.listeners: dict[str, list[Listener]] = {}
         # The windows generated code opens (`wid in g.watched`): those with triggers, or all when the log traces them.

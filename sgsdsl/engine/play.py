@@ -502,12 +502,16 @@ class Play:
         else:
             self.say(p, " 发动 ", inst.owner, " 的【", inst.skill.name, "】", loc=a.loc)
         self.push("skill", inst.skill.name, None, a.loc, inst.skill.id, inst.owner)
-        with self.guard:
+        try:
             try:
                 a.run(self, inst.owner, p)
             except Abort:
                 if a.limit is not None:
                     self._use_limit(p, key, a.index, a.limit.scope, -1)
+        except BaseException as e:
+            self.frame_broke(e)
+            raise
+        self.stack.pop()
         if self.later_fns:
             self.run_later()
 
@@ -562,11 +566,14 @@ class Play:
         fn = card.cdef.effect
         if fn is not None:
             self.push("effect", card.cdef.name, aim, card.cdef.loc, card.cdef.id)
-            with self.guard:
-                try:
-                    fn(self, aim.source, aim, card)
-                except Abort:
-                    pass  # a choice with nothing to choose from: the rest of the effect cannot happen
+            try:
+                fn(self, aim.source, aim, card)
+            except Abort:
+                pass  # a choice with nothing to choose from: the rest of the effect cannot happen
+            except BaseException as e:
+                self.frame_broke(e)
+                raise
+            self.stack.pop()
 
     def card_before(self, card: Card, use) -> None:
         if card.cdef.before is not None:

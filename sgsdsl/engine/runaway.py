@@ -139,10 +139,11 @@ def check_locals(g, frame, loc: str, kind: str) -> None:
     the tags of its event, `ev`)."""
     names = frame.f_locals
     for name, value in names.items():
-        what = oversized(value)
-        if what is not None:
+        t = type(value)  # (oversized's test, inline: a loop's every round reads every local)
+        if (t is list or t is str or t is tuple) and len(value) > VALUE_ITEMS or \
+                t is int and value.bit_length() > _VALUE_BITS:
             shown = name[2:] if name.startswith("v_") else name
-            raise too_big(g, what, f"`{shown}` (built by the `{kind}` at {loc})")
+            raise too_big(g, oversized(value), f"`{shown}` (built by the `{kind}` at {loc})")
     tags = getattr(names.get("ev"), "tags", None)
     for name, value in (tags or {}).items():
         what = oversized(value)

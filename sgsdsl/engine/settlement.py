@@ -35,32 +35,6 @@ class Frame:
         return f"#{self.eid} {self.kind} {self.name}" + (f" ({self.loc})" if self.loc else "")
 
 
-class FrameGuard:
-    """`with g.guard:` around the rules code run in the frame just pushed: on the way out the frame is popped,
-    and a crash keeps the stack as it was where the rules broke (a recursion becomes a runaway error that
-    names the loop). GameOver, Abort and Unwind pass through untouched: they are how rules end things. One
-    guard serves every frame of a game (it holds nothing of a frame), so entering it allocates nothing."""
-
-    __slots__ = ("g",)
-
-    def __init__(self, g):
-        self.g = g
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, kind, exc, tb):
-        g = self.g
-        if kind is not None and not issubclass(kind, (GameOver, Abort, Unwind)):
-            if g.crash_stack is None:
-                g.crash_stack = [f.describe() for f in g.stack]
-            if issubclass(kind, RecursionError):
-                g.stack.pop()
-                raise recursion(g, tb) from None
-        g.stack.pop()
-        return False
-
-
 class Settlement:
     """Mixed into Game: the stack, listeners and roles it reads are set up there."""
 
@@ -85,6 +59,20 @@ class Settlement:
     def pop(self) -> None:
         self.stack.pop()
 
+    def frame_broke(self, e: BaseException) -> None:
+        """The rules code of the frame on top raised e: the frame is popped (as it is on the way out
+        otherwise), and a crash keeps the stack as it was where the rules broke (a recursion becomes a runaway
+        error that names the loop). GameOver, Abort and Unwind pass through untouched: they are how rules end
+        things. Called from an `except` clause that re-raises: a `with` block would cost two calls on every
+        frame's way out, and frames are pushed a dozen times a turn."""
+        if not isinstance(e, (GameOver, Abort, Unwind)):
+            if self.crash_stack is None:
+                self.crash_stack = [f.describe() for f in self.stack]
+            if isinstance(e, RecursionError):
+                self.stack.pop()
+                raise recursion(self, e.__traceback__) from None
+        self.stack.pop()
+
     def new_event(self, etype: str, **fields):
         return self.rules.events[etype].cls(**fields)
 
@@ -100,8 +88,12 @@ class Settlement:
             self.remember(PLAY, ev.who, cards=[ev.card])
         self.push("flow", fd.name, ev, fd.loc)
         try:
-            with self.guard:
+            try:
                 fd.fn(self, ev)
+            except BaseException as e:
+                self.frame_broke(e)
+                raise
+            self.stack.pop()
         finally:
             if self.observer is not None:
                 self.observer.on_flow_end(self, ev)
@@ -236,13 +228,17 @@ class Settlement:
         if t.limit is not None:
             self._use_limit(L.owner, L.skill.id, t.index, t.limit.scope, 1)
         self.push("skill", L.skill.name, ev, t.loc, L.skill.id, L.owner)
-        with self.guard:
+        try:
             try:
                 t.run(self, L.owner, ev)
             except Abort:
                 self.say(L.owner, " 取消了 【", L.skill.name, "】")
                 if t.limit is not None:
                     self._use_limit(L.owner, L.skill.id, t.index, t.limit.scope, -1)
+        except BaseException as e:
+            self.frame_broke(e)
+            raise
+        self.stack.pop()
         if self.later_fns:
             self.run_later()
 
