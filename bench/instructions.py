@@ -19,6 +19,7 @@ Needs `valgrind` (Debian's package); each commit takes about two minutes.
 from __future__ import annotations
 
 import argparse
+import datetime
 import json
 import re
 import shutil
@@ -28,8 +29,10 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "docs"))
 
 from against import ROOT, WORKER, _env, export  # noqa: E402
+from figures import machine, write_block  # noqa: E402
 
 IREFS = re.compile(r"I\s+refs:\s+([\d,]+)")
 
@@ -71,6 +74,7 @@ def main() -> None:
     ap.add_argument("--agent", default="random", choices=("random", "heuristic"))
     ap.add_argument("--mode", default="identity")
     ap.add_argument("--players", type=int, default=5)
+    ap.add_argument("--readme", action="store_true", help="write the table into README.md (figures:instructions)")
     args = ap.parse_args()
     if shutil.which("valgrind") is None:
         sys.exit("bench: valgrind is not installed (apt-get install valgrind)")
@@ -107,22 +111,29 @@ def main() -> None:
                     break
                 a, b = (m, b) if abs(seen[b] - seen[m]) >= abs(seen[m] - seen[a]) else (a, m)
     base = seen[0]
-    print(f"{args.mode} ({args.players} players), {args.agent} agents, {args.games} games, instructions per turn "
-          f"(cachegrind; PYTHONHASHSEED=0):")
-    print("| commit | position | instructions per turn | against the first | step |")
-    print("|---|---|---|---|---|")
+    rows = ["| commit | position | instructions per turn | against the first | step |", "|---|---|---|---|---|"]
     prev = None
     for i in sorted(seen):
         v = seen[i]
         subject = subprocess.run(["git", "log", "-1", "--format=%s", commits[i]], cwd=ROOT, capture_output=True,
                                  text=True).stdout.strip()[:60].replace("|", "/")
         if v is None:
-            print(f"| {commits[i][:7]} {subject} | {i} | — | | |")
+            rows.append(f"| {commits[i][:7]} {subject} | {i} | — | | |")
             continue
         step = "" if prev is None else f"{100 * (v - prev) / prev:+.1f}%"
-        print(f"| {commits[i][:7]} {subject} | {i} | {v:,.0f} | {v / base:.3f}× | {step} |")
+        rows.append(f"| {commits[i][:7]} {subject} | {i} | {v:,.0f} | {v / base:.3f}× | {step} |")
         prev = v
-
+    flags = "".join(f" --{k} {getattr(args, k)}" for k, d in (("points", 6), ("refine", 0), ("games", 20),
+                                                             ("agent", "random"), ("mode", "identity"),
+                                                             ("players", 5)) if getattr(args, k) != d)
+    text = (f"```\n$ python bench/instructions.py {args.old} {args.new}{flags}\n```\n\n"
+            f"Measured {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC on {machine()}: "
+            f"{args.mode} ({args.players} players), {args.agent} agents, {args.games} games per commit, machine "
+            f"instructions per turn (cachegrind, PYTHONHASHSEED=0; position: along the first parents, of "
+            f"{len(commits) - 1}):\n\n" + "\n".join(rows) + "\n")
+    print(text)
+    if args.readme:
+        write_block("instructions", text)
 
 if __name__ == "__main__":
     main()
