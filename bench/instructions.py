@@ -110,7 +110,9 @@ def main() -> None:
                 if measure(m) is None:
                     break
                 a, b = (m, b) if abs(seen[b] - seen[m]) >= abs(seen[m] - seen[a]) else (a, m)
-    base = seen[0]
+    base = next((v for _, v in sorted(seen.items()) if v is not None), None)
+    if base is None:
+        sys.exit(f"bench: no commit measured ships the mode {args.mode!r}")
     rows = ["| commit | position | instructions per turn | against the first | step |", "|---|---|---|---|---|"]
     prev = None
     for i in sorted(seen):

@@ -207,8 +207,8 @@ def write_block(name: str, block: str) -> None:
     begin, end = f"<!-- figures:{name} -->", f"<!-- /figures:{name} -->"
     readme = ROOT / "README.md"
     old = readme.read_text(encoding="utf-8")
-    sep = "\n" if name in ("simulate", "bench", "fuzz", "mutations", "against", "intent", "replay", "peer",
-                                  "instructions") else ""
+    blocks = ("simulate", "bench", "fuzz", "mutations", "against", "intent", "replay", "peer", "instructions")
+    sep = "\n" if name in blocks else ""
     new, n = re.subn(re.escape(begin) + ".*?" + re.escape(end), lambda _: f"{begin}{sep}{block}{sep}{end}", old,
                      flags=re.S)
     if n != 1:
