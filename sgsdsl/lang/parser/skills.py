@@ -5,6 +5,7 @@ from __future__ import annotations
 from lark import Token, v_args
 
 from .. import ast
+from ..diagnostics import CompileError, Diagnostic
 
 
 class Skills:
@@ -130,6 +131,12 @@ class Skills:
         """A list: one facet per card named (each with the clauses, as if written on lines of their own)."""
         names, n, source, _kw, where, together, by, when, vlimit, mode = c
         cards = [self.nm(t) for t in names.children]  # (`vnames` stays a tree: the facet's position is its)
+        seen = set()
+        for card in cards:  # the same card twice would be two identical offers (rule 9: never silently)
+            if card.text in seen:
+                raise CompileError([Diagnostic("SGS001", f"'{card.text}' is named twice in this list", card.span,
+                                               help=f"name each card once: `{card.text}` already converts here")])
+            seen.add(card.text)
         limit, each = vlimit if vlimit is not None else (None, False)
         return [ast.ViewAs(card=card, count=n, hand_only=source is True, where=where, when=when,
                            mode=str(mode) if mode else None, span=self.sp(meta), together=together,
