@@ -37,21 +37,21 @@ def test_a_list_of_cards_is_a_facet_for_each_in_order(tmp_path):
     assert {x[6] for x in listed} == {"5"}  # each facet is placed where the `viewas` line begins
 
 
-def test_an_unknown_card_in_the_list_is_reported_at_its_name(tmp_path):
+def _first_error(tmp_path, line: str):
     f = tmp_path / "bad.sgs"
-    f.write_text(HEAD + "  viewas 过河拆桥, 顺手牵牛 from 1 hand card for use\n}\n", encoding="utf-8")
+    f.write_text(HEAD + line + "}\n", encoding="utf-8")
     b = build([f])
     assert b.errors
-    d = b.errors[0]
+    return b.errors[0]
+
+
+def test_an_unknown_card_in_the_list_is_reported_at_its_name(tmp_path):
+    d = _first_error(tmp_path, "  viewas 过河拆桥, 顺手牵牛 from 1 hand card for use\n")
     assert d.code == "SGS105" and "顺手牵牛" in d.message and "顺手牵羊" in d.help
     assert (d.span.line, d.span.col) == (5, 16)  # the second name, not the line's start
 
 
 def test_a_card_named_twice_in_the_list_is_an_error_at_the_second(tmp_path):
-    f = tmp_path / "twice.sgs"
-    f.write_text(HEAD + "  viewas 过河拆桥, 过河拆桥 from 1 hand card for use\n}\n", encoding="utf-8")
-    b = build([f])
-    assert b.errors
-    d = b.errors[0]
+    d = _first_error(tmp_path, "  viewas 过河拆桥, 过河拆桥 from 1 hand card for use\n")
     assert d.code == "SGS001" and "named twice" in d.message and "过河拆桥" in d.message
     assert (d.span.line, d.span.col) == (5, 16)
